@@ -1,0 +1,54 @@
+//! Archetypes: the templates agents are made from (senses and movement).
+
+use crate::perception::Sense;
+
+/// How an archetype's agents move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Movement {
+    /// Never moves.
+    Static,
+    /// Seed 000's random walk: each tick, with probability
+    /// `1 / direction_change_factor`, a new random unit direction and a speed
+    /// drawn uniformly from `[min_speed, max_speed]`; the facing follows the
+    /// movement. Chasing and evading agents move at `max_speed`.
+    Walker {
+        /// Lowest walking speed, world units per second, >= 0.
+        min_speed: f32,
+        /// Highest walking speed, world units per second, >= `min_speed`.
+        max_speed: f32,
+        /// Mean ticks between direction changes; values below 5 count as 5,
+        /// as in the seed.
+        direction_change_factor: u32,
+        /// `true` keeps the walk on the X-Z plane (ground units); `false`
+        /// draws 3D directions exactly as the seed does.
+        planar: bool,
+    },
+}
+
+impl Movement {
+    /// The fastest this movement goes, world units per second.
+    pub fn max_speed(&self) -> f32 {
+        match *self {
+            Movement::Static => 0.0,
+            Movement::Walker { max_speed, .. } => max_speed,
+        }
+    }
+}
+
+/// A template for agents: what they sense and how they move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Archetype {
+    /// Unique name (`"guard"`).
+    pub name: String,
+    /// Named senses, tested in this order; percepts are reported per sense.
+    pub senses: Vec<Sense>,
+    /// How agents of this archetype move.
+    pub movement: Movement,
+}
+
+impl Archetype {
+    /// The index of the sense called `name`.
+    pub fn sense_index(&self, name: &str) -> Option<usize> {
+        self.senses.iter().position(|s| s.name == name)
+    }
+}

@@ -1,0 +1,154 @@
+//! Uniform grid broadphase on the X-Z plane, rebuilt every tick by counting
+//! sort (two passes over the agents, no per-cell allocation).
+
+use glam::{Vec2, Vec3};
+
+/// Most cells per agent the grid will allocate; beyond that cells grow.
+const MAX_CELLS_PER_AGENT: usize = 4;
+
+/// Agents bucketed by X-Z cell. Items within a cell keep ascending agent order
+/// (the counting sort is stable).
+#[derive(Debug, Default)]
+pub(crate) struct UniformGrid {
+    origin: Vec2,
+    inv_cell: f32,
+    dims: [usize; 2],
+    cell_start: Vec<u32>,
+    items: Vec<u32>,
+    cell_of: Vec<u32>,
+}
+
+impl UniformGrid {
+    /// Buckets `positions` into square cells of at least `cell_size` world
+    /// units (larger when the positions spread so far that the grid would
+    /// exceed a few cells per agent).
+    pub(crate) fn rebuild(&mut self, positions: &[Vec3], cell_size: f32) {
+        let n = positions.len();
+        self.items.clear();
+        self.cell_of.clear();
+        if n == 0 {
+            self.dims = [0, 0];
+            self.cell_start.clear();
+            return;
+        }
+        let mut min = Vec2::splat(f32::INFINITY);
+        let mut max = Vec2::splat(f32::NEG_INFINITY);
+        for p in positions {
+            let h = Vec2::new(p.x, p.z);
+            min = min.min(h);
+            max = max.max(h);
+        }
+        let extent = (max - min).max(Vec2::splat(1e-3));
+        let mut cell = cell_size.max(1e-3);
+        let budget = (n * MAX_CELLS_PER_AGENT).max(64) as f32;
+        let cells = |c: f32| ((extent.x / c).floor() + 1.0) * ((extent.y / c).floor() + 1.0);
+        if cells(cell) > budget {
+            cell = (extent.x * extent.y / budget).sqrt().max(cell);
+            while cells(cell) > budget {
+                cell *= 1.25;
+            }
+        }
+        self.origin = min;
+        self.inv_cell = 1.0 / cell;
+        self.dims = [
+            (extent.x * self.inv_cell) as usize + 1,
+            (extent.y * self.inv_cell) as usize + 1,
+        ];
+        let cell_count = self.dims[0] * self.dims[1];
+        self.cell_start.clear();
+        self.cell_start.resize(cell_count + 1, 0);
+        for p in positions {
+            let c = self.cell_index(Vec2::new(p.x, p.z));
+            self.cell_of.push(c as u32);
+            self.cell_start[c + 1] += 1;
+        }
+        for c in 0..cell_count {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
+        self.items.resize(n, 0);
+        // `cell_start[c]` serves as the write cursor of cell c; afterwards it
+        // holds the cell's end, so shift back by one cell.
+        for (i, &c) in self.cell_of.iter().enumerate() {
+            let slot = &mut self.cell_start[c as usize];
+            self.items[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        for c in (1..=cell_count).rev() {
+            self.cell_start[c] = self.cell_start[c - 1];
+        }
+        self.cell_start[0] = 0;
+    }
+
+    fn axis_cell(&self, v: f32, axis: usize) -> usize {
+        let origin = if axis == 0 { self.origin.x } else { self.origin.y };
+        let c = ((v - origin) * self.inv_cell).floor();
+        if c.is_nan() || c < 0.0 {
+            0
+        } else {
+            (c as usize).min(self.dims[axis] - 1)
+        }
+    }
+
+    fn cell_index(&self, p: Vec2) -> usize {
+        self.axis_cell(p.y, 1) * self.dims[0] + self.axis_cell(p.x, 0)
+    }
+
+    /// Calls `f` with every agent index whose position lies in cells
+    /// overlapping the square `center ± reach` (a superset of the agents
+    /// within `reach` on X-Z).
+    pub(crate) fn for_each_near(&self, center: Vec2, reach: f32, mut f: impl FnMut(u32)) {
+        if self.items.is_empty() {
+            return;
+        }
+        let x0 = self.axis_cell(center.x - reach, 0);
+        let x1 = self.axis_cell(center.x + reach, 0);
+        let z0 = self.axis_cell(center.y - reach, 1);
+        let z1 = self.axis_cell(center.y + reach, 1);
+        for z in z0..=z1 {
+            let row = z * self.dims[0];
+            let start = self.cell_start[row + x0] as usize;
+            let end = self.cell_start[row + x1 + 1] as usize;
+            for &i in &self.items[start..end] {
+                f(i);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_every_agent_within_reach() {
+        let positions: Vec<Vec3> = (0..200)
+            .map(|i| {
+                let t = i as f32 * 0.37;
+                Vec3::new(t.sin() * 40.0, 0.0, (t * 1.7).cos() * 25.0)
+            })
+            .collect();
+        let mut grid = UniformGrid::default();
+        grid.rebuild(&positions, 3.0);
+        for p in &positions {
+            let c = Vec2::new(p.x, p.z);
+            let mut found = Vec::new();
+            grid.for_each_near(c, 5.0, |i| found.push(i));
+            for (j, q) in positions.iter().enumerate() {
+                if (q.x - p.x).abs() <= 5.0 && (q.z - p.z).abs() <= 5.0 {
+                    assert!(found.contains(&(j as u32)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_spread_does_not_explode_cell_count() {
+        let positions = vec![Vec3::new(-1e6, 0.0, -1e6), Vec3::new(1e6, 0.0, 1e6)];
+        let mut grid = UniformGrid::default();
+        grid.rebuild(&positions, 0.5);
+        assert!(grid.dims[0] * grid.dims[1] <= 64);
+        let mut found = Vec::new();
+        grid.for_each_near(Vec2::splat(1e6), 1.0, |i| found.push(i));
+        assert_eq!(found, vec![1]);
+    }
+}

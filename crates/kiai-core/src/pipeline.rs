@@ -1,0 +1,193 @@
+//! The tick pipeline: sense -> decide -> steer -> integrate.
+//!
+//! [`Pipeline`] owns only scratch buffers and timings; it can be dropped and
+//! replaced by a fresh one at any time without changing the simulation.
+
+use std::time::{Duration, Instant};
+
+use glam::Vec3;
+use rayon::prelude::*;
+
+use crate::behaviour::{Decider, Decision};
+use crate::perception::{self, SenseInput, UniformGrid};
+use crate::steering::{SteerInput, steer};
+use crate::world::{Agents, World};
+
+/// Wall-clock time each stage of the last tick took. Measured outside the
+/// simulation: timings never influence state.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StageTimings {
+    /// Perception.
+    pub sense: Duration,
+    /// Decisions.
+    pub decide: Duration,
+    /// Steering.
+    pub steer: Duration,
+    /// Movement integration.
+    pub integrate: Duration,
+}
+
+impl StageTimings {
+    /// The whole tick.
+    pub fn total(&self) -> Duration {
+        self.sense + self.decide + self.steer + self.integrate
+    }
+}
+
+/// Runs ticks over a [`World`]. Holds scratch memory only.
+#[derive(Debug, Default)]
+pub struct Pipeline {
+    grid: UniformGrid,
+    decisions: Vec<Decision>,
+    timings: StageTimings,
+}
+
+impl Pipeline {
+    /// A pipeline with empty scratch buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Timings of the last tick.
+    pub fn timings(&self) -> &StageTimings {
+        &self.timings
+    }
+
+    /// Advances `world` by one tick: every agent senses, `decider` decides
+    /// for every agent, steering turns decisions into velocities, and
+    /// positions move by one `tick_seconds` step.
+    pub fn tick(&mut self, world: &mut World, decider: &mut dyn Decider) {
+        let start = Instant::now();
+        self.sense(world);
+        let sensed = Instant::now();
+        self.decide(world, decider);
+        let decided = Instant::now();
+        steer_all(world);
+        let steered = Instant::now();
+        integrate(world);
+        let done = Instant::now();
+        world.tick += 1;
+        self.timings = StageTimings {
+            sense: sensed - start,
+            decide: decided - sensed,
+            steer: steered - decided,
+            integrate: done - steered,
+        };
+    }
+
+    /// Runs only the sense stage: afterwards [`World::percepts`] describes
+    /// the current positions.
+    pub fn sense(&mut self, world: &mut World) {
+        let cell = world
+            .compiled
+            .iter()
+            .map(|c| c.reach)
+            .fold(0.0f32, f32::max);
+        let input = SenseInput {
+            positions: &world.agents.position,
+            facings: &world.agents.facing,
+            factions_of: &world.agents.faction,
+            archetype_of: &world.agents.archetype,
+            archetypes: &world.compiled,
+            factions: &world.factions,
+        };
+        perception::sense(&input, cell, &mut self.grid, &mut world.percepts, world.tick);
+    }
+
+    fn decide(&mut self, world: &mut World, decider: &mut dyn Decider) {
+        self.decisions.clear();
+        self.decisions.extend_from_slice(&world.agents.decision);
+        let mut rngs = std::mem::take(&mut world.agents.rng);
+        decider.decide(world, &mut rngs, &mut self.decisions);
+        world.agents.rng = rngs;
+        std::mem::swap(&mut world.agents.decision, &mut self.decisions);
+    }
+}
+
+fn steer_all(world: &mut World) {
+    let archetypes = &world.archetypes;
+    let Agents {
+        archetype,
+        position,
+        velocity,
+        facing,
+        decision,
+        rng,
+        ..
+    } = &mut world.agents;
+    let (archetype, position, decision) = (&*archetype, &*position, &*decision);
+    velocity
+        .par_iter_mut()
+        .zip(facing.par_iter_mut())
+        .zip(rng.par_iter_mut())
+        .enumerate()
+        .for_each(|(i, ((v, f), rng))| {
+            let d = decision[i];
+            let input = SteerInput {
+                position: position[i],
+                velocity: *v,
+                facing: *f,
+                decision: d,
+                target_position: d.target.and_then(|t| position.get(t.index()).copied()),
+            };
+            (*v, *f) = steer(&archetypes[archetype[i].index()].movement, input, rng);
+        });
+}
+
+fn integrate(world: &mut World) {
+    let dt = world.config.tick_seconds;
+    let bounds = world.config.bounds;
+    let Agents {
+        position,
+        velocity,
+        facing,
+        ..
+    } = &mut world.agents;
+    position
+        .par_iter_mut()
+        .zip(velocity.par_iter_mut())
+        .zip(facing.par_iter_mut())
+        .for_each(|((p, v), f)| {
+            *p += *v * dt;
+            if let Some(b) = bounds {
+                if reflect(p, v, b.min, b.max) {
+                    *f = v.try_normalize().unwrap_or(*f);
+                }
+            }
+        });
+}
+
+/// Reflects a point that left `[min, max]` back inside and mirrors the
+/// velocity on that axis. Returns whether anything changed.
+fn reflect(p: &mut Vec3, v: &mut Vec3, min: Vec3, max: Vec3) -> bool {
+    let mut changed = false;
+    for axis in 0..3 {
+        if p[axis] < min[axis] {
+            p[axis] = (2.0 * min[axis] - p[axis]).min(max[axis]);
+            v[axis] = v[axis].abs();
+            changed = true;
+        } else if p[axis] > max[axis] {
+            p[axis] = (2.0 * max[axis] - p[axis]).max(min[axis]);
+            v[axis] = -v[axis].abs();
+            changed = true;
+        }
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reflection_keeps_points_inside() {
+        let (min, max) = (Vec3::splat(-1.0), Vec3::splat(1.0));
+        let mut p = Vec3::new(1.5, 0.0, -3.5);
+        let mut v = Vec3::new(1.0, 0.0, -1.0);
+        assert!(reflect(&mut p, &mut v, min, max));
+        assert_eq!(p, Vec3::new(0.5, 0.0, 1.0));
+        assert_eq!(v, Vec3::new(-1.0, 0.0, 1.0));
+        let mut q = Vec3::ZERO;
+        assert!(!reflect(&mut q, &mut v, min, max));
+    }
+}

@@ -1,0 +1,153 @@
+//! Steering: turning decisions into velocities.
+
+use glam::Vec3;
+use rand::RngExt;
+
+use crate::archetype::Movement;
+use crate::behaviour::{BehaviourState, Decision};
+use crate::rng::AgentRng;
+
+/// Smallest direction-change factor the random walk accepts (seed 000).
+pub const MIN_DIRECTION_CHANGE_FACTOR: u32 = 5;
+
+/// Seed 000's `RandomWalk`: with probability `1 / factor` (factor clamped to
+/// >= 5) picks a new direction with components uniform in [-1, 1], normalised,
+/// and a speed uniform in `[min_speed, max_speed]`; the facing follows.
+/// Otherwise velocity and facing stay. `planar` zeroes the vertical
+/// component before normalising.
+///
+/// Returns the new `(velocity, facing)`.
+pub fn random_walk(
+    rng: &mut AgentRng,
+    velocity: Vec3,
+    facing: Vec3,
+    min_speed: f32,
+    max_speed: f32,
+    direction_change_factor: u32,
+    planar: bool,
+) -> (Vec3, Vec3) {
+    let factor = direction_change_factor.max(MIN_DIRECTION_CHANGE_FACTOR);
+    if rng.random_range(0..factor) != 3 {
+        return (velocity, facing);
+    }
+    let mut dir = Vec3::new(
+        rng.random_range(-1.0f32..=1.0),
+        rng.random_range(-1.0f32..=1.0),
+        rng.random_range(-1.0f32..=1.0),
+    );
+    if planar {
+        dir.y = 0.0;
+    }
+    let speed = if max_speed > min_speed {
+        rng.random_range(min_speed..=max_speed)
+    } else {
+        min_speed
+    };
+    let dir = dir.normalize_or_zero();
+    if dir == Vec3::ZERO {
+        return (velocity, facing);
+    }
+    (dir * speed, dir)
+}
+
+/// Velocity toward (`sign = 1`) or away from (`sign = -1`) `target` at
+/// `speed`; zero when on top of it.
+pub fn seek(position: Vec3, target: Vec3, speed: f32, sign: f32, planar: bool) -> Vec3 {
+    let mut d = (target - position) * sign;
+    if planar {
+        d.y = 0.0;
+    }
+    d.normalize_or_zero() * speed
+}
+
+/// Inputs of one agent's steering.
+#[derive(Clone, Copy, Debug)]
+pub struct SteerInput {
+    /// Current position, world units.
+    pub position: Vec3,
+    /// Current velocity, world units per second.
+    pub velocity: Vec3,
+    /// Current facing, unit vector.
+    pub facing: Vec3,
+    /// This tick's decision.
+    pub decision: Decision,
+    /// Where the decision's target stands, if it has one.
+    pub target_position: Option<Vec3>,
+}
+
+/// Steers one agent of `movement` and returns its new `(velocity, facing)`.
+pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec3, Vec3) {
+    match *movement {
+        Movement::Static => (Vec3::ZERO, input.facing),
+        Movement::Walker {
+            min_speed,
+            max_speed,
+            direction_change_factor,
+            planar,
+        } => {
+            let sign = match input.decision.state {
+                BehaviourState::Chase => 1.0,
+                BehaviourState::Evade => -1.0,
+                BehaviourState::RandomWalk => 0.0,
+            };
+            match input.target_position {
+                Some(target) if sign != 0.0 => {
+                    let v = seek(input.position, target, max_speed, sign, planar);
+                    let facing = v.try_normalize().unwrap_or(input.facing);
+                    (v, facing)
+                }
+                _ => random_walk(
+                    rng,
+                    input.velocity,
+                    input.facing,
+                    min_speed,
+                    max_speed,
+                    direction_change_factor,
+                    planar,
+                ),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::agent_stream;
+
+    #[test]
+    fn random_walk_changes_direction_about_once_per_factor_ticks() {
+        let mut rng = agent_stream(1, 0);
+        let (mut v, mut f) = (Vec3::ZERO, Vec3::X);
+        let mut changes = 0;
+        for _ in 0..20_000 {
+            let (nv, nf) = random_walk(&mut rng, v, f, 1.0, 2.0, 20, false);
+            if nv != v {
+                changes += 1;
+                let speed = nv.length();
+                assert!((1.0 - 1e-4..=2.0 + 1e-4).contains(&speed), "speed {speed}");
+                assert!((nf.length() - 1.0).abs() < 1e-5);
+                assert!((nv.normalize() - nf).length() < 1e-5, "facing follows movement");
+            }
+            (v, f) = (nv, nf);
+        }
+        // Expected 1000; a binomial(20000, 1/20) is within ±150 with p > 0.999.
+        assert!((850..=1150).contains(&changes), "{changes} changes");
+    }
+
+    #[test]
+    fn factor_below_five_counts_as_five() {
+        let mut rng = agent_stream(2, 0);
+        let mut changes = 0;
+        let (mut v, mut f) = (Vec3::ZERO, Vec3::X);
+        for _ in 0..10_000 {
+            let (nv, nf) = random_walk(&mut rng, v, f, 1.0, 1.0, 1, true);
+            if nv != v {
+                changes += 1;
+                assert_eq!(nv.y, 0.0);
+            }
+            (v, f) = (nv, nf);
+        }
+        assert!((1750..=2250).contains(&changes), "{changes} changes");
+    }
+}

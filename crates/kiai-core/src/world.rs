@@ -1,0 +1,272 @@
+//! The [`World`]: agents as a struct of arrays, their archetypes and factions,
+//! and the percepts of the last sense stage.
+
+use glam::Vec3;
+
+use crate::archetype::Archetype;
+use crate::behaviour::{BehaviourState, Decision};
+use crate::faction::Factions;
+use crate::ids::{AgentId, ArchetypeId, FactionId};
+use crate::perception::{CompiledSenses, Percepts};
+use crate::rng::{AgentRng, agent_stream};
+
+/// An axis-aligned box in world units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    /// Smallest corner.
+    pub min: Vec3,
+    /// Largest corner; every component >= `min`'s.
+    pub max: Vec3,
+}
+
+/// Settings fixed when a world is made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldConfig {
+    /// Seed of every random stream in the world.
+    pub seed: u64,
+    /// Simulated seconds per tick, > 0.
+    pub tick_seconds: f32,
+    /// Agents that walk out of these bounds are reflected back in. `None`:
+    /// the world is unbounded.
+    pub bounds: Option<Aabb>,
+}
+
+impl Default for WorldConfig {
+    fn default() -> Self {
+        Self {
+            seed: 0,
+            tick_seconds: 0.1,
+            bounds: None,
+        }
+    }
+}
+
+/// How to place one agent; see [`World::spawn`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSpawn {
+    /// Unique name, used in reports.
+    pub name: String,
+    /// Its archetype.
+    pub archetype: ArchetypeId,
+    /// Its faction.
+    pub faction: FactionId,
+    /// Position, world units.
+    pub position: Vec3,
+    /// Facing; normalised on spawn (zero becomes +X).
+    pub facing: Vec3,
+}
+
+/// Errors of world construction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorldError {
+    /// A handle does not name anything in this world.
+    UnknownHandle(String),
+    /// A world holds at most `u32::MAX` agents or `u16::MAX` archetypes.
+    Full(&'static str),
+}
+
+impl std::fmt::Display for WorldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorldError::UnknownHandle(h) => write!(f, "unknown handle {h}"),
+            WorldError::Full(what) => write!(f, "too many {what}"),
+        }
+    }
+}
+
+impl std::error::Error for WorldError {}
+
+/// All agents, one array per field (struct of arrays): index `i` of every
+/// array belongs to `AgentId(i)`.
+#[derive(Debug, Default)]
+pub struct Agents {
+    pub(crate) names: Vec<String>,
+    pub(crate) archetype: Vec<ArchetypeId>,
+    pub(crate) faction: Vec<FactionId>,
+    pub(crate) position: Vec<Vec3>,
+    pub(crate) velocity: Vec<Vec3>,
+    pub(crate) facing: Vec<Vec3>,
+    pub(crate) decision: Vec<Decision>,
+    pub(crate) rng: Vec<AgentRng>,
+}
+
+impl Agents {
+    /// Number of agents.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Every agent's id, ascending.
+    pub fn ids(&self) -> impl ExactSizeIterator<Item = AgentId> + use<> {
+        (0..self.len()).map(AgentId::from_index)
+    }
+
+    /// Names, per agent.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Archetypes, per agent.
+    pub fn archetypes(&self) -> &[ArchetypeId] {
+        &self.archetype
+    }
+
+    /// Factions, per agent.
+    pub fn factions(&self) -> &[FactionId] {
+        &self.faction
+    }
+
+    /// Positions in world units, per agent.
+    pub fn positions(&self) -> &[Vec3] {
+        &self.position
+    }
+
+    /// Velocities in world units per second, per agent.
+    pub fn velocities(&self) -> &[Vec3] {
+        &self.velocity
+    }
+
+    /// Facings (unit vectors), per agent.
+    pub fn facings(&self) -> &[Vec3] {
+        &self.facing
+    }
+
+    /// Last decisions, per agent.
+    pub fn decisions(&self) -> &[Decision] {
+        &self.decision
+    }
+
+    /// The behaviour state of `agent`, if it exists.
+    pub fn state(&self, agent: AgentId) -> Option<BehaviourState> {
+        self.decision.get(agent.index()).map(|d| d.state)
+    }
+
+    /// The id of the agent called `name`.
+    pub fn find(&self, name: &str) -> Option<AgentId> {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .map(AgentId::from_index)
+    }
+}
+
+/// Everything the simulation knows. Advance it with
+/// [`Pipeline::tick`](crate::Pipeline::tick).
+#[derive(Debug)]
+pub struct World {
+    pub(crate) config: WorldConfig,
+    pub(crate) tick: u64,
+    pub(crate) factions: Factions,
+    pub(crate) archetypes: Vec<Archetype>,
+    pub(crate) compiled: Vec<CompiledSenses>,
+    pub(crate) agents: Agents,
+    pub(crate) percepts: Percepts,
+}
+
+impl World {
+    /// An empty world.
+    pub fn new(config: WorldConfig) -> Self {
+        Self {
+            config,
+            tick: 0,
+            factions: Factions::default(),
+            archetypes: Vec::new(),
+            compiled: Vec::new(),
+            agents: Agents::default(),
+            percepts: Percepts::default(),
+        }
+    }
+
+    /// The settings the world was made with.
+    pub fn config(&self) -> &WorldConfig {
+        &self.config
+    }
+
+    /// Ticks simulated so far.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// The factions (add them before spawning agents).
+    pub fn factions(&self) -> &Factions {
+        &self.factions
+    }
+
+    /// The factions, for adding and relating them.
+    pub fn factions_mut(&mut self) -> &mut Factions {
+        &mut self.factions
+    }
+
+    /// Adds an archetype and returns its handle.
+    pub fn add_archetype(&mut self, archetype: Archetype) -> Result<ArchetypeId, WorldError> {
+        if self.archetypes.len() >= usize::from(u16::MAX) {
+            return Err(WorldError::Full("archetypes"));
+        }
+        self.compiled.push(CompiledSenses::new(&archetype.senses));
+        self.archetypes.push(archetype);
+        Ok(ArchetypeId::from_index(self.archetypes.len() - 1))
+    }
+
+    /// The archetypes, indexed by [`ArchetypeId`].
+    pub fn archetypes(&self) -> &[Archetype] {
+        &self.archetypes
+    }
+
+    /// The archetype `id`, if it exists.
+    pub fn archetype(&self, id: ArchetypeId) -> Option<&Archetype> {
+        self.archetypes.get(id.index())
+    }
+
+    /// Adds an agent. Its random stream is derived from the world seed and
+    /// its index, so spawning order alone decides it.
+    pub fn spawn(&mut self, spawn: AgentSpawn) -> Result<AgentId, WorldError> {
+        if spawn.archetype.index() >= self.archetypes.len() {
+            return Err(WorldError::UnknownHandle(spawn.archetype.to_string()));
+        }
+        if spawn.faction.index() >= self.factions.len() {
+            return Err(WorldError::UnknownHandle(spawn.faction.to_string()));
+        }
+        let index = self.agents.len();
+        let index32 = u32::try_from(index).map_err(|_| WorldError::Full("agents"))?;
+        let a = &mut self.agents;
+        a.names.push(spawn.name);
+        a.archetype.push(spawn.archetype);
+        a.faction.push(spawn.faction);
+        a.position.push(spawn.position);
+        a.velocity.push(Vec3::ZERO);
+        a.facing.push(spawn.facing.try_normalize().unwrap_or(Vec3::X));
+        a.decision.push(Decision::default());
+        a.rng.push(agent_stream(self.config.seed, index32));
+        Ok(AgentId(index32))
+    }
+
+    /// The agents.
+    pub fn agents(&self) -> &Agents {
+        &self.agents
+    }
+
+    /// What every agent sensed in the last sense stage.
+    pub fn percepts(&self) -> &Percepts {
+        &self.percepts
+    }
+
+    /// The agents that `agent` noticed with its sense called `sense` in the
+    /// last sense stage (ascending), or `None` when either does not exist.
+    pub fn sensed_by_name(&self, agent: AgentId, sense: &str) -> Option<&[AgentId]> {
+        let archetype = self.archetypes.get(self.agents.archetype.get(agent.index())?.index())?;
+        let s = archetype.sense_index(sense)?;
+        Some(self.percepts.sensed(agent, s))
+    }
+
+    /// Moves `agent` to `position` (e.g. from game physics); `None` when
+    /// the agent does not exist.
+    pub fn set_position(&mut self, agent: AgentId, position: Vec3) -> Option<()> {
+        *self.agents.position.get_mut(agent.index())? = position;
+        Some(())
+    }
+}

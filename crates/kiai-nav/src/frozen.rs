@@ -1,0 +1,225 @@
+//! [`NavGraph`]: a frozen, compact (CSR) copy of a [`WaypointGraph`] for fast queries.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use glam::Vec3;
+
+use crate::spatial::PointIndex;
+use crate::{CostListId, LinkId, WaypointGraph, WaypointId};
+
+/// Sentinel for "no dense index".
+pub(crate) const NONE: u32 = u32::MAX;
+
+static NEXT_GRAPH_KEY: AtomicU64 = AtomicU64::new(1);
+
+/// A read-only, cache-friendly snapshot of a [`WaypointGraph`], built by
+/// [`WaypointGraph::freeze`]. All path searches run on it.
+///
+/// Layout (compressed sparse rows): waypoints get *dense* indices `0..n` (in
+/// ascending [`WaypointId`] order); the outgoing links of dense node `i` are
+/// `first_out[i]..first_out[i + 1]`, in ascending [`LinkId`] order; for every
+/// cost list the `(target, length x multiplier)` pairs of all links are one
+/// contiguous array, so an A* expansion reads one short contiguous run of
+/// memory. Reversed links (for [`distance_field`](Self::distance_field)) are
+/// stored the same way.
+///
+/// Edits to the source graph are not seen; freeze again after editing.
+#[derive(Clone, Debug)]
+pub struct NavGraph {
+    pub(crate) key: u64,
+    pub(crate) ids: Vec<WaypointId>,
+    pub(crate) dense_of: Vec<u32>,
+    pub(crate) pos: Vec<Vec3>,
+    pub(crate) active: Vec<bool>,
+    pub(crate) first_out: Vec<u32>,
+    pub(crate) targets: Vec<u32>,
+    pub(crate) links: Vec<LinkId>,
+    pub(crate) lengths: Vec<f32>,
+    /// `list * m + e`: raw multiplier.
+    pub(crate) multipliers: Vec<f32>,
+    /// `list * m + e`: `(target, length * multiplier)`.
+    pub(crate) weighted: Vec<(u32, f32)>,
+    pub(crate) list_live: Vec<bool>,
+    pub(crate) min_multiplier: Vec<f32>,
+    pub(crate) rev_first: Vec<u32>,
+    /// `(source, forward edge index)` per reversed link.
+    pub(crate) rev: Vec<(u32, u32)>,
+    spatial: PointIndex,
+}
+
+impl WaypointGraph {
+    /// Builds the compact [`NavGraph`] used by path searches. O(n + m log m).
+    pub fn freeze(&self) -> NavGraph {
+        let g = self.petgraph();
+        let ids: Vec<WaypointId> = self.waypoint_ids().collect();
+        let n = ids.len();
+        let mut dense_of = vec![NONE; self.waypoint_bound()];
+        for (d, id) in ids.iter().enumerate() {
+            dense_of[id.0 as usize] = d as u32;
+        }
+        let mut pos = Vec::with_capacity(n);
+        let mut active = Vec::with_capacity(n);
+        for &id in &ids {
+            if let Some(w) = g.node_weight(id.node()) {
+                pos.push(w.pos());
+                active.push(w.active);
+            }
+        }
+        let slots = self.cost_list_slots();
+        let list_live: Vec<bool> = (0..slots)
+            .map(|s| self.cost_list_name(CostListId(s as u16)).is_some())
+            .collect();
+
+        let mut first_out = Vec::with_capacity(n + 1);
+        let mut targets = Vec::with_capacity(g.edge_count());
+        let mut links = Vec::with_capacity(g.edge_count());
+        first_out.push(0u32);
+        for &id in &ids {
+            for (link, to) in self.links_from(id) {
+                targets.push(dense_of[to.0 as usize]);
+                links.push(link);
+            }
+            first_out.push(targets.len() as u32);
+        }
+        let m = targets.len();
+        let mut lengths = Vec::with_capacity(m);
+        let mut src_of = Vec::with_capacity(m);
+        for d in 0..n {
+            for e in first_out[d] as usize..first_out[d + 1] as usize {
+                lengths.push(pos[d].distance(pos[targets[e] as usize]));
+                src_of.push(d as u32);
+            }
+        }
+        let mut multipliers = vec![1.0f32; slots * m];
+        let mut weighted = vec![(0u32, 0.0f32); slots * m];
+        let mut min_multiplier = vec![f32::INFINITY; slots];
+        for (e, link) in links.iter().enumerate() {
+            let l = g.edge_weight(link.edge());
+            for s in 0..slots {
+                let mult = l.and_then(|l| l.cost(CostListId(s as u16))).unwrap_or(1.0);
+                multipliers[s * m + e] = mult;
+                weighted[s * m + e] = (targets[e], lengths[e] * mult);
+                min_multiplier[s] = min_multiplier[s].min(mult);
+            }
+        }
+        for mm in &mut min_multiplier {
+            if !mm.is_finite() {
+                *mm = 1.0;
+            }
+        }
+
+        // Reversed CSR by counting sort on targets (stable: ascending source, then edge).
+        let mut rev_first = vec![0u32; n + 1];
+        for &t in &targets {
+            rev_first[t as usize + 1] += 1;
+        }
+        for i in 0..n {
+            rev_first[i + 1] += rev_first[i];
+        }
+        let mut fill = rev_first.clone();
+        let mut rev = vec![(0u32, 0u32); m];
+        for e in 0..m {
+            let t = targets[e] as usize;
+            rev[fill[t] as usize] = (src_of[e], e as u32);
+            fill[t] += 1;
+        }
+
+        let spatial =
+            PointIndex::bulk_load(pos.iter().enumerate().map(|(d, p)| (*p, d as u32)).collect());
+        NavGraph {
+            key: NEXT_GRAPH_KEY.fetch_add(1, Ordering::Relaxed),
+            ids,
+            dense_of,
+            pos,
+            active,
+            first_out,
+            targets,
+            links,
+            lengths,
+            multipliers,
+            weighted,
+            list_live,
+            min_multiplier,
+            rev_first,
+            rev,
+            spatial,
+        }
+    }
+}
+
+impl NavGraph {
+    /// Number of waypoints.
+    pub fn waypoint_count(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Number of links.
+    pub fn link_count(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// True if `list` existed when the graph was frozen.
+    pub fn has_cost_list(&self, list: CostListId) -> bool {
+        self.list_live.get(list.index()).copied().unwrap_or(false)
+    }
+
+    /// The smallest multiplier of `list` over all links (1.0 if there are no
+    /// links); the A* heuristic is straight-line distance times this.
+    pub fn min_multiplier(&self, list: CostListId) -> Option<f32> {
+        self.has_cost_list(list)
+            .then(|| self.min_multiplier[list.index()])
+    }
+
+    pub(crate) fn dense(&self, id: WaypointId) -> Option<u32> {
+        self.dense_of
+            .get(id.0 as usize)
+            .copied()
+            .filter(|&d| d != NONE)
+    }
+
+    /// True if the waypoint existed when frozen.
+    pub fn contains(&self, id: WaypointId) -> bool {
+        self.dense(id).is_some()
+    }
+
+    /// Position (world units) of a waypoint.
+    pub fn pos(&self, id: WaypointId) -> Option<Vec3> {
+        self.dense(id).map(|d| self.pos[d as usize])
+    }
+
+    /// Whether a waypoint is active.
+    pub fn is_active(&self, id: WaypointId) -> Option<bool> {
+        self.dense(id).map(|d| self.active[d as usize])
+    }
+
+    /// Outgoing links of `id` as `(link, to)`, in ascending [`LinkId`] order.
+    pub fn links_from(&self, id: WaypointId) -> impl Iterator<Item = (LinkId, WaypointId)> + '_ {
+        let range = match self.dense(id) {
+            Some(d) => self.first_out[d as usize] as usize..self.first_out[d as usize + 1] as usize,
+            None => 0..0,
+        };
+        range.map(|e| (self.links[e], self.ids[self.targets[e] as usize]))
+    }
+
+    /// The cost (length in world units x multiplier) of walking `from -> to`
+    /// under `list`, if that link exists.
+    pub fn link_cost(&self, from: WaypointId, to: WaypointId, list: CostListId) -> Option<f32> {
+        if !self.has_cost_list(list) {
+            return None;
+        }
+        let d = self.dense(from)? as usize;
+        let t = self.dense(to)?;
+        let m = self.targets.len();
+        (self.first_out[d] as usize..self.first_out[d + 1] as usize)
+            .find(|&e| self.targets[e] == t)
+            .map(|e| self.weighted[list.index() * m + e].1)
+    }
+
+    /// The waypoint nearest to `pos` (3D distance), optionally only among
+    /// active ones; ties go to the smallest id. O(log n).
+    pub fn nearest_waypoint(&self, pos: Vec3, active_only: bool) -> Option<WaypointId> {
+        self.spatial
+            .nearest(pos, |d| !active_only || self.active[d as usize])
+            .map(|d| self.ids[d as usize])
+    }
+}
