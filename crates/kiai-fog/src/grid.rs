@@ -36,7 +36,12 @@ pub struct GridSpec {
 impl GridSpec {
     /// A grid of `width` x `height` tiles of `tile_size` world units with its corner at the world origin.
     pub fn new(width: u32, height: u32, tile_size: f32) -> Self {
-        Self { width, height, tile_size, origin: [0.0, 0.0] }
+        Self {
+            width,
+            height,
+            tile_size,
+            origin: [0.0, 0.0],
+        }
     }
 
     /// The same grid with its minimum corner at world `[x, z]`.

@@ -1,1 +1,69 @@
+//! Tile line of sight and fog of war.
+//!
+//! The world's X-Z plane is cut into square **tiles** ([`GridSpec`]). Each unit belongs to a
+//! **faction** ([`FactionId`], up to 32) and sees the tiles of its **LOS template**
+//! ([`LosTemplate`]): a circle of sight radius `r` tiles, or a **flashlight** cone whose
+//! facing is snapped to one of `N` **direction buckets**. Templates are precomputed as row
+//! spans, so stamping a unit costs the tiles it sees, never the map size.
+//!
+//! Per tile, [`FogGrid`] keeps
+//! * a **counter** per faction: how many of that faction's units see the tile (shared
+//!   vision; `u16`, and a faction may have at most [`MAX_UNITS_PER_FACTION`] units, so a
+//!   counter never overflows);
+//! * a **visible mask** ([`FactionMask`], bit `f` = counter of `f` > 0) for O(1)
+//!   "does `F` see this?" and for **spectators**: one faction, an alliance (several bits) or all;
+//! * an **explored mask**: bit `f` stays set once `f` has seen the tile, so a tile is
+//!   [`TileState::Visible`], [`TileState::Explored`] (seen before, fogged now) or
+//!   [`TileState::Unexplored`].
+//!
+//! Updates are **incremental**: [`FogGrid::set_pose`] re-stamps a unit only when it changes
+//! tile or direction bucket, and then touches only the tiles entering or leaving its sight
+//! (per-row span difference). With [`FogConfig::occlusion`], **blocking** tiles cast
+//! shadows by a per-tile line test (exact rule in [`template`]).
+//!
+//! Instead of polling, a tile whose mask changes notifies the units standing on it, and a
+//! unit entering a tile checks it; [`FogGrid::drain_events`] then reports [`FogEvent::Spotted`]
+//! and [`FogEvent::Lost`] (never for a unit's own faction), sorted by unit and faction.
+//!
+//! ```
+//! use kiai_fog::*;
+//!
+//! // 32 x 32 tiles of 2 world units; 2 factions.
+//! let spec = GridSpec::new(32, 32, 2.0);
+//! let mut fog = FogGrid::new(spec, FogConfig { factions: 2, ..FogConfig::default() })?;
+//! let (red, blue) = (FactionId(0), FactionId(1));
+//! let scout = UnitDesc { faction: red, sight_radius: 4.0, shape: SightShape::Circle };
+//! let spy = UnitDesc { faction: blue, sight_radius: 1.0, shape: SightShape::Circle };
+//!
+//! fog.add_unit(UnitId(1), scout, Pose::new([5.0, 5.0], 0.0))?; // tile (2, 2)
+//! fog.add_unit(UnitId(2), spy, Pose::new([41.0, 5.0], 0.0))?; // tile (20, 2), far away
+//! assert!(fog.is_visible(TilePos::new(6, 2), red)); // 4 tiles east: on the circle
+//! assert!(!fog.is_visible(TilePos::new(7, 2), red));
+//! assert!(fog.drain_events().is_empty());
+//!
+//! // The spy walks into red's sight: red spots it. The scout leaves, its trail stays explored.
+//! fog.set_pose(UnitId(2), Pose::new([13.0, 5.0], 0.0))?; // tile (6, 2)
+//! assert_eq!(fog.drain_events(), vec![FogEvent::Spotted { unit: UnitId(2), by: red }]);
+//! fog.set_pose(UnitId(1), Pose::new([5.0, 55.0], 0.0))?; // tile (2, 27)
+//! assert_eq!(fog.drain_events(), vec![FogEvent::Lost { unit: UnitId(2), by: red }]);
+//! assert_eq!(fog.state(TilePos::new(2, 2), red.mask()), TileState::Explored);
+//! assert_eq!(fog.state(TilePos::new(2, 27), red.mask()), TileState::Visible);
+//! assert_eq!(fog.state(TilePos::new(30, 30), FactionMask::ALL), TileState::Unexplored);
+//! # Ok::<(), FogError>(())
+//! ```
 
+mod faction;
+mod fog;
+mod grid;
+pub mod template;
+
+#[cfg(feature = "bench")]
+pub mod bench;
+
+pub use faction::{FactionId, FactionMask, MAX_FACTIONS};
+pub use fog::{
+    FogConfig, FogError, FogEvent, FogGrid, MAX_UNITS_PER_FACTION, Pose, SightShape, TileState,
+    UnitDesc, UnitId,
+};
+pub use grid::{GridSpec, MAX_GRID_SIDE, TilePos};
+pub use template::{LosTemplate, MAX_SIGHT_RADIUS, RowSpan, direction_bucket};

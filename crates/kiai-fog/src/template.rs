@@ -61,7 +61,11 @@ pub(crate) fn reach_sq(radius: f32) -> u32 {
 pub fn direction_bucket(facing: f32, buckets: u16) -> u16 {
     let n = f64::from(buckets.max(1));
     let b = (f64::from(facing) / (TAU / n)).round();
-    if b.is_finite() { b.rem_euclid(n) as u16 } else { 0 }
+    if b.is_finite() {
+        b.rem_euclid(n) as u16
+    } else {
+        0
+    }
 }
 
 /// The flashlight cone test of the module docs (the unit's own tile is always inside).
@@ -142,7 +146,12 @@ impl LosTemplate {
                 }
             }
         }
-        Self { spans, tiles, reach, line_deps: None }
+        Self {
+            spans,
+            tiles,
+            reach,
+            line_deps: None,
+        }
     }
 
     /// The circle template of sight radius `radius` tiles (`0..=MAX_SIGHT_RADIUS`):
@@ -180,7 +189,10 @@ impl LosTemplate {
 
     /// Precomputes, for every template tile, the tiles that may block the line to it.
     pub(crate) fn with_line_deps(mut self) -> Self {
-        let mut ld = LineDeps { start: vec![0], deps: Vec::new() };
+        let mut ld = LineDeps {
+            start: vec![0],
+            deps: Vec::new(),
+        };
         for s in &self.spans {
             for dx in s.x0..=s.x1 {
                 let dz = s.dz;
@@ -203,8 +215,14 @@ impl LosTemplate {
 /// Deterministic template cache key (ordered, no hashing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum TemplateKey {
-    Circle { reach_sq: u32 },
-    Flashlight { reach_sq: u32, bucket: u16, fov_bits: u32 },
+    Circle {
+        reach_sq: u32,
+    },
+    Flashlight {
+        reach_sq: u32,
+        bucket: u16,
+        fov_bits: u32,
+    },
 }
 
 #[cfg(test)]
@@ -224,7 +242,11 @@ mod tests {
     fn flashlight_faces_its_bucket() {
         // Bucket 0 of 4 faces +X; a 90° cone sees the diagonals (boundary) and +X, not -X.
         let t = LosTemplate::flashlight(3.0, 0, 4, 90.0);
-        let has = |dx: i32, dz: i32| t.spans().iter().any(|s| s.dz == dz && (s.x0..=s.x1).contains(&dx));
+        let has = |dx: i32, dz: i32| {
+            t.spans()
+                .iter()
+                .any(|s| s.dz == dz && (s.x0..=s.x1).contains(&dx))
+        };
         assert!(has(0, 0) && has(3, 0) && has(2, 2) && has(2, -2));
         assert!(!has(-1, 0) && !has(0, 1) && !has(1, 2));
         // Bucket 1 of 4 faces +Z.

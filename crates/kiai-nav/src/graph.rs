@@ -3,7 +3,7 @@
 use glam::Vec3;
 use petgraph::Direction;
 use petgraph::stable_graph::StableDiGraph;
-use petgraph::visit::EdgeRef;
+use petgraph::visit::{EdgeRef, NodeIndexable};
 
 use crate::spatial::PointIndex;
 use crate::{CostListId, LinkId, NavError, WaypointId};

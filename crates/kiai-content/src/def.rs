@@ -1,0 +1,255 @@
+//! The content format, version 1, as serde types (`*Def`).
+//!
+//! These types mirror the RON text one to one; unknown fields are rejected.
+//! They are converted into runtime types by [`crate::build_world`] and never
+//! reach `kiai-core`.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The newest content format version this crate reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A point or direction `(x, y, z)` in world units; Y is up.
+pub type Vec3Def = (f32, f32, f32);
+
+/// A whole content file: a map, a scene, or both.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentDef {
+    /// Format version; must be [`FORMAT_VERSION`].
+    pub format: u32,
+    /// Human-readable name of the project or level.
+    #[serde(default)]
+    pub name: String,
+    /// Seed of every random stream of the simulation.
+    #[serde(default)]
+    pub seed: u64,
+    /// Simulated seconds per tick, > 0 (default 0.1).
+    #[serde(default = "default_tick_seconds")]
+    pub tick_seconds: f32,
+    /// Agents walking out of these bounds are reflected back in.
+    #[serde(default)]
+    pub bounds: Option<BoundsDef>,
+    /// Factions and their hostility.
+    #[serde(default)]
+    pub factions: Vec<FactionDef>,
+    /// Archetypes by name, in file order.
+    #[serde(default)]
+    pub archetypes: OrderedMap<ArchetypeDef>,
+    /// The agents of the scene.
+    #[serde(default)]
+    pub agents: Vec<AgentDef>,
+}
+
+fn default_tick_seconds() -> f32 {
+    0.1
+}
+
+/// An axis-aligned box.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundsDef {
+    /// Smallest corner.
+    pub min: Vec3Def,
+    /// Largest corner.
+    pub max: Vec3Def,
+}
+
+/// A faction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FactionDef {
+    /// Unique name.
+    pub name: String,
+    /// Names of the factions this one is hostile to (one direction).
+    #[serde(default)]
+    pub hostile: Vec<String>,
+}
+
+/// An archetype: what its agents sense and how they move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchetypeDef {
+    /// Named senses.
+    #[serde(default)]
+    pub senses: Vec<SenseDef>,
+    /// How agents move (default: `Static`).
+    #[serde(default)]
+    pub movement: MovementDef,
+}
+
+/// One named sense.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SenseDef {
+    /// Name, unique within the archetype.
+    pub name: String,
+    /// The region sensed.
+    pub shape: ShapeDef,
+    /// Which agents are reported (default `All`).
+    #[serde(default)]
+    pub filter: FilterDef,
+}
+
+/// A sense shape; see `kiai_core::Shape` for the exact tests.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ShapeDef {
+    /// All-around: `distance < radius`.
+    Sphere {
+        /// World units, > 0.
+        radius: f32,
+    },
+    /// 3D view cone.
+    Cone {
+        /// World units, > 0.
+        range: f32,
+        /// Full angle in degrees, in (0, 360].
+        fov_deg: f32,
+    },
+    /// 2.5D sector: horizontal range and angle plus a height limit.
+    Sector {
+        /// World units, > 0.
+        range: f32,
+        /// Full angle in degrees, in (0, 360].
+        fov_deg: f32,
+        /// World units, >= 0.
+        max_height_diff: f32,
+    },
+    /// Ellipse on X-Z ahead of the agent.
+    Ellipse {
+        /// Semi-major axis, world units, > 0, >= b.
+        a: f32,
+        /// Semi-minor axis, world units, > 0.
+        b: f32,
+        /// Centre's distance ahead of the agent, world units.
+        center_ahead: f32,
+    },
+}
+
+/// Faction filter of a sense.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FilterDef {
+    /// Every other agent.
+    #[default]
+    All,
+    /// Agents of factions this agent's faction is hostile to.
+    Hostile,
+    /// Agents of factions it is not hostile to.
+    Friendly,
+}
+
+/// How agents move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum MovementDef {
+    /// Never moves.
+    #[default]
+    Static,
+    /// Seed 000's random walk.
+    Walker {
+        /// World units per second, >= 0.
+        min_speed: f32,
+        /// World units per second, >= min_speed.
+        max_speed: f32,
+        /// Mean ticks between direction changes (values below 5 count as 5).
+        direction_change_factor: u32,
+        /// Stay on the X-Z plane (default false: 3D as in the seed).
+        #[serde(default)]
+        planar: bool,
+    },
+}
+
+/// One agent of the scene.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentDef {
+    /// Unique name.
+    pub name: String,
+    /// Name of its archetype.
+    pub archetype: String,
+    /// Name of its faction.
+    pub faction: String,
+    /// Position, world units.
+    pub pos: Vec3Def,
+    /// Facing, any non-zero length (default +X).
+    #[serde(default = "default_facing")]
+    pub facing: Vec3Def,
+}
+
+fn default_facing() -> Vec3Def {
+    (1.0, 0.0, 0.0)
+}
+
+/// A RON map `{ "key": value, ... }` that keeps file order and duplicate keys
+/// (so validation can report them instead of silently keeping the last).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderedMap<V>(pub Vec<(String, V)>);
+
+impl<V> Default for OrderedMap<V> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+impl<V> OrderedMap<V> {
+    /// The first value stored under `key`.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// The position of the first entry called `key`.
+    pub fn position(&self, key: &str) -> Option<usize> {
+        self.0.iter().position(|(k, _)| k == key)
+    }
+
+    /// Entries in file order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl<V: Serialize> Serialize for OrderedMap<V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct OrderedVisitor<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for OrderedVisitor<V> {
+            type Value = OrderedMap<V>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a map from names to values")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some((k, v)) = access.next_entry()? {
+                    entries.push((k, v));
+                }
+                Ok(OrderedMap(entries))
+            }
+        }
+        deserializer.deserialize_map(OrderedVisitor(PhantomData))
+    }
+}

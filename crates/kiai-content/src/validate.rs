@@ -1,0 +1,266 @@
+//! Semantic checks on parsed content: every problem at once, in file order.
+
+use std::collections::BTreeMap;
+
+use kiai_core::MAX_FACTIONS;
+
+use crate::def::{ContentDef, MovementDef, ShapeDef, Vec3Def};
+use crate::diag::{Diagnostic, hint};
+use crate::locate::SpanIndex;
+
+struct Checker<'a> {
+    spans: &'a SpanIndex,
+    file: &'a str,
+    out: Vec<Diagnostic>,
+}
+
+impl Checker<'_> {
+    fn error(&mut self, path: &str, message: impl Into<String>) {
+        let pos = self.spans.pos(path);
+        self.out.push(Diagnostic::error(self.file, pos, message));
+    }
+
+    fn warning(&mut self, path: &str, message: impl Into<String>) {
+        let pos = self.spans.pos(path);
+        self.out.push(Diagnostic::warning(self.file, pos, message));
+    }
+
+    /// `value` must be finite and > 0.
+    fn positive(&mut self, path: &str, what: &str, value: f32) {
+        if !value.is_finite() {
+            self.error(path, format!("{what} must be a finite number, not {value}"));
+        } else if value <= 0.0 {
+            self.error(path, format!("{what} must be greater than 0, not {value}"));
+        }
+    }
+
+    /// `value` must be finite and >= 0.
+    fn non_negative(&mut self, path: &str, what: &str, value: f32) {
+        if !value.is_finite() {
+            self.error(path, format!("{what} must be a finite number, not {value}"));
+        } else if value < 0.0 {
+            self.error(path, format!("{what} must be 0 or more, not {value}"));
+        }
+    }
+
+    fn finite(&mut self, path: &str, what: &str, value: f32) {
+        if !value.is_finite() {
+            self.error(path, format!("{what} must be a finite number, not {value}"));
+        }
+    }
+
+    fn finite3(&mut self, path: &str, what: &str, v: Vec3Def) -> bool {
+        let mut ok = true;
+        for (i, c) in [v.0, v.1, v.2].into_iter().enumerate() {
+            if !c.is_finite() {
+                self.error(
+                    &format!("{path}[{i}]"),
+                    format!("{what} must be finite, not {c}"),
+                );
+                ok = false;
+            }
+        }
+        ok
+    }
+
+    fn fov(&mut self, path: &str, fov_deg: f32) {
+        if !(fov_deg > 0.0 && fov_deg <= 360.0) {
+            self.error(
+                path,
+                format!("fov_deg must be in (0, 360] degrees (the full angle), not {fov_deg}"),
+            );
+        }
+    }
+
+    /// Reports names given more than once (at the later ones).
+    fn unique<'n>(&mut self, what: &str, names: impl IntoIterator<Item = (String, &'n str)>) {
+        let mut seen: BTreeMap<&str, ()> = BTreeMap::new();
+        for (path, name) in names {
+            if name.is_empty() {
+                self.error(&path, format!("{what} name must not be empty"));
+            } else if seen.insert(name, ()).is_some() {
+                self.error(&path, format!("duplicate {what} name `{name}`"));
+            }
+        }
+    }
+}
+
+/// Checks `def` (parsed from the text `spans` indexes) and returns every
+/// problem found, errors and warnings, ordered by position.
+pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnostic> {
+    let mut c = Checker {
+        spans,
+        file,
+        out: Vec::new(),
+    };
+    if def.format != crate::FORMAT_VERSION {
+        c.error(
+            "format",
+            format!(
+                "unsupported format version {}; this kiai reads version {}",
+                def.format,
+                crate::FORMAT_VERSION
+            ),
+        );
+    }
+    c.positive("tick_seconds", "tick_seconds", def.tick_seconds);
+    if let Some(b) = def.bounds {
+        let ok = c.finite3("bounds.min", "bounds.min", b.min) & c.finite3("bounds.max", "bounds.max", b.max);
+        if ok && (b.min.0 > b.max.0 || b.min.1 > b.max.1 || b.min.2 > b.max.2) {
+            c.error("bounds.max", "bounds.max must be at least bounds.min on every axis");
+        }
+    }
+
+    // Factions.
+    c.unique(
+        "faction",
+        def.factions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("factions[{i}].name"), f.name.as_str())),
+    );
+    if def.factions.len() > MAX_FACTIONS {
+        c.error(
+            &format!("factions[{MAX_FACTIONS}]"),
+            format!("at most {MAX_FACTIONS} factions are supported"),
+        );
+    }
+    let faction_names = || def.factions.iter().map(|f| f.name.as_str());
+    for (i, f) in def.factions.iter().enumerate() {
+        for (j, h) in f.hostile.iter().enumerate() {
+            let path = format!("factions[{i}].hostile[{j}]");
+            if !faction_names().any(|n| n == h) {
+                c.error(&path, format!("unknown faction `{h}`{}", hint(h, faction_names())));
+            } else if *h == f.name {
+                c.warning(&path, format!("faction `{h}` is listed as hostile to itself; ignored"));
+            }
+        }
+    }
+
+    // Archetypes.
+    c.unique(
+        "archetype",
+        def.archetypes
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (format!("archetypes{{{i}}}"), name.as_str())),
+    );
+    for (i, (_, a)) in def.archetypes.0.iter().enumerate() {
+        let base = format!("archetypes{{{i}}}");
+        c.unique(
+            "sense",
+            a.senses
+                .iter()
+                .enumerate()
+                .map(|(j, s)| (format!("{base}.senses[{j}].name"), s.name.as_str())),
+        );
+        for (j, s) in a.senses.iter().enumerate() {
+            let shape = format!("{base}.senses[{j}].shape");
+            let field = |f: &str| format!("{shape}.{f}");
+            match s.shape {
+                ShapeDef::Sphere { radius } => c.positive(&field("radius"), "radius", radius),
+                ShapeDef::Cone { range, fov_deg } => {
+                    c.positive(&field("range"), "range", range);
+                    c.fov(&field("fov_deg"), fov_deg);
+                }
+                ShapeDef::Sector {
+                    range,
+                    fov_deg,
+                    max_height_diff,
+                } => {
+                    c.positive(&field("range"), "range", range);
+                    c.fov(&field("fov_deg"), fov_deg);
+                    c.non_negative(&field("max_height_diff"), "max_height_diff", max_height_diff);
+                }
+                ShapeDef::Ellipse { a, b, center_ahead } => {
+                    c.positive(&field("a"), "a", a);
+                    c.positive(&field("b"), "b", b);
+                    c.finite(&field("center_ahead"), "center_ahead", center_ahead);
+                    if a.is_finite() && b.is_finite() && b > a {
+                        c.error(
+                            &field("b"),
+                            format!("b ({b}) must not exceed a ({a}): a is the half-length along the facing"),
+                        );
+                    }
+                }
+            }
+        }
+        if let MovementDef::Walker {
+            min_speed,
+            max_speed,
+            direction_change_factor,
+            ..
+        } = a.movement
+        {
+            let m = format!("{base}.movement");
+            c.non_negative(&format!("{m}.min_speed"), "min_speed", min_speed);
+            c.non_negative(&format!("{m}.max_speed"), "max_speed", max_speed);
+            if min_speed.is_finite() && max_speed.is_finite() && max_speed < min_speed {
+                c.error(
+                    &format!("{m}.max_speed"),
+                    format!("max_speed ({max_speed}) must be at least min_speed ({min_speed})"),
+                );
+            }
+            if direction_change_factor < kiai_core::steering::MIN_DIRECTION_CHANGE_FACTOR {
+                c.warning(
+                    &format!("{m}.direction_change_factor"),
+                    format!(
+                        "direction_change_factor {direction_change_factor} counts as {}",
+                        kiai_core::steering::MIN_DIRECTION_CHANGE_FACTOR
+                    ),
+                );
+            }
+        }
+    }
+
+    // Agents.
+    c.unique(
+        "agent",
+        def.agents
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (format!("agents[{i}].name"), a.name.as_str())),
+    );
+    let archetype_names = || def.archetypes.0.iter().map(|(n, _)| n.as_str());
+    for (i, a) in def.agents.iter().enumerate() {
+        let base = format!("agents[{i}]");
+        if def.archetypes.get(&a.archetype).is_none() {
+            c.error(
+                &format!("{base}.archetype"),
+                format!(
+                    "unknown archetype `{}`{}",
+                    a.archetype,
+                    hint(&a.archetype, archetype_names())
+                ),
+            );
+        }
+        if !faction_names().any(|n| n == a.faction) {
+            c.error(
+                &format!("{base}.faction"),
+                format!("unknown faction `{}`{}", a.faction, hint(&a.faction, faction_names())),
+            );
+        }
+        let pos_ok = c.finite3(&format!("{base}.pos"), "pos", a.pos);
+        if c.finite3(&format!("{base}.facing"), "facing", a.facing)
+            && a.facing.0 == 0.0
+            && a.facing.1 == 0.0
+            && a.facing.2 == 0.0
+        {
+            c.error(&format!("{base}.facing"), "facing must not be zero: it is a direction");
+        }
+        if let (true, Some(b)) = (pos_ok, def.bounds) {
+            let p = a.pos;
+            let inside = |v: f32, lo: f32, hi: f32| v >= lo && v <= hi;
+            if !(inside(p.0, b.min.0, b.max.0) && inside(p.1, b.min.1, b.max.1) && inside(p.2, b.min.2, b.max.2)) {
+                c.warning(
+                    &format!("{base}.pos"),
+                    format!("agent `{}` starts outside the bounds", a.name),
+                );
+            }
+        }
+    }
+
+    c.out.sort_by_key(|d| (d.line, d.column));
+    c.out
+}

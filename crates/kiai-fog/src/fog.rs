@@ -1,0 +1,965 @@
+//! The fog-of-war grid: counters, masks, explored bits, units, incremental stamping, events.
+
+use std::collections::BTreeMap;
+
+use crate::faction::{FactionId, FactionMask, MAX_FACTIONS};
+use crate::grid::{GridSpec, TilePos};
+use crate::template::{LosTemplate, MAX_SIGHT_RADIUS, TemplateKey, direction_bucket, reach_sq};
+
+/// "No slot" in the occupancy lists and template tables.
+const NONE: u32 = u32::MAX;
+/// Side of the blocker-count chunks used to skip occlusion work on open ground, as a shift (8 tiles).
+const CHUNK_SHIFT: u32 = 3;
+/// Most units one faction may have: one unit adds at most 1 to a tile's `u16` counter, so
+/// counters can never overflow.
+pub const MAX_UNITS_PER_FACTION: u32 = u16::MAX as u32;
+
+/// A unit, named by the caller: any `u32`, unique among the registered units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UnitId(pub u32);
+
+/// The shape of a unit's sight; see [`crate::template`] for the exact tile rule.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SightShape {
+    /// All tiles within the sight radius.
+    Circle,
+    /// A cone around the unit's facing (snapped to a direction bucket), cut to the sight radius.
+    Flashlight {
+        /// Full opening angle in degrees, finite, in `(0, 360]`.
+        fov_deg: f32,
+    },
+}
+
+/// What a unit is: who it sees for and how far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UnitDesc {
+    /// The faction the unit gives vision to, below [`FogConfig::factions`].
+    pub faction: FactionId,
+    /// Sight radius in tiles, finite, `0..=MAX_SIGHT_RADIUS` (0 sees only its own tile).
+    pub sight_radius: f32,
+    /// Circle or flashlight.
+    pub shape: SightShape,
+}
+
+/// Where a unit is and where it looks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pose {
+    /// World `[x, z]`; outside the grid it is clamped to the nearest edge tile.
+    pub pos: [f32; 2],
+    /// Facing in radians from +X towards +Z (any value; only flashlights use it).
+    pub facing: f32,
+}
+
+impl Pose {
+    /// A pose at world `[x, z]` facing `facing` radians.
+    pub fn new(pos: [f32; 2], facing: f32) -> Self {
+        Self { pos, facing }
+    }
+}
+
+/// Grid-wide settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FogConfig {
+    /// Number of factions, `1..=MAX_FACTIONS` (32). Memory is `2 * factions` bytes of
+    /// counters per tile plus 8 bytes of masks.
+    pub factions: u8,
+    /// Direction buckets for flashlights, `1..=1024`: facing is snapped to multiples of
+    /// `360° / direction_buckets`; one template per (radius, bucket, fov).
+    pub direction_buckets: u16,
+    /// When true, blocking tiles cast shadows (see [`crate::template`] for the line rule).
+    pub occlusion: bool,
+}
+
+impl Default for FogConfig {
+    fn default() -> Self {
+        Self {
+            factions: 8,
+            direction_buckets: 16,
+            occlusion: false,
+        }
+    }
+}
+
+/// What a spectator sees of a tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum TileState {
+    /// Never seen by the spectator's factions (black).
+    Unexplored = 0,
+    /// Seen before, not now (fogged).
+    Explored = 1,
+    /// Seen now by at least one of the spectator's factions.
+    Visible = 2,
+}
+
+/// A change in who sees a unit, reported by [`FogGrid::drain_events`]. A unit is seen by
+/// faction `F` when its tile is visible to `F`; a unit's own faction is never reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FogEvent {
+    /// `unit` became visible to faction `by`.
+    Spotted {
+        /// The unit now seen.
+        unit: UnitId,
+        /// The faction that now sees it.
+        by: FactionId,
+    },
+    /// `unit` stopped being visible to faction `by` (it, or the last watcher, moved
+    /// away or was removed).
+    Lost {
+        /// The unit no longer seen.
+        unit: UnitId,
+        /// The faction that no longer sees it.
+        by: FactionId,
+    },
+}
+
+impl FogEvent {
+    /// The unit concerned.
+    pub fn unit(&self) -> UnitId {
+        match *self {
+            Self::Spotted { unit, .. } | Self::Lost { unit, .. } => unit,
+        }
+    }
+
+    /// The faction concerned.
+    pub fn by(&self) -> FactionId {
+        match *self {
+            Self::Spotted { by, .. } | Self::Lost { by, .. } => by,
+        }
+    }
+
+    /// Drain order: unit, then faction, then `Lost` before `Spotted`.
+    fn sort_key(&self) -> (UnitId, FactionId, bool) {
+        (self.unit(), self.by(), matches!(self, Self::Spotted { .. }))
+    }
+}
+
+/// Bad input to the fog grid.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum FogError {
+    /// Grid sizes out of `1..=32768` or tile size not finite and positive.
+    #[error("invalid grid {0:?}: sides must be 1..=32768 tiles, tile size finite and > 0")]
+    InvalidGrid(GridSpec),
+    /// Faction count out of `1..=32`.
+    #[error("faction count must be 1..={MAX_FACTIONS}, got {0}")]
+    InvalidFactionCount(u8),
+    /// Direction bucket count out of `1..=1024`.
+    #[error("direction buckets must be 1..=1024, got {0}")]
+    InvalidBuckets(u16),
+    /// A unit's faction is not below the configured count.
+    #[error("{0} is out of range (the grid has {1} factions)")]
+    UnknownFaction(FactionId, u8),
+    /// Sight radius not finite or out of `0..=127` tiles.
+    #[error("sight radius must be finite and 0..={MAX_SIGHT_RADIUS} tiles, got {0}")]
+    InvalidRadius(f32),
+    /// Flashlight field of view not finite or out of `(0, 360]` degrees.
+    #[error("flashlight field of view must be finite and in (0, 360] degrees, got {0}")]
+    InvalidFov(f32),
+    /// The unit id is already registered.
+    #[error("unit {0:?} is already registered")]
+    DuplicateUnit(UnitId),
+    /// The unit id is not registered.
+    #[error("unit {0:?} is not registered")]
+    UnknownUnit(UnitId),
+    /// The faction already has [`MAX_UNITS_PER_FACTION`] units.
+    #[error("{0} already has {MAX_UNITS_PER_FACTION} units")]
+    FactionFull(FactionId),
+}
+
+/// A stamped run of tiles in grid coordinates: row `z`, columns `x0..=x1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AbsSpan {
+    z: i32,
+    x0: i32,
+    x1: i32,
+}
+
+#[derive(Clone, Debug)]
+struct Unit {
+    id: UnitId,
+    desc: UnitDesc,
+    alive: bool,
+    tile: (i32, i32),
+    bucket: u16,
+    template: u32,
+    /// Flashlights: template index per bucket, `NONE` until first used.
+    bucket_templates: Vec<u32>,
+    /// The tiles this unit currently adds to its faction's counters, sorted by `(z, x0)`.
+    spans: Vec<AbsSpan>,
+    /// The factions last reported (by events) as seeing this unit.
+    reported: u32,
+}
+
+/// Per-tile data: counters per faction plane, masks, running totals.
+#[derive(Clone, Debug)]
+struct Planes {
+    width: usize,
+    tiles: usize,
+    /// `counters[faction * tiles + tile]`: units of that faction seeing the tile.
+    counters: Vec<u16>,
+    /// Bit `f` set when `counters[f][tile] > 0`.
+    mask: Vec<u32>,
+    /// Bit `f` set once the tile was visible to `f`.
+    explored: Vec<u32>,
+    visible_count: Vec<u32>,
+    explored_count: Vec<u32>,
+}
+
+/// Which units stand on which tile (intrusive doubly linked lists), and the units whose
+/// tile's mask changed since the last drain.
+#[derive(Clone, Debug)]
+struct Occupancy {
+    head: Vec<u32>,
+    next: Vec<u32>,
+    prev: Vec<u32>,
+    dirty: Vec<bool>,
+    dirty_list: Vec<u32>,
+}
+
+impl Occupancy {
+    fn mark(&mut self, slot: u32) {
+        let d = &mut self.dirty[slot as usize];
+        if !*d {
+            *d = true;
+            self.dirty_list.push(slot);
+        }
+    }
+
+    /// The tile's mask changed: every unit standing on it must re-check who sees it.
+    #[inline]
+    fn notify(&mut self, tile: usize) {
+        let mut s = self.head[tile];
+        while s != NONE {
+            self.mark(s);
+            s = self.next[s as usize];
+        }
+    }
+
+    fn link(&mut self, slot: u32, tile: usize) {
+        let h = self.head[tile];
+        self.next[slot as usize] = h;
+        self.prev[slot as usize] = NONE;
+        if h != NONE {
+            self.prev[h as usize] = slot;
+        }
+        self.head[tile] = slot;
+    }
+
+    fn unlink(&mut self, slot: u32, tile: usize) {
+        let (p, n) = (self.prev[slot as usize], self.next[slot as usize]);
+        if p == NONE {
+            self.head[tile] = n;
+        } else {
+            self.next[p as usize] = n;
+        }
+        if n != NONE {
+            self.prev[n as usize] = p;
+        }
+    }
+}
+
+impl Planes {
+    /// Adds one to faction `f`'s counters on row `z`, columns `x0..=x1`.
+    #[inline]
+    fn add(&mut self, occ: &mut Occupancy, f: usize, z: i32, x0: i32, x1: i32) {
+        let bit = 1u32 << f;
+        let t0 = z as usize * self.width + x0 as usize;
+        let t1 = z as usize * self.width + x1 as usize;
+        let base = f * self.tiles;
+        let counters = &mut self.counters[base + t0..=base + t1];
+        for (c, t) in counters.iter_mut().zip(t0..=t1) {
+            *c += 1;
+            if *c == 1 {
+                self.mask[t] |= bit;
+                self.visible_count[f] += 1;
+                if self.explored[t] & bit == 0 {
+                    self.explored[t] |= bit;
+                    self.explored_count[f] += 1;
+                }
+                occ.notify(t);
+            }
+        }
+    }
+
+    /// Subtracts one from faction `f`'s counters on row `z`, columns `x0..=x1`.
+    #[inline]
+    fn remove(&mut self, occ: &mut Occupancy, f: usize, z: i32, x0: i32, x1: i32) {
+        let bit = 1u32 << f;
+        let t0 = z as usize * self.width + x0 as usize;
+        let t1 = z as usize * self.width + x1 as usize;
+        let base = f * self.tiles;
+        let counters = &mut self.counters[base + t0..=base + t1];
+        for (c, t) in counters.iter_mut().zip(t0..=t1) {
+            *c -= 1;
+            if *c == 0 {
+                self.mask[t] &= !bit;
+                self.visible_count[f] -= 1;
+                occ.notify(t);
+            }
+        }
+    }
+}
+
+/// Calls `emit(x0, x1)` for each maximal run of `a` not covered by `b` (one row each,
+/// both sorted, disjoint).
+#[inline]
+fn row_difference(a: &[AbsSpan], b: &[AbsSpan], mut emit: impl FnMut(i32, i32)) {
+    let mut j = 0;
+    for s in a {
+        while j < b.len() && b[j].x1 < s.x0 {
+            j += 1;
+        }
+        let mut cur = s.x0;
+        let mut k = j;
+        while cur <= s.x1 {
+            if k < b.len() && b[k].x0 <= s.x1 {
+                if b[k].x0 > cur {
+                    emit(cur, b[k].x0 - 1);
+                }
+                cur = cur.max(b[k].x1 + 1);
+                k += 1;
+            } else {
+                emit(cur, s.x1);
+                break;
+            }
+        }
+    }
+}
+
+/// Moves faction `f`'s contribution from `old` to `new`, touching only tiles in one but not both.
+fn apply_diff(
+    planes: &mut Planes,
+    occ: &mut Occupancy,
+    f: usize,
+    old: &[AbsSpan],
+    new: &[AbsSpan],
+) {
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        let z = match (old.get(i), new.get(j)) {
+            (Some(a), Some(b)) => a.z.min(b.z),
+            (Some(a), None) => a.z,
+            (None, Some(b)) => b.z,
+            (None, None) => break,
+        };
+        let i_end = i + old[i..].iter().take_while(|s| s.z == z).count();
+        let j_end = j + new[j..].iter().take_while(|s| s.z == z).count();
+        let (o, n) = (&old[i..i_end], &new[j..j_end]);
+        if o == n {
+            // Same runs on this row (e.g. a sideways move's far rows never are, but a turn's may be).
+        } else {
+            row_difference(o, n, |x0, x1| planes.remove(occ, f, z, x0, x1));
+            row_difference(n, o, |x0, x1| planes.add(occ, f, z, x0, x1));
+        }
+        i = i_end;
+        j = j_end;
+    }
+}
+
+/// Blocking tiles plus per-chunk counts to skip the line test on open ground.
+#[derive(Clone, Debug)]
+struct Blockers {
+    tiles: Vec<bool>,
+    chunk_w: usize,
+    chunks: Vec<u32>,
+}
+
+impl Blockers {
+    fn any_in(&self, x0: i32, z0: i32, x1: i32, z1: i32) -> bool {
+        let (cx0, cx1) = ((x0 as usize) >> CHUNK_SHIFT, (x1 as usize) >> CHUNK_SHIFT);
+        let (cz0, cz1) = ((z0 as usize) >> CHUNK_SHIFT, (z1 as usize) >> CHUNK_SHIFT);
+        (cz0..=cz1).any(|cz| {
+            self.chunks[cz * self.chunk_w + cx0..=cz * self.chunk_w + cx1]
+                .iter()
+                .any(|&c| c > 0)
+        })
+    }
+}
+
+/// Fills `out` with the tiles a unit on `tile` sees through `template` on this map:
+/// the template shifted and clipped to the grid, minus occluded tiles when `blockers` is given.
+fn visible_spans(
+    spec: &GridSpec,
+    template: &LosTemplate,
+    tile: (i32, i32),
+    blockers: Option<&Blockers>,
+    out: &mut Vec<AbsSpan>,
+) {
+    out.clear();
+    let (w, h) = (spec.width as i32, spec.height as i32);
+    let (ux, uz) = tile;
+    let r = template.reach();
+    let blockers = blockers.filter(|b| {
+        b.any_in(
+            (ux - r).max(0),
+            (uz - r).max(0),
+            (ux + r).min(w - 1),
+            (uz + r).min(h - 1),
+        )
+    });
+    let (Some(b), Some(ld)) = (blockers, template.line_deps.as_ref()) else {
+        for s in template.spans() {
+            let z = uz + s.dz;
+            let (x0, x1) = ((ux + s.x0).max(0), (ux + s.x1).min(w - 1));
+            if z >= 0 && z < h && x0 <= x1 {
+                out.push(AbsSpan { z, x0, x1 });
+            }
+        }
+        return;
+    };
+    let width = spec.width as usize;
+    let mut k = 0usize;
+    for s in template.spans() {
+        let z = uz + s.dz;
+        let len = (s.x1 - s.x0 + 1) as usize;
+        if z < 0 || z >= h {
+            k += len;
+            continue;
+        }
+        let mut run: Option<i32> = None;
+        for dx in s.x0..=s.x1 {
+            let x = ux + dx;
+            let seen = x >= 0 && x < w && {
+                let deps = &ld.deps[ld.start[k] as usize..ld.start[k + 1] as usize];
+                deps.iter().all(|d| {
+                    let t =
+                        (uz + i32::from(d[1])) as usize * width + (ux + i32::from(d[0])) as usize;
+                    !b.tiles[t]
+                })
+            };
+            k += 1;
+            match (seen, run) {
+                (true, None) => run = Some(x),
+                (false, Some(x0)) => {
+                    out.push(AbsSpan { z, x0, x1: x - 1 });
+                    run = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(x0) = run {
+            out.push(AbsSpan {
+                z,
+                x0,
+                x1: (ux + s.x1).min(w - 1),
+            });
+        }
+    }
+}
+
+/// The fog-of-war grid. See the [crate docs](crate) for the vocabulary and an example.
+///
+/// Every mutation (`add_unit`, `set_pose`, `remove_unit`, `set_blocking`) updates counters,
+/// masks and explored bits at once, touching only the tiles that change; events are
+/// collected and handed out by [`FogGrid::drain_events`].
+#[derive(Clone, Debug)]
+pub struct FogGrid {
+    spec: GridSpec,
+    config: FogConfig,
+    planes: Planes,
+    occ: Occupancy,
+    units: Vec<Unit>,
+    free: Vec<u32>,
+    by_id: BTreeMap<UnitId, u32>,
+    faction_units: Vec<u32>,
+    templates: Vec<LosTemplate>,
+    template_index: BTreeMap<TemplateKey, u32>,
+    blockers: Blockers,
+    pending: Vec<FogEvent>,
+    scratch: Vec<AbsSpan>,
+}
+
+impl FogGrid {
+    /// An empty grid: no units, nothing explored, no blocking tiles.
+    pub fn new(spec: GridSpec, config: FogConfig) -> Result<Self, FogError> {
+        if !spec.is_valid() {
+            return Err(FogError::InvalidGrid(spec));
+        }
+        if !(1..=MAX_FACTIONS).contains(&config.factions) {
+            return Err(FogError::InvalidFactionCount(config.factions));
+        }
+        if !(1..=1024).contains(&config.direction_buckets) {
+            return Err(FogError::InvalidBuckets(config.direction_buckets));
+        }
+        let tiles = spec.tile_count();
+        let nf = usize::from(config.factions);
+        let chunk_w = ((spec.width as usize - 1) >> CHUNK_SHIFT) + 1;
+        let chunk_h = ((spec.height as usize - 1) >> CHUNK_SHIFT) + 1;
+        Ok(Self {
+            spec,
+            config,
+            planes: Planes {
+                width: spec.width as usize,
+                tiles,
+                counters: vec![0; tiles * nf],
+                mask: vec![0; tiles],
+                explored: vec![0; tiles],
+                visible_count: vec![0; nf],
+                explored_count: vec![0; nf],
+            },
+            occ: Occupancy {
+                head: vec![NONE; tiles],
+                next: Vec::new(),
+                prev: Vec::new(),
+                dirty: Vec::new(),
+                dirty_list: Vec::new(),
+            },
+            units: Vec::new(),
+            free: Vec::new(),
+            by_id: BTreeMap::new(),
+            faction_units: vec![0; nf],
+            templates: Vec::new(),
+            template_index: BTreeMap::new(),
+            blockers: Blockers {
+                tiles: vec![false; tiles],
+                chunk_w,
+                chunks: vec![0; chunk_w * chunk_h],
+            },
+            pending: Vec::new(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The grid geometry.
+    pub fn spec(&self) -> &GridSpec {
+        &self.spec
+    }
+
+    /// The grid settings.
+    pub fn config(&self) -> &FogConfig {
+        &self.config
+    }
+
+    /// The mask of every configured faction.
+    pub fn all_factions(&self) -> FactionMask {
+        FactionMask(u32::MAX >> (32 - u32::from(self.config.factions)))
+    }
+
+    // ----- units -----
+
+    /// Registers a unit at `pose` and stamps its sight at once.
+    pub fn add_unit(&mut self, id: UnitId, desc: UnitDesc, pose: Pose) -> Result<(), FogError> {
+        if desc.faction.0 >= self.config.factions {
+            return Err(FogError::UnknownFaction(desc.faction, self.config.factions));
+        }
+        if !desc.sight_radius.is_finite() || !(0.0..=MAX_SIGHT_RADIUS).contains(&desc.sight_radius)
+        {
+            return Err(FogError::InvalidRadius(desc.sight_radius));
+        }
+        if let SightShape::Flashlight { fov_deg } = desc.shape
+            && !(fov_deg.is_finite() && fov_deg > 0.0 && fov_deg <= 360.0)
+        {
+            return Err(FogError::InvalidFov(fov_deg));
+        }
+        if self.by_id.contains_key(&id) {
+            return Err(FogError::DuplicateUnit(id));
+        }
+        let f = usize::from(desc.faction.0);
+        if self.faction_units[f] >= MAX_UNITS_PER_FACTION {
+            return Err(FogError::FactionFull(desc.faction));
+        }
+        self.faction_units[f] += 1;
+
+        let t = self.spec.tile_at_clamped(pose.pos);
+        let tile = (t.x as i32, t.z as i32);
+        let (bucket, bucket_templates) = match desc.shape {
+            SightShape::Circle => (0, Vec::new()),
+            SightShape::Flashlight { .. } => (
+                direction_bucket(pose.facing, self.config.direction_buckets),
+                vec![NONE; usize::from(self.config.direction_buckets)],
+            ),
+        };
+        let unit = Unit {
+            id,
+            desc,
+            alive: true,
+            tile,
+            bucket,
+            template: NONE,
+            bucket_templates,
+            spans: Vec::new(),
+            reported: 0,
+        };
+        let slot = match self.free.pop() {
+            Some(s) => {
+                self.units[s as usize] = unit;
+                s
+            }
+            None => {
+                self.units.push(unit);
+                self.occ.next.push(NONE);
+                self.occ.prev.push(NONE);
+                self.occ.dirty.push(false);
+                (self.units.len() - 1) as u32
+            }
+        };
+        self.by_id.insert(id, slot);
+        self.units[slot as usize].template = self.template_for(slot, bucket);
+        self.occ.link(slot, self.spec.index(t));
+        self.occ.mark(slot);
+        self.restamp(slot);
+        Ok(())
+    }
+
+    /// Unregisters a unit, removing its sight at once. Factions that saw it get a `Lost`
+    /// event at the next drain. Returns the unit's description, or `None` if unknown.
+    pub fn remove_unit(&mut self, id: UnitId) -> Option<UnitDesc> {
+        let slot = self.by_id.remove(&id)?;
+        let s = slot as usize;
+        let old = std::mem::take(&mut self.units[s].spans);
+        let unit = &mut self.units[s];
+        let f = usize::from(unit.desc.faction.0);
+        apply_diff(&mut self.planes, &mut self.occ, f, &old, &[]);
+        let tile = unit.tile.1 as usize * self.planes.width + unit.tile.0 as usize;
+        self.occ.unlink(slot, tile);
+        for by in FactionMask(unit.reported).iter() {
+            self.pending.push(FogEvent::Lost { unit: id, by });
+        }
+        unit.alive = false;
+        unit.reported = 0;
+        self.faction_units[f] -= 1;
+        self.free.push(slot);
+        Some(unit.desc)
+    }
+
+    /// Moves and turns a unit. Only a unit that changed tile (or, for flashlights, direction
+    /// bucket) is re-stamped, and then only the tiles entering or leaving its sight are touched.
+    pub fn set_pose(&mut self, id: UnitId, pose: Pose) -> Result<(), FogError> {
+        let slot = *self.by_id.get(&id).ok_or(FogError::UnknownUnit(id))?;
+        let s = slot as usize;
+        let t = self.spec.tile_at_clamped(pose.pos);
+        let tile = (t.x as i32, t.z as i32);
+        let unit = &self.units[s];
+        let bucket = match unit.desc.shape {
+            SightShape::Circle => 0,
+            SightShape::Flashlight { .. } => {
+                direction_bucket(pose.facing, self.config.direction_buckets)
+            }
+        };
+        if tile == unit.tile && bucket == unit.bucket {
+            return Ok(());
+        }
+        if tile != unit.tile {
+            let old = unit.tile.1 as usize * self.planes.width + unit.tile.0 as usize;
+            self.occ.unlink(slot, old);
+            self.occ.link(slot, self.spec.index(t));
+            self.occ.mark(slot);
+        }
+        if bucket != unit.bucket {
+            let template = self.template_for(slot, bucket);
+            self.units[s].template = template;
+        }
+        let unit = &mut self.units[s];
+        unit.tile = tile;
+        unit.bucket = bucket;
+        self.restamp(slot);
+        Ok(())
+    }
+
+    /// Number of registered units.
+    pub fn unit_count(&self) -> usize {
+        self.by_id.len()
+    }
+
+    /// True when `id` is registered.
+    pub fn contains_unit(&self, id: UnitId) -> bool {
+        self.by_id.contains_key(&id)
+    }
+
+    /// The registered unit ids, in increasing order.
+    pub fn unit_ids(&self) -> impl Iterator<Item = UnitId> + '_ {
+        self.by_id.keys().copied()
+    }
+
+    /// A unit's description.
+    pub fn unit(&self, id: UnitId) -> Option<&UnitDesc> {
+        self.by_id.get(&id).map(|&s| &self.units[s as usize].desc)
+    }
+
+    /// The tile a unit stands on.
+    pub fn unit_tile(&self, id: UnitId) -> Option<TilePos> {
+        let u = &self.units[*self.by_id.get(&id)? as usize];
+        Some(TilePos::new(u.tile.0 as u32, u.tile.1 as u32))
+    }
+
+    /// The other factions that see a unit now (its tile's mask minus its own faction).
+    pub fn unit_seen_by(&self, id: UnitId) -> Option<FactionMask> {
+        let u = &self.units[*self.by_id.get(&id)? as usize];
+        let t = u.tile.1 as usize * self.planes.width + u.tile.0 as usize;
+        Some(FactionMask(self.planes.mask[t]) & !u.desc.faction.mask())
+    }
+
+    /// Number of tiles a unit currently sees (after clipping and occlusion).
+    pub fn unit_visible_tile_count(&self, id: UnitId) -> Option<u32> {
+        let u = &self.units[*self.by_id.get(&id)? as usize];
+        Some(u.spans.iter().map(|s| (s.x1 - s.x0 + 1) as u32).sum())
+    }
+
+    // ----- events -----
+
+    /// Appends the events since the last drain to `out`, sorted by unit, then faction
+    /// (`Lost` before `Spotted` for a removed and re-added id).
+    ///
+    /// Events are the difference between who saw each unit at the last drain and now; a
+    /// unit that is seen, lost and seen again between two drains yields nothing. Only units
+    /// whose tile changed, or whose tile's mask changed, are examined (event-driven: a
+    /// tile whose mask flips notifies the units standing on it).
+    pub fn drain_events_into(&mut self, out: &mut Vec<FogEvent>) {
+        let start = out.len();
+        let mut dirty = std::mem::take(&mut self.occ.dirty_list);
+        for &slot in &dirty {
+            self.occ.dirty[slot as usize] = false;
+            let u = &mut self.units[slot as usize];
+            if !u.alive {
+                continue;
+            }
+            let t = u.tile.1 as usize * self.planes.width + u.tile.0 as usize;
+            let now = self.planes.mask[t] & !u.desc.faction.mask().0;
+            let changed = FactionMask(now ^ u.reported);
+            for by in changed.iter() {
+                out.push(if now & by.mask().0 != 0 {
+                    FogEvent::Spotted { unit: u.id, by }
+                } else {
+                    FogEvent::Lost { unit: u.id, by }
+                });
+            }
+            u.reported = now;
+        }
+        dirty.clear();
+        self.occ.dirty_list = dirty;
+        out.append(&mut self.pending);
+        out[start..].sort_unstable_by_key(FogEvent::sort_key);
+    }
+
+    /// The events since the last drain, sorted; see [`FogGrid::drain_events_into`].
+    pub fn drain_events(&mut self) -> Vec<FogEvent> {
+        let mut out = Vec::new();
+        self.drain_events_into(&mut out);
+        out
+    }
+
+    // ----- occlusion -----
+
+    /// Marks a tile as blocking sight (or clears it). With [`FogConfig::occlusion`] on, the
+    /// units in range are re-stamped at once. Returns false (and does nothing) for a tile
+    /// off the grid or already in that state.
+    pub fn set_blocking(&mut self, tile: TilePos, blocking: bool) -> bool {
+        if !self.spec.contains(tile) {
+            return false;
+        }
+        let i = self.spec.index(tile);
+        if self.blockers.tiles[i] == blocking {
+            return false;
+        }
+        self.blockers.tiles[i] = blocking;
+        let c = (tile.z as usize >> CHUNK_SHIFT) * self.blockers.chunk_w
+            + (tile.x as usize >> CHUNK_SHIFT);
+        if blocking {
+            self.blockers.chunks[c] += 1;
+        } else {
+            self.blockers.chunks[c] -= 1;
+        }
+        if self.config.occlusion {
+            let (x, z) = (tile.x as i32, tile.z as i32);
+            for slot in 0..self.units.len() {
+                let u = &self.units[slot];
+                let r = self.templates[u.template as usize].reach();
+                if u.alive && (u.tile.0 - x).abs() <= r && (u.tile.1 - z).abs() <= r {
+                    self.restamp(slot as u32);
+                }
+            }
+        }
+        true
+    }
+
+    /// True when the tile is marked blocking (false off the grid).
+    pub fn is_blocking(&self, tile: TilePos) -> bool {
+        self.spec.contains(tile) && self.blockers.tiles[self.spec.index(tile)]
+    }
+
+    // ----- queries -----
+
+    /// True when `faction` sees `tile` now (false off the grid). O(1).
+    pub fn is_visible(&self, tile: TilePos, faction: FactionId) -> bool {
+        self.visible_mask(tile).contains(faction)
+    }
+
+    /// The factions that see `tile` now (empty off the grid). O(1).
+    pub fn visible_mask(&self, tile: TilePos) -> FactionMask {
+        FactionMask(if self.spec.contains(tile) {
+            self.planes.mask[self.spec.index(tile)]
+        } else {
+            0
+        })
+    }
+
+    /// The factions that have ever seen `tile` (including those seeing it now).
+    pub fn explored_mask(&self, tile: TilePos) -> FactionMask {
+        FactionMask(if self.spec.contains(tile) {
+            self.planes.explored[self.spec.index(tile)]
+        } else {
+            0
+        })
+    }
+
+    /// True when `faction` has ever seen `tile` (it may also see it now).
+    pub fn is_explored(&self, tile: TilePos, faction: FactionId) -> bool {
+        self.explored_mask(tile).contains(faction)
+    }
+
+    /// How many units of `faction` see `tile` now (0 off the grid or for an unknown faction).
+    pub fn counter(&self, tile: TilePos, faction: FactionId) -> u16 {
+        if !self.spec.contains(tile) || faction.0 >= self.config.factions {
+            return 0;
+        }
+        self.planes.counters[usize::from(faction.0) * self.planes.tiles + self.spec.index(tile)]
+    }
+
+    /// What a spectator showing the factions in `spectator` (one faction, an alliance, or
+    /// [`FactionMask::ALL`]) sees of `tile`.
+    pub fn state(&self, tile: TilePos, spectator: FactionMask) -> TileState {
+        if self.visible_mask(tile).intersects(spectator) {
+            TileState::Visible
+        } else if self.explored_mask(tile).intersects(spectator) {
+            TileState::Explored
+        } else {
+            TileState::Unexplored
+        }
+    }
+
+    /// Tiles `faction` sees now (a running total, O(1)).
+    pub fn visible_tile_count(&self, faction: FactionId) -> u32 {
+        self.planes
+            .visible_count
+            .get(usize::from(faction.0))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Tiles `faction` has ever seen (a running total, O(1)).
+    pub fn explored_tile_count(&self, faction: FactionId) -> u32 {
+        self.planes
+            .explored_count
+            .get(usize::from(faction.0))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Writes every tile's [`TileState`] as a `u8` (0 unexplored, 1 explored, 2 visible)
+    /// for `spectator`, row-major (`z * width + x`), replacing the contents of `out`.
+    pub fn write_states(&self, spectator: FactionMask, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend(
+            self.planes
+                .mask
+                .iter()
+                .zip(&self.planes.explored)
+                .map(|(&m, &e)| {
+                    if m & spectator.0 != 0 {
+                        TileState::Visible as u8
+                    } else if e & spectator.0 != 0 {
+                        TileState::Explored as u8
+                    } else {
+                        TileState::Unexplored as u8
+                    }
+                }),
+        );
+    }
+
+    /// Every tile's state for `spectator`, row-major; see [`FogGrid::write_states`].
+    pub fn states(&self, spectator: FactionMask) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.spec.tile_count());
+        self.write_states(spectator, &mut out);
+        out
+    }
+
+    /// The per-tile visible masks, row-major (raw access for tools).
+    pub fn visible_masks(&self) -> &[u32] {
+        &self.planes.mask
+    }
+
+    /// The per-tile explored masks, row-major (raw access for tools).
+    pub fn explored_masks(&self) -> &[u32] {
+        &self.planes.explored
+    }
+
+    /// Number of distinct LOS templates built so far.
+    pub fn template_count(&self) -> usize {
+        self.templates.len()
+    }
+
+    // ----- internals -----
+
+    /// The template index for a unit's shape and `bucket`, building it on first use.
+    fn template_for(&mut self, slot: u32, bucket: u16) -> u32 {
+        let u = &self.units[slot as usize];
+        let r = u.desc.sight_radius;
+        let key = match u.desc.shape {
+            SightShape::Circle => TemplateKey::Circle {
+                reach_sq: reach_sq(r),
+            },
+            SightShape::Flashlight { fov_deg } => {
+                let cached = u.bucket_templates[usize::from(bucket)];
+                if cached != NONE {
+                    return cached;
+                }
+                TemplateKey::Flashlight {
+                    reach_sq: reach_sq(r),
+                    bucket,
+                    fov_bits: fov_deg.to_bits(),
+                }
+            }
+        };
+        let index = match self.template_index.get(&key) {
+            Some(&i) => i,
+            None => {
+                let t = match u.desc.shape {
+                    SightShape::Circle => LosTemplate::circle(r),
+                    SightShape::Flashlight { fov_deg } => {
+                        LosTemplate::flashlight(r, bucket, self.config.direction_buckets, fov_deg)
+                    }
+                };
+                let t = if self.config.occlusion {
+                    t.with_line_deps()
+                } else {
+                    t
+                };
+                self.templates.push(t);
+                let i = (self.templates.len() - 1) as u32;
+                self.template_index.insert(key, i);
+                i
+            }
+        };
+        if let Some(b) = self.units[slot as usize]
+            .bucket_templates
+            .get_mut(usize::from(bucket))
+        {
+            *b = index;
+        }
+        index
+    }
+
+    /// Recomputes a unit's seen tiles from its tile and template and applies the difference.
+    fn restamp(&mut self, slot: u32) {
+        let s = slot as usize;
+        let u = &self.units[s];
+        let blockers = self.config.occlusion.then_some(&self.blockers);
+        visible_spans(
+            &self.spec,
+            &self.templates[u.template as usize],
+            u.tile,
+            blockers,
+            &mut self.scratch,
+        );
+        let f = usize::from(u.desc.faction.0);
+        let unit = &mut self.units[s];
+        apply_diff(
+            &mut self.planes,
+            &mut self.occ,
+            f,
+            &unit.spans,
+            &self.scratch,
+        );
+        std::mem::swap(&mut unit.spans, &mut self.scratch);
+    }
+}

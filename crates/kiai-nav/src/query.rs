@@ -1,0 +1,419 @@
+//! A* with a reusable [`NavQuery`] (Detour's design), time-sliced search.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::Vec3;
+
+use crate::frozen::NONE;
+use crate::{CostListId, NavError, NavGraph, WaypointId};
+
+/// What a search may use: which cost list prices the links, which waypoints
+/// are off limits, how long a single link may be. Passed into every query
+/// (Detour's `dtQueryFilter`), never stored in the graph.
+///
+/// Inactive waypoints are always skipped.
+#[derive(Clone, Copy, Debug)]
+pub struct PathFilter<'a> {
+    /// The cost list pricing each link: cost = link length x multiplier.
+    pub cost_list: CostListId,
+    /// Waypoints the path must not enter (ids not in the graph are ignored).
+    pub exclude: &'a [WaypointId],
+    /// Links longer than this (world units, > 0) are not used; `None` = no limit.
+    pub max_distance: Option<f32>,
+}
+
+impl<'a> PathFilter<'a> {
+    /// A filter that only picks the cost list.
+    pub fn new(cost_list: CostListId) -> Self {
+        Self {
+            cost_list,
+            exclude: &[],
+            max_distance: None,
+        }
+    }
+}
+
+/// Why a search ended without reaching the goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartialReason {
+    /// Every reachable waypoint was searched; the goal is not among them
+    /// (disconnected, inactive, excluded).
+    Unreachable,
+    /// The query's `max_nodes` limit stopped the search.
+    OutOfNodes,
+}
+
+/// Whether the path in [`NavQuery::path`] ends at the goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathStatus {
+    /// The path ends at the goal and is a cheapest one (unless `hit_node_limit`).
+    Complete,
+    /// The path ends at the searched waypoint closest (straight line) to the goal.
+    Partial {
+        /// Why the goal was not reached.
+        reason: PartialReason,
+    },
+}
+
+/// Summary of a finished search; the waypoints are in [`NavQuery::path`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PathResult {
+    /// Complete or partial.
+    pub status: PathStatus,
+    /// Sum of link length x multiplier along the path (world units x multiplier), >= 0.
+    pub cost: f32,
+    /// The `max_nodes` limit prevented visiting some waypoint; a complete path
+    /// may then not be the cheapest.
+    pub hit_node_limit: bool,
+    /// Waypoints expanded (popped from the open list), for profiling.
+    pub expanded: u32,
+}
+
+impl PathResult {
+    /// True if the path reaches the goal.
+    pub fn is_complete(&self) -> bool {
+        self.status == PathStatus::Complete
+    }
+}
+
+/// Progress of a time-sliced search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SliceStatus {
+    /// Call [`NavQuery::update`] again.
+    InProgress,
+    /// Call [`NavQuery::finish`].
+    Done,
+}
+
+const OPEN: u8 = 1;
+const CLOSED: u8 = 2;
+const EXCLUDED: u8 = 4;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    generation: u32,
+    parent: u32,
+    g: f32,
+    flags: u8,
+}
+
+/// Open-list entry: min-heap on `key` = f bits (high) | dense index (low).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct HeapEntry {
+    pub(crate) key: u64,
+    pub(crate) g: f32,
+}
+
+impl Eq for HeapEntry {}
+impl Ord for HeapEntry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.key.cmp(&self.key)
+    }
+}
+impl PartialOrd for HeapEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Key for non-negative finite `f`: the bit pattern of a non-negative f32
+/// orders like the value.
+#[inline]
+pub(crate) fn heap_key(f: f32, node: u32) -> u64 {
+    (u64::from(f.max(0.0).to_bits()) << 32) | u64::from(node)
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Search {
+    graph_key: u64,
+    start: u32,
+    goal: u32,
+    goal_pos: Vec3,
+    list_base: usize,
+    h_scale: f32,
+    max_len: f32,
+    touched: u32,
+    expanded: u32,
+    best: u32,
+    best_d2: f32,
+    best_g: f32,
+    hit_node_limit: bool,
+    found: bool,
+    done: bool,
+}
+
+/// Reusable scratch memory for A* searches on a [`NavGraph`].
+///
+/// Owns a node pool indexed by dense waypoint index with generation stamps
+/// (starting a search is O(1), not O(n)), a binary heap and the path buffer.
+/// After the first searches have grown them, a search allocates nothing. Keep
+/// one per thread or per agent group; it can be dropped and recreated at any
+/// time.
+#[derive(Clone, Debug)]
+pub struct NavQuery {
+    max_nodes: u32,
+    generation: u32,
+    pool: Vec<Slot>,
+    heap: BinaryHeap<HeapEntry>,
+    path: Vec<WaypointId>,
+    search: Option<Search>,
+}
+
+impl Default for NavQuery {
+    fn default() -> Self {
+        Self::new(u32::MAX)
+    }
+}
+
+impl NavQuery {
+    /// A query that visits at most `max_nodes` waypoints per search (>= 1;
+    /// `u32::MAX` = unlimited). Hitting the limit yields a partial path.
+    pub fn new(max_nodes: u32) -> Self {
+        Self {
+            max_nodes: max_nodes.max(1),
+            generation: 0,
+            pool: Vec::new(),
+            heap: BinaryHeap::new(),
+            path: Vec::new(),
+            search: None,
+        }
+    }
+
+    /// The node limit per search.
+    pub fn max_nodes(&self) -> u32 {
+        self.max_nodes
+    }
+
+    /// The waypoints of the last finished search, start first. Empty before
+    /// the first search or after an error.
+    pub fn path(&self) -> &[WaypointId] {
+        &self.path
+    }
+
+    #[inline]
+    fn slot(&mut self, d: u32) -> &mut Slot {
+        let generation = self.generation;
+        let s = &mut self.pool[d as usize];
+        if s.generation != generation {
+            *s = Slot {
+                generation,
+                parent: NONE,
+                g: f32::INFINITY,
+                flags: 0,
+            };
+        }
+        s
+    }
+
+    /// Starts a time-sliced search from `from` to `to`. Errors if either does
+    /// not exist, the cost list does not exist, or `from` is inactive/excluded.
+    pub fn begin(
+        &mut self,
+        nav: &NavGraph,
+        from: WaypointId,
+        to: WaypointId,
+        filter: &PathFilter<'_>,
+    ) -> Result<(), NavError> {
+        self.search = None;
+        self.path.clear();
+        let start = nav.dense(from).ok_or(NavError::UnknownWaypoint(from))?;
+        let goal = nav.dense(to).ok_or(NavError::UnknownWaypoint(to))?;
+        if !nav.has_cost_list(filter.cost_list) {
+            return Err(NavError::UnknownCostList(filter.cost_list));
+        }
+        if !nav.active[start as usize] || filter.exclude.contains(&from) {
+            return Err(NavError::StartNotUsable(from));
+        }
+        if self.pool.len() < nav.ids.len() {
+            self.pool.resize(nav.ids.len(), Slot::default());
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Wrapped: stale stamps could collide, so clear once every 2^32 searches.
+            self.pool.fill(Slot::default());
+            self.generation = 1;
+        }
+        self.heap.clear();
+        for id in filter.exclude {
+            if let Some(d) = nav.dense(*id) {
+                self.slot(d).flags |= EXCLUDED;
+            }
+        }
+        let list = filter.cost_list.index();
+        let goal_pos = nav.pos[goal as usize];
+        let h_scale = nav.min_multiplier[list] * 4.0;
+        let start_pos = nav.pos[start as usize];
+        let s = self.slot(start);
+        s.g = 0.0;
+        s.flags |= OPEN;
+        self.heap.push(HeapEntry {
+            key: heap_key(start_pos.distance(goal_pos) * h_scale, start),
+            g: 0.0,
+        });
+        self.search = Some(Search {
+            graph_key: nav.key,
+            start,
+            goal,
+            goal_pos,
+            list_base: list * nav.targets.len(),
+            h_scale,
+            max_len: filter.max_distance.unwrap_or(f32::INFINITY),
+            touched: 1,
+            expanded: 0,
+            best: start,
+            best_d2: start_pos.distance_squared(goal_pos),
+            best_g: 0.0,
+            hit_node_limit: false,
+            found: false,
+            done: false,
+        });
+        Ok(())
+    }
+
+    /// Expands at most `max_iterations` waypoints (>= 1 to make progress).
+    pub fn update(&mut self, nav: &NavGraph, max_iterations: u32) -> Result<SliceStatus, NavError> {
+        let mut s = match self.search {
+            Some(s) if s.graph_key == nav.key => s,
+            _ => return Err(NavError::NoSearch),
+        };
+        let mut iterations = 0;
+        while !s.done && iterations < max_iterations {
+            let Some(top) = self.heap.pop() else {
+                s.done = true;
+                break;
+            };
+            let d = top.key as u32;
+            let slot = self.slot(d);
+            if slot.flags & CLOSED != 0 || top.g > slot.g {
+                continue; // stale entry
+            }
+            slot.flags = (slot.flags & !OPEN) | CLOSED;
+            let g = slot.g;
+            iterations += 1;
+            s.expanded += 1;
+            if d == s.goal {
+                s.found = true;
+                s.done = true;
+                break;
+            }
+            let pos_d = nav.pos[d as usize];
+            let d2 = pos_d.distance_squared(s.goal_pos);
+            if d2 < s.best_d2 || (d2 == s.best_d2 && g < s.best_g) {
+                s.best = d;
+                s.best_d2 = d2;
+                s.best_g = g;
+            }
+            let lo = nav.first_out[d as usize] as usize;
+            let hi = nav.first_out[d as usize + 1] as usize;
+            for e in lo..hi {
+                let (t, w) = nav.weighted[s.list_base + e];
+                if !nav.active[t as usize] || nav.lengths[e] > s.max_len {
+                    continue;
+                }
+                let ng = g + w;
+                let generation = self.generation;
+                let ts = &mut self.pool[t as usize];
+                if ts.generation != generation {
+                    if s.touched >= self.max_nodes {
+                        s.hit_node_limit = true;
+                        continue;
+                    }
+                    s.touched += 1;
+                    *ts = Slot {
+                        generation,
+                        parent: NONE,
+                        g: f32::INFINITY,
+                        flags: 0,
+                    };
+                }
+                if ts.flags & EXCLUDED != 0 || ng >= ts.g {
+                    continue;
+                }
+                ts.g = ng;
+                ts.parent = d;
+                ts.flags = (ts.flags & !CLOSED) | OPEN;
+                let h = nav.pos[t as usize].distance(s.goal_pos) * s.h_scale;
+                self.heap.push(HeapEntry {
+                    key: heap_key(ng + h, t),
+                    g: ng,
+                });
+            }
+        }
+        self.search = Some(s);
+        Ok(if s.done {
+            SliceStatus::Done
+        } else {
+            SliceStatus::InProgress
+        })
+    }
+
+    /// Ends the search and writes the path (to the goal, or partial to the
+    /// searched waypoint closest to it) into [`path`](Self::path). If called
+    /// before the search is done, returns the partial path found so far with
+    /// reason `OutOfNodes`.
+    pub fn finish(&mut self, nav: &NavGraph) -> Result<PathResult, NavError> {
+        let s = match self.search.take() {
+            Some(s) if s.graph_key == nav.key => s,
+            _ => return Err(NavError::NoSearch),
+        };
+        let (end, status) = if s.found {
+            (s.goal, PathStatus::Complete)
+        } else {
+            let reason = if s.hit_node_limit || !s.done {
+                PartialReason::OutOfNodes
+            } else {
+                PartialReason::Unreachable
+            };
+            (s.best, PathStatus::Partial { reason })
+        };
+        self.path.clear();
+        let mut d = end;
+        let cost = self.pool[end as usize].g;
+        loop {
+            self.path.push(nav.ids[d as usize]);
+            if d == s.start {
+                break;
+            }
+            d = self.pool[d as usize].parent;
+            if d == NONE {
+                break;
+            }
+        }
+        self.path.reverse();
+        Ok(PathResult {
+            status,
+            cost,
+            hit_node_limit: s.hit_node_limit,
+            expanded: s.expanded,
+        })
+    }
+}
+
+impl NavGraph {
+    /// A* from `from` to `to` under `filter`, using `query`'s scratch memory.
+    ///
+    /// Edge cost = link length (world units) x the cost list's multiplier;
+    /// heuristic = straight-line distance x the list's *smallest* multiplier
+    /// ([`min_multiplier`](Self::min_multiplier)). Scaling by the smallest
+    /// multiplier keeps the heuristic admissible (never above the true cost)
+    /// even when multipliers are below 1.0, where the plain distance would
+    /// overestimate and return non-optimal paths. It is also consistent, so
+    /// the result is a cheapest path.
+    ///
+    /// An unreachable goal or the node limit gives a `Partial` path to the
+    /// searched waypoint closest to the goal, not an error. The waypoints are
+    /// in [`NavQuery::path`]. Same result as
+    /// [`begin`](NavQuery::begin)/[`update`](NavQuery::update)/[`finish`](NavQuery::finish).
+    pub fn find_path(
+        &self,
+        from: WaypointId,
+        to: WaypointId,
+        filter: &PathFilter<'_>,
+        query: &mut NavQuery,
+    ) -> Result<PathResult, NavError> {
+        query.begin(self, from, to, filter)?;
+        while query.update(self, u32::MAX)? == SliceStatus::InProgress {}
+        query.finish(self)
+    }
+}
