@@ -94,7 +94,58 @@ pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
     ron::Options::default()
         .with_default_extension(Extensions::IMPLICIT_SOME)
         .from_str::<ContentDef>(text)
-        .map_err(|e| Diagnostics(vec![from_ron(&e, file)]))
+        .map_err(|e| {
+            let mut d = from_ron(&e, file);
+            if names_a_value(&e.code) {
+                if let Some((field, at)) = field_at(text, &d) {
+                    d.message = format!("`{field}`: {}", d.message);
+                    d.column = at.column;
+                }
+            }
+            Diagnostics(vec![d])
+        })
+}
+
+/// Whether a parse error is about one value's type (so naming the field
+/// helps) rather than about syntax.
+fn names_a_value(e: &RonError) -> bool {
+    matches!(
+        e,
+        RonError::ExpectedInteger
+            | RonError::ExpectedFloat
+            | RonError::ExpectedString
+            | RonError::ExpectedBoolean
+            | RonError::ExpectedArray
+            | RonError::ExpectedMap
+            | RonError::ExpectedOption
+            | RonError::ExpectedStructLike
+            | RonError::ExpectedNamedStructLike(_)
+            | RonError::ExpectedUnit
+            | RonError::ExpectedChar
+            | RonError::InvalidValueForType { .. }
+            | RonError::ExpectedDifferentLength { .. }
+            | RonError::IntegerOutOfBounds
+    )
+}
+
+/// The name of the field whose value starts at the diagnostic's position
+/// (after any white space there), and where that value starts.
+fn field_at(text: &str, d: &Diagnostic) -> Option<(String, Pos)> {
+    let line = text.lines().nth(d.line.checked_sub(1)? as usize)?;
+    let skipped = line
+        .chars()
+        .skip(d.column.checked_sub(1)? as usize)
+        .take_while(|c| c.is_whitespace())
+        .count();
+    let at = Pos {
+        line: d.line,
+        column: d.column + skipped as u32,
+    };
+    let spans = SpanIndex::new(text);
+    let path = spans.path_at(at)?;
+    let last = path.rsplit('.').next()?;
+    let name = last.split(['[', '{']).next()?;
+    (!name.is_empty()).then(|| (name.to_owned(), at))
 }
 
 /// The position just past `text`.
@@ -146,11 +197,13 @@ fn from_ron(e: &SpannedError, file: &str) -> Diagnostic {
         line: e.span.start.line as u32,
         column: e.span.start.col as u32,
     };
-    let within = |outer: &Option<String>| {
-        outer
-            .as_deref()
-            .map(|o| format!(" in `{o}`"))
-            .unwrap_or_default()
+    let within = |outer: &Option<String>| match outer.as_deref() {
+        None => String::new(),
+        Some(o) => match o.strip_suffix("Def") {
+            Some("Content") => " of the content file".to_owned(),
+            Some(section) => format!(" in {}", section.to_lowercase()),
+            None => format!(" in `{o}`"),
+        },
     };
     let message = match &e.code {
         RonError::NoSuchStructField {

@@ -61,6 +61,16 @@ impl SpanIndex {
         }
     }
 
+    /// The deepest user-facing path of a value starting exactly at `pos`
+    /// (map entries print as `archetypes{1}`), if any value starts there.
+    pub fn path_at(&self, pos: Pos) -> Option<&str> {
+        self.starts
+            .iter()
+            .filter(|(path, start)| **start == pos && !path.is_empty() && !path.contains('#'))
+            .map(|(path, _)| path.as_str())
+            .max_by_key(|path| path.len())
+    }
+
     /// Whether the text contains a value at `path`.
     pub fn contains(&self, path: &str) -> bool {
         self.starts.contains_key(path)

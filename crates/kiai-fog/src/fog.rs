@@ -190,6 +190,19 @@ struct Unit {
     reported: u32,
 }
 
+/// What a tile knows besides its counters; 16 bytes so one cache line access serves a
+/// mask change, its explored bit and the notification of the units standing there.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(16))]
+struct Cell {
+    /// Bit `f` set when faction `f`'s counter is > 0.
+    mask: u32,
+    /// Bit `f` set once the tile was visible to `f`.
+    explored: u32,
+    /// First unit slot standing on the tile (`NONE` if none).
+    head: u32,
+}
+
 /// Per-tile data: counters per faction plane, masks, running totals.
 #[derive(Clone, Debug)]
 struct Planes {
@@ -197,19 +210,15 @@ struct Planes {
     tiles: usize,
     /// `counters[faction * tiles + tile]`: units of that faction seeing the tile.
     counters: Vec<u16>,
-    /// Bit `f` set when `counters[f][tile] > 0`.
-    mask: Vec<u32>,
-    /// Bit `f` set once the tile was visible to `f`.
-    explored: Vec<u32>,
+    cells: Vec<Cell>,
     visible_count: Vec<u32>,
     explored_count: Vec<u32>,
 }
 
-/// Which units stand on which tile (intrusive doubly linked lists), and the units whose
-/// tile's mask changed since the last drain.
+/// Which units stand on which tile (intrusive doubly linked lists from [`Cell::head`]),
+/// and the units whose tile's mask changed since the last drain.
 #[derive(Clone, Debug)]
 struct Occupancy {
-    head: Vec<u32>,
     next: Vec<u32>,
     prev: Vec<u32>,
     dirty: Vec<bool>,
@@ -225,30 +234,31 @@ impl Occupancy {
         }
     }
 
-    /// The tile's mask changed: every unit standing on it must re-check who sees it.
+    /// A tile's mask changed: every unit standing on it (list from `head`) must re-check
+    /// who sees it.
     #[inline]
-    fn notify(&mut self, tile: usize) {
-        let mut s = self.head[tile];
+    fn notify(&mut self, head: u32) {
+        let mut s = head;
         while s != NONE {
             self.mark(s);
             s = self.next[s as usize];
         }
     }
 
-    fn link(&mut self, slot: u32, tile: usize) {
-        let h = self.head[tile];
+    fn link(&mut self, cells: &mut [Cell], slot: u32, tile: usize) {
+        let h = cells[tile].head;
         self.next[slot as usize] = h;
         self.prev[slot as usize] = NONE;
         if h != NONE {
             self.prev[h as usize] = slot;
         }
-        self.head[tile] = slot;
+        cells[tile].head = slot;
     }
 
-    fn unlink(&mut self, slot: u32, tile: usize) {
+    fn unlink(&mut self, cells: &mut [Cell], slot: u32, tile: usize) {
         let (p, n) = (self.prev[slot as usize], self.next[slot as usize]);
         if p == NONE {
-            self.head[tile] = n;
+            cells[tile].head = n;
         } else {
             self.next[p as usize] = n;
         }
@@ -259,6 +269,10 @@ impl Occupancy {
 }
 
 impl Planes {
+    // The counter loops are branch-free except for the (rare, well predicted) occupied-tile
+    // notification: whether a counter crosses 0 <-> 1 is close to random, and a mispredicted
+    // branch there would stop the CPU from overlapping the cache misses of the next tiles.
+
     /// Adds one to faction `f`'s counters on row `z`, columns `x0..=x1`.
     #[inline]
     fn add(&mut self, occ: &mut Occupancy, f: usize, z: i32, x0: i32, x1: i32) {
@@ -267,18 +281,21 @@ impl Planes {
         let t1 = z as usize * self.width + x1 as usize;
         let base = f * self.tiles;
         let counters = &mut self.counters[base + t0..=base + t1];
-        for (c, t) in counters.iter_mut().zip(t0..=t1) {
+        let (mut visible, mut explored) = (0u32, 0u32);
+        for (c, cell) in counters.iter_mut().zip(&mut self.cells[t0..=t1]) {
             *c += 1;
-            if *c == 1 {
-                self.mask[t] |= bit;
-                self.visible_count[f] += 1;
-                if self.explored[t] & bit == 0 {
-                    self.explored[t] |= bit;
-                    self.explored_count[f] += 1;
-                }
-                occ.notify(t);
+            let became = u32::from(*c == 1);
+            let fresh = became & !(cell.explored >> f) & 1;
+            cell.mask |= bit * became;
+            cell.explored |= bit * became;
+            visible += became;
+            explored += fresh;
+            if cell.head != NONE && became != 0 {
+                occ.notify(cell.head);
             }
         }
+        self.visible_count[f] += visible;
+        self.explored_count[f] += explored;
     }
 
     /// Subtracts one from faction `f`'s counters on row `z`, columns `x0..=x1`.
@@ -289,14 +306,17 @@ impl Planes {
         let t1 = z as usize * self.width + x1 as usize;
         let base = f * self.tiles;
         let counters = &mut self.counters[base + t0..=base + t1];
-        for (c, t) in counters.iter_mut().zip(t0..=t1) {
+        let mut hidden = 0u32;
+        for (c, cell) in counters.iter_mut().zip(&mut self.cells[t0..=t1]) {
             *c -= 1;
-            if *c == 0 {
-                self.mask[t] &= !bit;
-                self.visible_count[f] -= 1;
-                occ.notify(t);
+            let became = u32::from(*c == 0);
+            cell.mask &= !(bit * became);
+            hidden += became;
+            if cell.head != NONE && became != 0 {
+                occ.notify(cell.head);
             }
         }
+        self.visible_count[f] -= hidden;
     }
 }
 
@@ -353,6 +373,67 @@ fn apply_diff(
         }
         i = i_end;
         j = j_end;
+    }
+}
+
+/// Unit id -> slot: a table indexed by id for ids below [`DENSE_IDS`] (O(1), 4 bytes per
+/// id up to the largest one used), an ordered map above.
+#[derive(Clone, Debug, Default)]
+struct UnitIndex {
+    dense: Vec<u32>,
+    sparse: BTreeMap<UnitId, u32>,
+    len: usize,
+}
+
+/// Ids below this use the direct lookup table.
+const DENSE_IDS: u32 = 1 << 20;
+
+impl UnitIndex {
+    #[inline]
+    fn get(&self, id: UnitId) -> Option<u32> {
+        match self.dense.get(id.0 as usize) {
+            Some(&s) => (s != NONE).then_some(s),
+            None if id.0 < DENSE_IDS => None,
+            None => self.sparse.get(&id).copied(),
+        }
+    }
+
+    fn insert(&mut self, id: UnitId, slot: u32) {
+        if id.0 < DENSE_IDS {
+            let i = id.0 as usize;
+            if self.dense.len() <= i {
+                self.dense.resize(i + 1, NONE);
+            }
+            self.dense[i] = slot;
+        } else {
+            self.sparse.insert(id, slot);
+        }
+        self.len += 1;
+    }
+
+    fn remove(&mut self, id: UnitId) -> Option<u32> {
+        let slot = if id.0 < DENSE_IDS {
+            let s = self.dense.get_mut(id.0 as usize)?;
+            std::mem::replace(s, NONE)
+        } else {
+            self.sparse.remove(&id)?
+        };
+        if slot == NONE {
+            return None;
+        }
+        self.len -= 1;
+        Some(slot)
+    }
+
+    /// All ids in increasing order.
+    fn ids(&self) -> impl Iterator<Item = UnitId> + '_ {
+        let dense = self
+            .dense
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| **s != NONE)
+            .map(|(i, _)| UnitId(i as u32));
+        dense.chain(self.sparse.keys().copied())
     }
 }
 
@@ -460,7 +541,7 @@ pub struct FogGrid {
     occ: Occupancy,
     units: Vec<Unit>,
     free: Vec<u32>,
-    by_id: BTreeMap<UnitId, u32>,
+    by_id: UnitIndex,
     faction_units: Vec<u32>,
     templates: Vec<LosTemplate>,
     template_index: BTreeMap<TemplateKey, u32>,
@@ -492,13 +573,18 @@ impl FogGrid {
                 width: spec.width as usize,
                 tiles,
                 counters: vec![0; tiles * nf],
-                mask: vec![0; tiles],
-                explored: vec![0; tiles],
+                cells: vec![
+                    Cell {
+                        mask: 0,
+                        explored: 0,
+                        head: NONE
+                    };
+                    tiles
+                ],
                 visible_count: vec![0; nf],
                 explored_count: vec![0; nf],
             },
             occ: Occupancy {
-                head: vec![NONE; tiles],
                 next: Vec::new(),
                 prev: Vec::new(),
                 dirty: Vec::new(),
@@ -506,7 +592,7 @@ impl FogGrid {
             },
             units: Vec::new(),
             free: Vec::new(),
-            by_id: BTreeMap::new(),
+            by_id: UnitIndex::default(),
             faction_units: vec![0; nf],
             templates: Vec::new(),
             template_index: BTreeMap::new(),
@@ -551,7 +637,7 @@ impl FogGrid {
         {
             return Err(FogError::InvalidFov(fov_deg));
         }
-        if self.by_id.contains_key(&id) {
+        if self.by_id.get(id).is_some() {
             return Err(FogError::DuplicateUnit(id));
         }
         let f = usize::from(desc.faction.0);
@@ -595,7 +681,8 @@ impl FogGrid {
         };
         self.by_id.insert(id, slot);
         self.units[slot as usize].template = self.template_for(slot, bucket);
-        self.occ.link(slot, self.spec.index(t));
+        self.occ
+            .link(&mut self.planes.cells, slot, self.spec.index(t));
         self.occ.mark(slot);
         self.restamp(slot);
         Ok(())
@@ -604,14 +691,14 @@ impl FogGrid {
     /// Unregisters a unit, removing its sight at once. Factions that saw it get a `Lost`
     /// event at the next drain. Returns the unit's description, or `None` if unknown.
     pub fn remove_unit(&mut self, id: UnitId) -> Option<UnitDesc> {
-        let slot = self.by_id.remove(&id)?;
+        let slot = self.by_id.remove(id)?;
         let s = slot as usize;
         let old = std::mem::take(&mut self.units[s].spans);
         let unit = &mut self.units[s];
         let f = usize::from(unit.desc.faction.0);
         apply_diff(&mut self.planes, &mut self.occ, f, &old, &[]);
         let tile = unit.tile.1 as usize * self.planes.width + unit.tile.0 as usize;
-        self.occ.unlink(slot, tile);
+        self.occ.unlink(&mut self.planes.cells, slot, tile);
         for by in FactionMask(unit.reported).iter() {
             self.pending.push(FogEvent::Lost { unit: id, by });
         }
@@ -625,7 +712,7 @@ impl FogGrid {
     /// Moves and turns a unit. Only a unit that changed tile (or, for flashlights, direction
     /// bucket) is re-stamped, and then only the tiles entering or leaving its sight are touched.
     pub fn set_pose(&mut self, id: UnitId, pose: Pose) -> Result<(), FogError> {
-        let slot = *self.by_id.get(&id).ok_or(FogError::UnknownUnit(id))?;
+        let slot = self.by_id.get(id).ok_or(FogError::UnknownUnit(id))?;
         let s = slot as usize;
         let t = self.spec.tile_at_clamped(pose.pos);
         let tile = (t.x as i32, t.z as i32);
@@ -641,8 +728,9 @@ impl FogGrid {
         }
         if tile != unit.tile {
             let old = unit.tile.1 as usize * self.planes.width + unit.tile.0 as usize;
-            self.occ.unlink(slot, old);
-            self.occ.link(slot, self.spec.index(t));
+            self.occ.unlink(&mut self.planes.cells, slot, old);
+            self.occ
+                .link(&mut self.planes.cells, slot, self.spec.index(t));
             self.occ.mark(slot);
         }
         if bucket != unit.bucket {
@@ -658,40 +746,40 @@ impl FogGrid {
 
     /// Number of registered units.
     pub fn unit_count(&self) -> usize {
-        self.by_id.len()
+        self.by_id.len
     }
 
     /// True when `id` is registered.
     pub fn contains_unit(&self, id: UnitId) -> bool {
-        self.by_id.contains_key(&id)
+        self.by_id.get(id).is_some()
     }
 
     /// The registered unit ids, in increasing order.
     pub fn unit_ids(&self) -> impl Iterator<Item = UnitId> + '_ {
-        self.by_id.keys().copied()
+        self.by_id.ids()
     }
 
     /// A unit's description.
     pub fn unit(&self, id: UnitId) -> Option<&UnitDesc> {
-        self.by_id.get(&id).map(|&s| &self.units[s as usize].desc)
+        self.by_id.get(id).map(|s| &self.units[s as usize].desc)
     }
 
     /// The tile a unit stands on.
     pub fn unit_tile(&self, id: UnitId) -> Option<TilePos> {
-        let u = &self.units[*self.by_id.get(&id)? as usize];
+        let u = &self.units[self.by_id.get(id)? as usize];
         Some(TilePos::new(u.tile.0 as u32, u.tile.1 as u32))
     }
 
     /// The other factions that see a unit now (its tile's mask minus its own faction).
     pub fn unit_seen_by(&self, id: UnitId) -> Option<FactionMask> {
-        let u = &self.units[*self.by_id.get(&id)? as usize];
+        let u = &self.units[self.by_id.get(id)? as usize];
         let t = u.tile.1 as usize * self.planes.width + u.tile.0 as usize;
-        Some(FactionMask(self.planes.mask[t]) & !u.desc.faction.mask())
+        Some(FactionMask(self.planes.cells[t].mask) & !u.desc.faction.mask())
     }
 
     /// Number of tiles a unit currently sees (after clipping and occlusion).
     pub fn unit_visible_tile_count(&self, id: UnitId) -> Option<u32> {
-        let u = &self.units[*self.by_id.get(&id)? as usize];
+        let u = &self.units[self.by_id.get(id)? as usize];
         Some(u.spans.iter().map(|s| (s.x1 - s.x0 + 1) as u32).sum())
     }
 
@@ -714,7 +802,7 @@ impl FogGrid {
                 continue;
             }
             let t = u.tile.1 as usize * self.planes.width + u.tile.0 as usize;
-            let now = self.planes.mask[t] & !u.desc.faction.mask().0;
+            let now = self.planes.cells[t].mask & !u.desc.faction.mask().0;
             let changed = FactionMask(now ^ u.reported);
             for by in changed.iter() {
                 out.push(if now & by.mask().0 != 0 {
@@ -787,7 +875,7 @@ impl FogGrid {
     /// The factions that see `tile` now (empty off the grid). O(1).
     pub fn visible_mask(&self, tile: TilePos) -> FactionMask {
         FactionMask(if self.spec.contains(tile) {
-            self.planes.mask[self.spec.index(tile)]
+            self.planes.cells[self.spec.index(tile)].mask
         } else {
             0
         })
@@ -796,7 +884,7 @@ impl FogGrid {
     /// The factions that have ever seen `tile` (including those seeing it now).
     pub fn explored_mask(&self, tile: TilePos) -> FactionMask {
         FactionMask(if self.spec.contains(tile) {
-            self.planes.explored[self.spec.index(tile)]
+            self.planes.cells[self.spec.index(tile)].explored
         } else {
             0
         })
@@ -849,21 +937,15 @@ impl FogGrid {
     /// for `spectator`, row-major (`z * width + x`), replacing the contents of `out`.
     pub fn write_states(&self, spectator: FactionMask, out: &mut Vec<u8>) {
         out.clear();
-        out.extend(
-            self.planes
-                .mask
-                .iter()
-                .zip(&self.planes.explored)
-                .map(|(&m, &e)| {
-                    if m & spectator.0 != 0 {
-                        TileState::Visible as u8
-                    } else if e & spectator.0 != 0 {
-                        TileState::Explored as u8
-                    } else {
-                        TileState::Unexplored as u8
-                    }
-                }),
-        );
+        out.extend(self.planes.cells.iter().map(|c| {
+            if c.mask & spectator.0 != 0 {
+                TileState::Visible as u8
+            } else if c.explored & spectator.0 != 0 {
+                TileState::Explored as u8
+            } else {
+                TileState::Unexplored as u8
+            }
+        }));
     }
 
     /// Every tile's state for `spectator`, row-major; see [`FogGrid::write_states`].
@@ -874,13 +956,13 @@ impl FogGrid {
     }
 
     /// The per-tile visible masks, row-major (raw access for tools).
-    pub fn visible_masks(&self) -> &[u32] {
-        &self.planes.mask
+    pub fn visible_masks(&self) -> impl ExactSizeIterator<Item = FactionMask> + '_ {
+        self.planes.cells.iter().map(|c| FactionMask(c.mask))
     }
 
     /// The per-tile explored masks, row-major (raw access for tools).
-    pub fn explored_masks(&self) -> &[u32] {
-        &self.planes.explored
+    pub fn explored_masks(&self) -> impl ExactSizeIterator<Item = FactionMask> + '_ {
+        self.planes.cells.iter().map(|c| FactionMask(c.explored))
     }
 
     /// Number of distinct LOS templates built so far.

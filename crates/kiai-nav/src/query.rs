@@ -242,7 +242,7 @@ impl NavQuery {
         }
         let list = filter.cost_list.index();
         let goal_pos = nav.pos[goal as usize];
-        let h_scale = nav.min_multiplier[list] * 4.0;
+        let h_scale = nav.min_multiplier[list];
         let start_pos = nav.pos[start as usize];
         let s = self.slot(start);
         s.g = 0.0;

@@ -1,0 +1,82 @@
+//! # kiai-bench — side-by-side benchmarks
+//!
+//! Each [`Scenario`] times kiai and a peer (another crate, or the seed's own
+//! algorithm) on the same inputs in the same run, checks that both computed
+//! the same answer, and reports milliseconds for each. `kiai bench` prints
+//! them; BENCHMARKS.md records them with the machine they ran on.
+//!
+//! Timings use the wall clock, which is fine here: benchmarks observe the
+//! simulation, they never feed time into it.
+
+use std::time::Instant;
+
+pub mod perception;
+
+/// One benchmark result: kiai against a peer on identical inputs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Short name, e.g. `"perception/all-pairs/10k"`.
+    pub name: String,
+    /// kiai's time, milliseconds (the unit of the figure is in `note`).
+    pub ours_ms: f64,
+    /// What kiai is compared against, e.g. `"seed 000 all-pairs"`.
+    pub peer: String,
+    /// The peer's time, milliseconds, same unit as `ours_ms`.
+    pub peer_ms: f64,
+    /// What was measured, and any figure beside the times.
+    pub note: String,
+}
+
+impl Scenario {
+    /// `peer_ms / ours_ms`: above 1 kiai is faster.
+    pub fn ratio(&self) -> f64 {
+        if self.ours_ms > 0.0 {
+            self.peer_ms / self.ours_ms
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// How long to measure: `quick` for CI and smoke runs, full for the figures
+/// in BENCHMARKS.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effort {
+    /// Shorter runs with fewer repetitions.
+    pub quick: bool,
+}
+
+impl Effort {
+    /// Repetitions of a measurement whose single run takes about `est_ms`.
+    pub fn reps(&self, est_ms: f64) -> usize {
+        let budget_ms = if self.quick { 150.0 } else { 1500.0 };
+        ((budget_ms / est_ms.max(0.001)) as usize).clamp(3, 1000)
+    }
+}
+
+/// Median wall time of `f` in milliseconds over `reps` runs after one
+/// warm-up run.
+pub fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
+    f();
+    let mut times: Vec<f64> = (0..reps.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Time of one run of `f` in milliseconds (for estimating repetitions).
+pub fn once_ms(f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// Every scenario kiai knows, in a stable order.
+pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
+    perception::scenarios(effort)
+}

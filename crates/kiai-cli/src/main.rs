@@ -1,0 +1,396 @@
+//! `kiai`: run, inspect, validate and benchmark kiai content from the shell.
+//!
+//! Every command reads a content file (`.ron`), prints a short human summary,
+//! or one JSON object on stdout with `--json` (the contract pipelines and
+//! tests rely on). Problems in content are printed as
+//! `file:line:col: error: message` and make the command exit with status 1.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use kiai_content::{Content, Diagnostic};
+use kiai_core::{BehaviourState, DefaultDecider, Pipeline, StageTimings, World, state_hash};
+use serde_json::{Value, json};
+
+#[derive(Parser)]
+#[command(
+    name = "kiai",
+    version,
+    about = "kiai game-AI toolkit: run, inspect, validate and benchmark AI content",
+    long_about = "kiai game-AI toolkit: run, inspect, validate and benchmark AI content.\n\n\
+        FILE is a content file in RON (see content/demo/ for examples). Every command prints a \
+        human summary, or one JSON object on stdout with --json. Content problems are reported \
+        as `file:line:col: error: message` and exit with status 1.",
+    after_help = "Examples:\n  kiai run content/demo/arena.ron --ticks 600 --seed 1\n  \
+        kiai perceive content/demo/arena.ron --tick 10 --json\n  \
+        kiai validate content/demo/*.ron\n  kiai bench --quick"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate headlessly and report the final state.
+    Run(RunArgs),
+    /// Report what each agent senses at a given tick.
+    Perceive(PerceiveArgs),
+    /// Check content files and report every problem with file:line:col.
+    Validate(ValidateArgs),
+    /// Run the side-by-side benchmarks (kiai against a peer, same inputs).
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+struct SimArgs {
+    /// Content file (.ron).
+    file: PathBuf,
+    /// Seed for every random stream; defaults to the file's `seed`.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (results are identical at any count); defaults to the
+    /// number of cores.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Print one JSON object on stdout instead of a summary.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    sim: SimArgs,
+    /// Number of ticks to simulate.
+    #[arg(long, default_value_t = 600)]
+    ticks: u64,
+}
+
+#[derive(Args)]
+struct PerceiveArgs {
+    #[command(flatten)]
+    sim: SimArgs,
+    /// Simulate this many ticks first, then sense (0: the initial positions).
+    #[arg(long, default_value_t = 0)]
+    tick: u64,
+}
+
+#[derive(Args)]
+struct ValidateArgs {
+    /// Content files to check.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print one JSON object on stdout instead of diagnostic lines.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Shorter runs (seconds instead of tens of seconds); figures are noisier.
+    #[arg(long)]
+    quick: bool,
+    /// Print one JSON object on stdout instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run(&args),
+        Command::Perceive(args) => perceive(&args),
+        Command::Validate(args) => validate(&args),
+        Command::Bench(args) => bench(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A failure already reported to the user (diagnostics printed).
+const REPORTED: ExitCode = ExitCode::FAILURE;
+
+/// Loads content, printing diagnostics (errors and warnings) to stderr.
+fn load(file: &Path) -> Option<Content> {
+    match Content::load(file) {
+        Ok(content) => {
+            for w in &content.warnings {
+                eprintln!("{w}");
+            }
+            Some(content)
+        }
+        Err(diagnostics) => {
+            for d in &diagnostics.0 {
+                eprintln!("{d}");
+            }
+            None
+        }
+    }
+}
+
+/// Runs `f` on a pool of `threads` workers (or the default pool).
+fn with_threads<T: Send>(threads: Option<u16>, f: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
+    match threads {
+        None => Ok(f()),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(usize::from(n))
+                .build()
+                .context("cannot start worker threads")?;
+            Ok(pool.install(f))
+        }
+    }
+}
+
+fn world_of(content: &Content, seed: Option<u64>) -> anyhow::Result<World> {
+    content.world(seed).context("cannot build the world")
+}
+
+fn print_json(value: &Value) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string(value)?);
+    Ok(())
+}
+
+fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
+    let Some(content) = load(&args.sim.file) else {
+        return Ok(REPORTED);
+    };
+    let mut world = world_of(&content, args.sim.seed)?;
+    let progress = if args.sim.json || !std::io::stderr().is_terminal() || args.ticks < 200 {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(args.ticks)
+    };
+    let (elapsed, totals) = with_threads(args.sim.threads, || {
+        let mut pipeline = Pipeline::new();
+        let mut totals = StageTimings::default();
+        let start = Instant::now();
+        for t in 0..args.ticks {
+            pipeline.tick(&mut world, &mut DefaultDecider);
+            let s = pipeline.timings();
+            totals.sense += s.sense;
+            totals.decide += s.decide;
+            totals.steer += s.steer;
+            totals.integrate += s.integrate;
+            if t % 64 == 0 {
+                progress.set_position(t);
+            }
+        }
+        (start.elapsed(), totals)
+    })?;
+    progress.finish_and_clear();
+    let ticks = args.ticks.max(1) as f64;
+    let ms_per_tick = elapsed.as_secs_f64() * 1e3 / ticks;
+    let mut states = serde_json::Map::new();
+    for s in BehaviourState::ALL {
+        let n = world
+            .agents()
+            .decisions()
+            .iter()
+            .filter(|d| d.state == s)
+            .count();
+        states.insert(s.name().to_owned(), json!(n));
+    }
+    let hash = format!("{:016x}", state_hash(&world));
+    if args.sim.json {
+        print_json(&json!({
+            "ticks": world.tick(),
+            "agents": world.agents().len(),
+            "seed": world.config().seed,
+            "state_hash": hash,
+            "states": states,
+            "ms_per_tick": ms_per_tick,
+        }))?;
+    } else {
+        let per = |d: std::time::Duration| d.as_secs_f64() * 1e3 / ticks;
+        println!(
+            "{}: {} ticks, {} agents, seed {}",
+            args.sim.file.display(),
+            world.tick(),
+            world.agents().len(),
+            world.config().seed
+        );
+        println!("state hash  {hash}");
+        let states: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        println!("states      {}", states.join(", "));
+        println!(
+            "time        {ms_per_tick:.4} ms/tick (sense {:.4}, decide {:.4}, steer {:.4}, integrate {:.4})",
+            per(totals.sense),
+            per(totals.decide),
+            per(totals.steer),
+            per(totals.integrate)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn perceive(args: &PerceiveArgs) -> anyhow::Result<ExitCode> {
+    let Some(content) = load(&args.sim.file) else {
+        return Ok(REPORTED);
+    };
+    let mut world = world_of(&content, args.sim.seed)?;
+    with_threads(args.sim.threads, || {
+        let mut pipeline = Pipeline::new();
+        for _ in 0..args.tick {
+            pipeline.tick(&mut world, &mut DefaultDecider);
+        }
+        pipeline.sense(&mut world);
+    })?;
+    let agents = world.agents();
+    let names = agents.names();
+    let mut report = Vec::with_capacity(agents.len());
+    for id in agents.ids() {
+        let archetype = &world.archetypes()[agents.archetypes()[id.index()].index()];
+        let mut senses = serde_json::Map::new();
+        for (s, sense) in archetype.senses.iter().enumerate() {
+            let mut seen: Vec<&str> = world
+                .percepts()
+                .sensed(id, s)
+                .iter()
+                .map(|other| names[other.index()].as_str())
+                .collect();
+            seen.sort_unstable();
+            senses.insert(sense.name.clone(), json!(seen));
+        }
+        report.push((names[id.index()].as_str(), senses));
+    }
+    if args.sim.json {
+        let agents: Vec<Value> = report
+            .into_iter()
+            .map(|(name, senses)| json!({ "name": name, "senses": senses, "hears": [] }))
+            .collect();
+        print_json(&json!({ "tick": world.tick(), "agents": agents }))?;
+    } else {
+        println!("tick {}", world.tick());
+        for (name, senses) in report {
+            let parts: Vec<String> = senses
+                .iter()
+                .map(|(sense, seen)| {
+                    let list: Vec<&str> = seen
+                        .as_array()
+                        .map(|a| a.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    format!("{sense} [{}]", list.join(", "))
+                })
+                .collect();
+            println!("{name}: {}", parts.join("; "));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn validate(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
+    let mut all: Vec<Diagnostic> = Vec::new();
+    for file in &args.files {
+        match Content::load(file) {
+            Ok(content) => all.extend(content.warnings),
+            Err(d) => all.extend(d.0),
+        }
+    }
+    let errors = all.iter().filter(|d| d.is_error()).count();
+    let ok = errors == 0;
+    if args.json {
+        let diagnostics: Vec<Value> = all
+            .iter()
+            .map(|d| {
+                json!({
+                    "file": d.file,
+                    "line": d.line,
+                    "column": d.column,
+                    "severity": d.severity.as_str(),
+                    "message": d.message,
+                })
+            })
+            .collect();
+        print_json(&json!({ "ok": ok, "diagnostics": diagnostics }))?;
+    } else {
+        for d in &all {
+            println!("{d}");
+        }
+        eprintln!(
+            "{} file{} checked: {errors} error{}, {} warning{}",
+            args.files.len(),
+            plural(args.files.len()),
+            plural(errors),
+            all.len() - errors,
+            plural(all.len() - errors)
+        );
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { REPORTED })
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    if cfg!(debug_assertions) && !args.json {
+        eprintln!("note: this is a debug build; run `cargo run --release -p kiai-cli -- bench` for real figures");
+    }
+    let scenarios = kiai_bench::all(kiai_bench::Effort { quick: args.quick })
+        .map_err(|e| anyhow::anyhow!("benchmark results disagree: {e}"))?;
+    if args.json {
+        let list: Vec<Value> = scenarios
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": s.name,
+                    "ours_ms": s.ours_ms,
+                    "peer": s.peer,
+                    "peer_ms": s.peer_ms,
+                    "ratio": s.ratio(),
+                    "note": s.note,
+                })
+            })
+            .collect();
+        print_json(&json!({
+            "scenarios": list,
+            "quick": args.quick,
+            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
+            "threads": rayon::current_num_threads(),
+            "machine": machine(),
+        }))?;
+    } else {
+        println!("{:<36} {:>12} {:>12}  {:>8}  peer", "scenario", "kiai ms", "peer ms", "ratio");
+        for s in &scenarios {
+            println!(
+                "{:<36} {:>12.4} {:>12.4}  {:>7.1}x  {}",
+                s.name,
+                s.ours_ms,
+                s.peer_ms,
+                s.ratio(),
+                s.peer
+            );
+        }
+        for s in &scenarios {
+            println!("  {}: {}", s.name, s.note);
+        }
+        println!("machine: {}", machine());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The CPU model and core count, for recording next to figures.
+fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_owned())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{model}, {cores} cores")
+}

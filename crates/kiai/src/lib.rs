@@ -1,0 +1,31 @@
+//! # kiai — a game-AI toolkit
+//!
+//! One dependency for games: the runtime ([`core`]: the world, perception,
+//! behaviour, steering and the tick pipeline) and content loading
+//! ([`content`]: the RON format with file:line:col diagnostics).
+//!
+//! ```no_run
+//! use kiai::prelude::*;
+//!
+//! let content = kiai::content::Content::load("content/demo/arena.ron".as_ref())?;
+//! let mut world = content.world(None)?;
+//! let mut pipeline = Pipeline::new();
+//! for _ in 0..60 {
+//!     pipeline.tick(&mut world, &mut DefaultDecider);
+//! }
+//! println!("{} agents at tick {}", world.agents().len(), world.tick());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! See `examples/embed.rs` for a complete fixed-step game loop.
+
+pub use kiai_content as content;
+pub use kiai_core as core;
+
+/// The names a game loop needs.
+pub mod prelude {
+    pub use kiai_core::glam::Vec3;
+    pub use kiai_core::{
+        AgentId, BehaviourState, Decider, Decision, DefaultDecider, Pipeline, World, state_hash,
+    };
+}
