@@ -1,0 +1,153 @@
+//! The `kiai` command line as pipelines use it: determinism of `run`, the
+//! shape of `perceive`, help texts, and errors on bad content.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn kiai(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kiai"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run kiai: {e}"))
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = kiai(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
+}
+
+const ARENA: &str = "content/demo/arena.ron";
+
+#[test]
+fn run_is_deterministic_per_seed_and_thread_count() {
+    let a = json(&["run", ARENA, "--ticks", "600", "--seed", "1", "--json"]);
+    let b = json(&["run", ARENA, "--ticks", "600", "--seed", "1", "--json"]);
+    let c = json(&["run", ARENA, "--ticks", "600", "--seed", "2", "--json"]);
+    let one = json(&[
+        "run",
+        ARENA,
+        "--ticks",
+        "600",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let two = json(&[
+        "run",
+        ARENA,
+        "--ticks",
+        "600",
+        "--seed",
+        "1",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    let hash = &a["state_hash"];
+    assert!(hash.as_str().is_some_and(|h| h.len() == 16));
+    assert_eq!(hash, &b["state_hash"]);
+    assert_ne!(hash, &c["state_hash"]);
+    assert_eq!(hash, &one["state_hash"]);
+    assert_eq!(hash, &two["state_hash"]);
+    assert_eq!(a["ticks"], 600);
+    assert_eq!(a["agents"], 50);
+    let states = a["states"].as_object().cloned().unwrap_or_default();
+    let total: u64 = states.values().filter_map(|v| v.as_u64()).sum();
+    assert_eq!(total, 50);
+    assert!(a["ms_per_tick"].as_f64().is_some_and(|ms| ms > 0.0));
+}
+
+#[test]
+fn agents_move_and_stay_in_bounds() {
+    // Hash changes tick by tick, and perceive after many ticks still lists
+    // every agent.
+    let t0 = json(&["run", ARENA, "--ticks", "1", "--json"]);
+    let t1 = json(&["run", ARENA, "--ticks", "50", "--json"]);
+    assert_ne!(t0["state_hash"], t1["state_hash"]);
+    let p = json(&["perceive", ARENA, "--tick", "300", "--json"]);
+    assert_eq!(p["tick"], 300);
+    assert_eq!(p["agents"].as_array().map(Vec::len), Some(50));
+}
+
+#[test]
+fn perceive_reports_sorted_names_per_sense() {
+    let p = json(&["perceive", ARENA, "--json"]);
+    assert_eq!(p["tick"], 0);
+    let agents = p["agents"].as_array().cloned().unwrap_or_default();
+    assert_eq!(agents.len(), 50);
+    let mut any = 0;
+    for a in &agents {
+        let senses = a["senses"].as_object().cloned().unwrap_or_default();
+        assert!(senses.contains_key("radar"), "{a}");
+        for (_, list) in senses {
+            let names: Vec<&str> = list
+                .as_array()
+                .map(|l| l.iter().filter_map(|n| n.as_str()).collect())
+                .unwrap_or_default();
+            let mut sorted = names.clone();
+            sorted.sort_unstable();
+            assert_eq!(names, sorted);
+            assert!(
+                !names.contains(&a["name"].as_str().unwrap_or("")),
+                "an agent never senses itself"
+            );
+            any += names.len();
+        }
+        assert!(a["hears"].is_array());
+    }
+    assert!(
+        any > 0,
+        "the demo is dense enough that someone senses someone"
+    );
+}
+
+#[test]
+fn every_command_explains_itself() {
+    for cmd in [
+        &["--help"][..],
+        &["run", "--help"],
+        &["perceive", "--help"],
+        &["validate", "--help"],
+        &["bench", "--help"],
+    ] {
+        let out = kiai(cmd);
+        assert!(out.status.success(), "{cmd:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Usage:"), "{cmd:?}: {text}");
+    }
+    let out = kiai(&["--version"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("kiai "));
+}
+
+#[test]
+fn bad_content_is_reported_not_run() {
+    let out = kiai(&["run", "tests/malformed/19_three_mistakes.ron", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "no JSON for a failed load");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.lines().filter(|l| l.contains(": error: ")).count(),
+        3,
+        "{stderr}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = kiai(&["run"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = kiai(&["run", ARENA, "--threads", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}

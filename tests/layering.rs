@@ -1,0 +1,98 @@
+//! Crate layering: the runtime knows nothing of Lua, RON files or egui.
+//!
+//! Walks `cargo metadata`'s resolved graph from each runtime crate through
+//! its normal (non-dev, non-build) dependencies.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn metadata() -> Value {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo metadata: {e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Names of every package `root` depends on through normal dependencies.
+fn normal_closure(meta: &Value, root: &str) -> BTreeSet<String> {
+    let names: BTreeMap<&str, &str> = meta["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p["id"].as_str()?, p["name"].as_str()?)))
+        .collect();
+    let nodes: BTreeMap<&str, &Value> = meta["resolve"]["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|n| Some((n["id"].as_str()?, n)))
+        .collect();
+    let start = names
+        .iter()
+        .find(|(_, n)| **n == root)
+        .map(|(id, _)| *id)
+        .unwrap_or_else(|| panic!("no package {root}"));
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![start];
+    while let Some(id) = stack.pop() {
+        let Some(node) = nodes.get(id) else { continue };
+        for dep in node["deps"].as_array().into_iter().flatten() {
+            let normal = dep["dep_kinds"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|k| k["kind"].is_null());
+            let Some(dep_id) = dep["pkg"].as_str() else {
+                continue;
+            };
+            if normal && seen.insert(names.get(dep_id).copied().unwrap_or(dep_id).to_owned()) {
+                stack.push(dep_id);
+            }
+        }
+    }
+    seen
+}
+
+const FORBIDDEN_IN_RUNTIME: [&str; 8] = [
+    "mlua",
+    "ron",
+    "egui",
+    "eframe",
+    "kiai-content",
+    "kiai-lua",
+    "kiai-cli",
+    "serde_json",
+];
+
+#[test]
+fn kiai_core_knows_nothing_of_lua_ron_or_egui() {
+    let meta = metadata();
+    let deps = normal_closure(&meta, "kiai-core");
+    assert!(
+        deps.contains("glam"),
+        "the walk found kiai-core's dependencies: {deps:?}"
+    );
+    for f in FORBIDDEN_IN_RUNTIME {
+        assert!(!deps.contains(f), "kiai-core depends on {f}");
+    }
+}
+
+#[test]
+fn content_does_not_pull_lua_or_egui() {
+    let meta = metadata();
+    let deps = normal_closure(&meta, "kiai-content");
+    assert!(deps.contains("kiai-core") && deps.contains("ron"));
+    for f in ["mlua", "egui", "eframe", "kiai-lua"] {
+        assert!(!deps.contains(f), "kiai-content depends on {f}");
+    }
+}

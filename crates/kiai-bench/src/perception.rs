@@ -57,7 +57,11 @@ pub fn scene(n: usize, neighbours: f32, seed: u64) -> Result<World, String> {
             rng.random_range(0.0..2.0),
             rng.random_range(0.0..side),
         );
-        let facing = Vec3::new(rng.random_range(-1.0..1.0), 0.0, rng.random_range(-1.0..1.0));
+        let facing = Vec3::new(
+            rng.random_range(-1.0..1.0),
+            0.0,
+            rng.random_range(-1.0..1.0),
+        );
         world
             .spawn(AgentSpawn {
                 name: format!("a{i}"),

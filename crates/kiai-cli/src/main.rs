@@ -335,7 +335,9 @@ fn plural(n: usize) -> &'static str {
 
 fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if cfg!(debug_assertions) && !args.json {
-        eprintln!("note: this is a debug build; run `cargo run --release -p kiai-cli -- bench` for real figures");
+        eprintln!(
+            "note: this is a debug build; run `cargo run --release -p kiai-cli -- bench` for real figures"
+        );
     }
     let scenarios = kiai_bench::all(kiai_bench::Effort { quick: args.quick })
         .map_err(|e| anyhow::anyhow!("benchmark results disagree: {e}"))?;
@@ -361,7 +363,10 @@ fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "machine": machine(),
         }))?;
     } else {
-        println!("{:<36} {:>12} {:>12}  {:>8}  peer", "scenario", "kiai ms", "peer ms", "ratio");
+        println!(
+            "{:<36} {:>12} {:>12}  {:>8}  peer",
+            "scenario", "kiai ms", "peer ms", "ratio"
+        );
         for s in &scenarios {
             println!(
                 "{:<36} {:>12.4} {:>12.4}  {:>7.1}x  {}",

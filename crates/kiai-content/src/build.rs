@@ -70,9 +70,15 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
             .map_err(|_| WorldError::Full("factions"))?;
     }
     for f in &def.factions {
-        let from = world.factions().find(&f.name).ok_or_else(|| unknown("faction", &f.name))?;
+        let from = world
+            .factions()
+            .find(&f.name)
+            .ok_or_else(|| unknown("faction", &f.name))?;
         for h in &f.hostile {
-            let to = world.factions().find(h).ok_or_else(|| unknown("faction", h))?;
+            let to = world
+                .factions()
+                .find(h)
+                .ok_or_else(|| unknown("faction", h))?;
             world.factions_mut().set_hostile(from, to);
         }
     }

@@ -36,8 +36,13 @@ impl Content {
     pub fn load(path: &Path) -> Result<Self, Diagnostics> {
         let file = path.display().to_string();
         let start = Pos { line: 1, column: 1 };
-        let meta = std::fs::metadata(path)
-            .map_err(|e| Diagnostics(vec![Diagnostic::error(&file, start, format!("cannot read: {e}"))]))?;
+        let meta = std::fs::metadata(path).map_err(|e| {
+            Diagnostics(vec![Diagnostic::error(
+                &file,
+                start,
+                format!("cannot read: {e}"),
+            )])
+        })?;
         if meta.len() > MAX_FILE_BYTES {
             return Err(Diagnostics(vec![Diagnostic::error(
                 &file,
@@ -48,8 +53,13 @@ impl Content {
                 ),
             )]));
         }
-        let bytes = std::fs::read(path)
-            .map_err(|e| Diagnostics(vec![Diagnostic::error(&file, start, format!("cannot read: {e}"))]))?;
+        let bytes = std::fs::read(path).map_err(|e| {
+            Diagnostics(vec![Diagnostic::error(
+                &file,
+                start,
+                format!("cannot read: {e}"),
+            )])
+        })?;
         let text = match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
@@ -96,11 +106,11 @@ pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
         .from_str::<ContentDef>(text)
         .map_err(|e| {
             let mut d = from_ron(&e, file);
-            if names_a_value(&e.code) {
-                if let Some((field, at)) = field_at(text, &d) {
-                    d.message = format!("`{field}`: {}", d.message);
-                    d.column = at.column;
-                }
+            if names_a_value(&e.code)
+                && let Some((field, at)) = field_at(text, &d)
+            {
+                d.message = format!("`{field}`: {}", d.message);
+                d.column = at.column;
             }
             Diagnostics(vec![d])
         })

@@ -55,7 +55,11 @@ impl SpanIndex {
             match p.rfind(['.', '[', '{']) {
                 Some(cut) => p = &p[..cut],
                 None => {
-                    return self.starts.get("").copied().unwrap_or(Pos { line: 1, column: 1 });
+                    return self
+                        .starts
+                        .get("")
+                        .copied()
+                        .unwrap_or(Pos { line: 1, column: 1 });
                 }
             }
         }
@@ -329,7 +333,10 @@ impl Scanner {
             // The entry's position is its key's.
             self.value(format!("{entry_path}#key"), depth + 1);
             if let Some(key_pos) = self.index.starts.get(&format!("{entry_path}#key")).copied() {
-                self.index.starts.entry(entry_path.clone()).or_insert(key_pos);
+                self.index
+                    .starts
+                    .entry(entry_path.clone())
+                    .or_insert(key_pos);
             }
             if self.peek() == Some(':') {
                 self.bump();
@@ -468,7 +475,17 @@ mod tests {
 
     #[test]
     fn garbage_never_panics() {
-        for text in ["", "(", "((((", "{\"a\"", "r###\"", "'\\", "[,,,]", "(a: (b: c: d", "/* /* */"] {
+        for text in [
+            "",
+            "(",
+            "((((",
+            "{\"a\"",
+            "r###\"",
+            "'\\",
+            "[,,,]",
+            "(a: (b: c: d",
+            "/* /* */",
+        ] {
             let _ = SpanIndex::new(text);
         }
     }

@@ -105,9 +105,13 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
     }
     c.positive("tick_seconds", "tick_seconds", def.tick_seconds);
     if let Some(b) = def.bounds {
-        let ok = c.finite3("bounds.min", "bounds.min", b.min) & c.finite3("bounds.max", "bounds.max", b.max);
+        let ok = c.finite3("bounds.min", "bounds.min", b.min)
+            & c.finite3("bounds.max", "bounds.max", b.max);
         if ok && (b.min.0 > b.max.0 || b.min.1 > b.max.1 || b.min.2 > b.max.2) {
-            c.error("bounds.max", "bounds.max must be at least bounds.min on every axis");
+            c.error(
+                "bounds.max",
+                "bounds.max must be at least bounds.min on every axis",
+            );
         }
     }
 
@@ -130,9 +134,15 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         for (j, h) in f.hostile.iter().enumerate() {
             let path = format!("factions[{i}].hostile[{j}]");
             if !faction_names().any(|n| n == h) {
-                c.error(&path, format!("unknown faction `{h}`{}", hint(h, faction_names())));
+                c.error(
+                    &path,
+                    format!("unknown faction `{h}`{}", hint(h, faction_names())),
+                );
             } else if *h == f.name {
-                c.warning(&path, format!("faction `{h}` is listed as hostile to itself; ignored"));
+                c.warning(
+                    &path,
+                    format!("faction `{h}` is listed as hostile to itself; ignored"),
+                );
             }
         }
     }
@@ -171,7 +181,11 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                 } => {
                     c.positive(&field("range"), "range", range);
                     c.fov(&field("fov_deg"), fov_deg);
-                    c.non_negative(&field("max_height_diff"), "max_height_diff", max_height_diff);
+                    c.non_negative(
+                        &field("max_height_diff"),
+                        "max_height_diff",
+                        max_height_diff,
+                    );
                 }
                 ShapeDef::Ellipse { a, b, center_ahead } => {
                     c.positive(&field("a"), "a", a);
@@ -238,7 +252,11 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         if !faction_names().any(|n| n == a.faction) {
             c.error(
                 &format!("{base}.faction"),
-                format!("unknown faction `{}`{}", a.faction, hint(&a.faction, faction_names())),
+                format!(
+                    "unknown faction `{}`{}",
+                    a.faction,
+                    hint(&a.faction, faction_names())
+                ),
             );
         }
         let pos_ok = c.finite3(&format!("{base}.pos"), "pos", a.pos);
@@ -247,12 +265,18 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
             && a.facing.1 == 0.0
             && a.facing.2 == 0.0
         {
-            c.error(&format!("{base}.facing"), "facing must not be zero: it is a direction");
+            c.error(
+                &format!("{base}.facing"),
+                "facing must not be zero: it is a direction",
+            );
         }
         if let (true, Some(b)) = (pos_ok, def.bounds) {
             let p = a.pos;
             let inside = |v: f32, lo: f32, hi: f32| v >= lo && v <= hi;
-            if !(inside(p.0, b.min.0, b.max.0) && inside(p.1, b.min.1, b.max.1) && inside(p.2, b.min.2, b.max.2)) {
+            if !(inside(p.0, b.min.0, b.max.0)
+                && inside(p.1, b.min.1, b.max.1)
+                && inside(p.2, b.min.2, b.max.2))
+            {
                 c.warning(
                     &format!("{base}.pos"),
                     format!("agent `{}` starts outside the bounds", a.name),

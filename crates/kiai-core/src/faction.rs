@@ -41,10 +41,11 @@ impl Factions {
     /// Makes `from` hostile to `to` (one direction). Ignored for unknown
     /// handles and for `from == to`.
     pub fn set_hostile(&mut self, from: FactionId, to: FactionId) {
-        if from != to && to.index() < self.names.len() {
-            if let Some(mask) = self.hostile.get_mut(from.index()) {
-                *mask |= 1 << to.index();
-            }
+        if from != to
+            && to.index() < self.names.len()
+            && let Some(mask) = self.hostile.get_mut(from.index())
+        {
+            *mask |= 1 << to.index();
         }
     }
 

@@ -91,7 +91,13 @@ impl Pipeline {
             archetypes: &world.compiled,
             factions: &world.factions,
         };
-        perception::sense(&input, cell, &mut self.grid, &mut world.percepts, world.tick);
+        perception::sense(
+            &input,
+            cell,
+            &mut self.grid,
+            &mut world.percepts,
+            world.tick,
+        );
     }
 
     fn decide(&mut self, world: &mut World, decider: &mut dyn Decider) {
@@ -149,10 +155,10 @@ fn integrate(world: &mut World) {
         .zip(facing.par_iter_mut())
         .for_each(|((p, v), f)| {
             *p += *v * dt;
-            if let Some(b) = bounds {
-                if reflect(p, v, b.min, b.max) {
-                    *f = v.try_normalize().unwrap_or(*f);
-                }
+            if let Some(b) = bounds
+                && reflect(p, v, b.min, b.max)
+            {
+                *f = v.try_normalize().unwrap_or(*f);
             }
         });
 }

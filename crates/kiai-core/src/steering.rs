@@ -11,7 +11,7 @@ use crate::rng::AgentRng;
 pub const MIN_DIRECTION_CHANGE_FACTOR: u32 = 5;
 
 /// Seed 000's `RandomWalk`: with probability `1 / factor` (factor clamped to
-/// >= 5) picks a new direction with components uniform in [-1, 1], normalised,
+/// at least 5) picks a new direction with components uniform in [-1, 1], normalised,
 /// and a speed uniform in `[min_speed, max_speed]`; the facing follows.
 /// Otherwise velocity and facing stay. `planar` zeroes the vertical
 /// component before normalising.
@@ -127,7 +127,10 @@ mod tests {
                 let speed = nv.length();
                 assert!((1.0 - 1e-4..=2.0 + 1e-4).contains(&speed), "speed {speed}");
                 assert!((nf.length() - 1.0).abs() < 1e-5);
-                assert!((nv.normalize() - nf).length() < 1e-5, "facing follows movement");
+                assert!(
+                    (nv.normalize() - nf).length() < 1e-5,
+                    "facing follows movement"
+                );
             }
             (v, f) = (nv, nf);
         }

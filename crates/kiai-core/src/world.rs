@@ -239,7 +239,8 @@ impl World {
         a.faction.push(spawn.faction);
         a.position.push(spawn.position);
         a.velocity.push(Vec3::ZERO);
-        a.facing.push(spawn.facing.try_normalize().unwrap_or(Vec3::X));
+        a.facing
+            .push(spawn.facing.try_normalize().unwrap_or(Vec3::X));
         a.decision.push(Decision::default());
         a.rng.push(agent_stream(self.config.seed, index32));
         Ok(AgentId(index32))
@@ -258,7 +259,9 @@ impl World {
     /// The agents that `agent` noticed with its sense called `sense` in the
     /// last sense stage (ascending), or `None` when either does not exist.
     pub fn sensed_by_name(&self, agent: AgentId, sense: &str) -> Option<&[AgentId]> {
-        let archetype = self.archetypes.get(self.agents.archetype.get(agent.index())?.index())?;
+        let archetype = self
+            .archetypes
+            .get(self.agents.archetype.get(agent.index())?.index())?;
         let s = archetype.sense_index(sense)?;
         Some(self.percepts.sensed(agent, s))
     }

@@ -184,7 +184,10 @@ struct Unit {
     template: u32,
     /// Flashlights: template index per bucket, `NONE` until first used.
     bucket_templates: Vec<u32>,
-    /// The tiles this unit currently adds to its faction's counters, sorted by `(z, x0)`.
+    /// True when the unit's seen tiles are exactly its template at its tile (fully on the
+    /// grid, nothing occluded); `spans` is then empty.
+    full: bool,
+    /// Otherwise: the tiles this unit adds to its faction's counters, sorted by `(z, x0)`.
     spans: Vec<AbsSpan>,
     /// The factions last reported (by events) as seeing this unit.
     reported: u32,
@@ -273,12 +276,17 @@ impl Planes {
     // notification: whether a counter crosses 0 <-> 1 is close to random, and a mispredicted
     // branch there would stop the CPU from overlapping the cache misses of the next tiles.
 
-    /// Adds one to faction `f`'s counters on row `z`, columns `x0..=x1`.
+    /// Row `z`, columns `x0..=x1` as a range of tile indices.
     #[inline]
-    fn add(&mut self, occ: &mut Occupancy, f: usize, z: i32, x0: i32, x1: i32) {
+    fn range(&self, z: i32, x0: i32, x1: i32) -> (usize, usize) {
+        let row = z as usize * self.width;
+        (row + x0 as usize, row + x1 as usize)
+    }
+
+    /// Adds one to faction `f`'s counters of tiles `t0..=t1` (one row).
+    #[inline]
+    fn add(&mut self, occ: &mut Occupancy, f: usize, t0: usize, t1: usize) {
         let bit = 1u32 << f;
-        let t0 = z as usize * self.width + x0 as usize;
-        let t1 = z as usize * self.width + x1 as usize;
         let base = f * self.tiles;
         let counters = &mut self.counters[base + t0..=base + t1];
         let (mut visible, mut explored) = (0u32, 0u32);
@@ -298,12 +306,10 @@ impl Planes {
         self.explored_count[f] += explored;
     }
 
-    /// Subtracts one from faction `f`'s counters on row `z`, columns `x0..=x1`.
+    /// Subtracts one from faction `f`'s counters of tiles `t0..=t1` (one row).
     #[inline]
-    fn remove(&mut self, occ: &mut Occupancy, f: usize, z: i32, x0: i32, x1: i32) {
+    fn remove(&mut self, occ: &mut Occupancy, f: usize, t0: usize, t1: usize) {
         let bit = 1u32 << f;
-        let t0 = z as usize * self.width + x0 as usize;
-        let t1 = z as usize * self.width + x1 as usize;
         let base = f * self.tiles;
         let counters = &mut self.counters[base + t0..=base + t1];
         let mut hidden = 0u32;
@@ -346,14 +352,9 @@ fn row_difference(a: &[AbsSpan], b: &[AbsSpan], mut emit: impl FnMut(i32, i32)) 
     }
 }
 
-/// Moves faction `f`'s contribution from `old` to `new`, touching only tiles in one but not both.
-fn apply_diff(
-    planes: &mut Planes,
-    occ: &mut Occupancy,
-    f: usize,
-    old: &[AbsSpan],
-    new: &[AbsSpan],
-) {
+/// Calls `emit(added, z, x0, x1)` for the runs in `old` but not `new` (`added` false) and
+/// in `new` but not `old` (`added` true), row by row. Both lists sorted by `(z, x0)`.
+fn diff_spans(old: &[AbsSpan], new: &[AbsSpan], mut emit: impl FnMut(bool, i32, i32, i32)) {
     let (mut i, mut j) = (0, 0);
     while i < old.len() || j < new.len() {
         let z = match (old.get(i), new.get(j)) {
@@ -365,14 +366,88 @@ fn apply_diff(
         let i_end = i + old[i..].iter().take_while(|s| s.z == z).count();
         let j_end = j + new[j..].iter().take_while(|s| s.z == z).count();
         let (o, n) = (&old[i..i_end], &new[j..j_end]);
-        if o == n {
-            // Same runs on this row (e.g. a sideways move's far rows never are, but a turn's may be).
-        } else {
-            row_difference(o, n, |x0, x1| planes.remove(occ, f, z, x0, x1));
-            row_difference(n, o, |x0, x1| planes.add(occ, f, z, x0, x1));
+        if o != n {
+            row_difference(o, n, |x0, x1| emit(false, z, x0, x1));
+            row_difference(n, o, |x0, x1| emit(true, z, x0, x1));
         }
         i = i_end;
         j = j_end;
+    }
+}
+
+/// Moves faction `f`'s contribution from `old` to `new`, touching only tiles in one but not both.
+fn apply_diff(
+    planes: &mut Planes,
+    occ: &mut Occupancy,
+    f: usize,
+    old: &[AbsSpan],
+    new: &[AbsSpan],
+) {
+    diff_spans(old, new, |added, z, x0, x1| {
+        let (t0, t1) = planes.range(z, x0, x1);
+        if added {
+            planes.add(occ, f, t0, t1);
+        } else {
+            planes.remove(occ, f, t0, t1);
+        }
+    });
+}
+
+/// A run of `len` tiles starting `offset` tiles (row-major) from a unit's tile.
+#[derive(Clone, Copy, Debug)]
+struct LinearSpan {
+    offset: isize,
+    len: usize,
+}
+
+/// What changes when a full (unclipped, unoccluded) template moves by one tile.
+#[derive(Clone, Debug, Default)]
+struct ShiftDiff {
+    removed: Vec<LinearSpan>,
+    added: Vec<LinearSpan>,
+}
+
+/// A cached template plus its one-tile move differences for this grid's width.
+#[derive(Clone, Debug)]
+struct TemplateEntry {
+    template: LosTemplate,
+    /// Index `(sx + 1) * 3 + (sz + 1)` for a move by `(sx, sz)` in `-1..=1`; offsets are
+    /// relative to the unit's old tile.
+    shifts: Vec<ShiftDiff>,
+}
+
+impl TemplateEntry {
+    fn new(template: LosTemplate, width: usize) -> Self {
+        let rel = |sx: i32, sz: i32| -> Vec<AbsSpan> {
+            let spans = template.spans().iter();
+            spans
+                .map(|s| AbsSpan {
+                    z: s.dz + sz,
+                    x0: s.x0 + sx,
+                    x1: s.x1 + sx,
+                })
+                .collect()
+        };
+        let old = rel(0, 0);
+        let mut shifts = Vec::with_capacity(9);
+        for sx in -1..=1 {
+            for sz in -1..=1 {
+                let mut d = ShiftDiff::default();
+                diff_spans(&old, &rel(sx, sz), |added, z, x0, x1| {
+                    let ls = LinearSpan {
+                        offset: z as isize * width as isize + x0 as isize,
+                        len: (x1 - x0 + 1) as usize,
+                    };
+                    if added {
+                        d.added.push(ls)
+                    } else {
+                        d.removed.push(ls)
+                    }
+                });
+                shifts.push(d);
+            }
+        }
+        Self { template, shifts }
     }
 }
 
@@ -543,7 +618,7 @@ pub struct FogGrid {
     free: Vec<u32>,
     by_id: UnitIndex,
     faction_units: Vec<u32>,
-    templates: Vec<LosTemplate>,
+    templates: Vec<TemplateEntry>,
     template_index: BTreeMap<TemplateKey, u32>,
     blockers: Blockers,
     pending: Vec<FogEvent>,
@@ -663,6 +738,7 @@ impl FogGrid {
             bucket,
             template: NONE,
             bucket_templates,
+            full: false,
             spans: Vec::new(),
             reported: 0,
         };
@@ -684,7 +760,8 @@ impl FogGrid {
         self.occ
             .link(&mut self.planes.cells, slot, self.spec.index(t));
         self.occ.mark(slot);
-        self.restamp(slot);
+        let tile = self.units[slot as usize].tile;
+        self.restamp(slot, tile, NONE);
         Ok(())
     }
 
@@ -692,11 +769,9 @@ impl FogGrid {
     /// event at the next drain. Returns the unit's description, or `None` if unknown.
     pub fn remove_unit(&mut self, id: UnitId) -> Option<UnitDesc> {
         let slot = self.by_id.remove(id)?;
-        let s = slot as usize;
-        let old = std::mem::take(&mut self.units[s].spans);
-        let unit = &mut self.units[s];
+        self.unstamp(slot);
+        let unit = &mut self.units[slot as usize];
         let f = usize::from(unit.desc.faction.0);
-        apply_diff(&mut self.planes, &mut self.occ, f, &old, &[]);
         let tile = unit.tile.1 as usize * self.planes.width + unit.tile.0 as usize;
         self.occ.unlink(&mut self.planes.cells, slot, tile);
         for by in FactionMask(unit.reported).iter() {
@@ -733,6 +808,7 @@ impl FogGrid {
                 .link(&mut self.planes.cells, slot, self.spec.index(t));
             self.occ.mark(slot);
         }
+        let (old_tile, old_template) = (unit.tile, unit.template);
         if bucket != unit.bucket {
             let template = self.template_for(slot, bucket);
             self.units[s].template = template;
@@ -740,7 +816,7 @@ impl FogGrid {
         let unit = &mut self.units[s];
         unit.tile = tile;
         unit.bucket = bucket;
-        self.restamp(slot);
+        self.restamp(slot, old_tile, old_template);
         Ok(())
     }
 
@@ -851,9 +927,10 @@ impl FogGrid {
             let (x, z) = (tile.x as i32, tile.z as i32);
             for slot in 0..self.units.len() {
                 let u = &self.units[slot];
-                let r = self.templates[u.template as usize].reach();
+                let r = self.templates[u.template as usize].template.reach();
                 if u.alive && (u.tile.0 - x).abs() <= r && (u.tile.1 - z).abs() <= r {
-                    self.restamp(slot as u32);
+                    let (tile, template) = (u.tile, u.template);
+                    self.restamp(slot as u32, tile, template);
                 }
             }
         }
@@ -1006,7 +1083,8 @@ impl FogGrid {
                 } else {
                     t
                 };
-                self.templates.push(t);
+                self.templates
+                    .push(TemplateEntry::new(t, self.planes.width));
                 let i = (self.templates.len() - 1) as u32;
                 self.template_index.insert(key, i);
                 i
@@ -1021,27 +1099,74 @@ impl FogGrid {
         index
     }
 
-    /// Recomputes a unit's seen tiles from its tile and template and applies the difference.
-    fn restamp(&mut self, slot: u32) {
+    /// True when the template at `tile` lies fully on the grid with no blocking tile in its
+    /// square (or occlusion off): the unit then sees exactly its template.
+    fn sees_full_template(&self, template: u32, tile: (i32, i32)) -> bool {
+        let r = self.templates[template as usize].template.reach();
+        let (w, h) = (self.spec.width as i32, self.spec.height as i32);
+        let (x, z) = tile;
+        x - r >= 0
+            && z - r >= 0
+            && x + r < w
+            && z + r < h
+            && !(self.config.occlusion && self.blockers.any_in(x - r, z - r, x + r, z + r))
+    }
+
+    /// Moves a unit's contribution from what it saw at (`old_tile`, `old_template`) to what
+    /// it sees at its current tile and template, touching only tiles that change.
+    /// `old_template == NONE` means it saw nothing (a new unit).
+    fn restamp(&mut self, slot: u32, old_tile: (i32, i32), old_template: u32) {
         let s = slot as usize;
-        let u = &self.units[s];
+        let (tile, template) = (self.units[s].tile, self.units[s].template);
+        let f = usize::from(self.units[s].desc.faction.0);
+        let full = self.sees_full_template(template, tile);
+        let (sx, sz) = (tile.0 - old_tile.0, tile.1 - old_tile.1);
+        if self.units[s].full && full && template == old_template && sx.abs() <= 1 && sz.abs() <= 1
+        {
+            // Fast path: a one-tile move on open ground; the difference is precomputed.
+            let shift = &self.templates[template as usize].shifts[((sx + 1) * 3 + sz + 1) as usize];
+            let centre = (old_tile.1 as usize * self.planes.width + old_tile.0 as usize) as isize;
+            for ls in &shift.removed {
+                let t0 = (centre + ls.offset) as usize;
+                self.planes.remove(&mut self.occ, f, t0, t0 + ls.len - 1);
+            }
+            for ls in &shift.added {
+                let t0 = (centre + ls.offset) as usize;
+                self.planes.add(&mut self.occ, f, t0, t0 + ls.len - 1);
+            }
+            return;
+        }
+        // General path: old and new seen sets as grid spans, per-row difference.
+        let mut old = std::mem::take(&mut self.units[s].spans);
+        if self.units[s].full {
+            let t = &self.templates[old_template as usize].template;
+            visible_spans(&self.spec, t, old_tile, None, &mut old);
+        }
         let blockers = self.config.occlusion.then_some(&self.blockers);
-        visible_spans(
-            &self.spec,
-            &self.templates[u.template as usize],
-            u.tile,
-            blockers,
-            &mut self.scratch,
-        );
-        let f = usize::from(u.desc.faction.0);
+        let t = &self.templates[template as usize].template;
+        visible_spans(&self.spec, t, tile, blockers, &mut self.scratch);
+        apply_diff(&mut self.planes, &mut self.occ, f, &old, &self.scratch);
         let unit = &mut self.units[s];
-        apply_diff(
-            &mut self.planes,
-            &mut self.occ,
-            f,
-            &unit.spans,
-            &self.scratch,
-        );
-        std::mem::swap(&mut unit.spans, &mut self.scratch);
+        unit.full = full;
+        if full {
+            old.clear();
+            unit.spans = old;
+        } else {
+            unit.spans = std::mem::replace(&mut self.scratch, old);
+        }
+    }
+
+    /// Removes a unit's whole contribution.
+    fn unstamp(&mut self, slot: u32) {
+        let s = slot as usize;
+        let mut old = std::mem::take(&mut self.units[s].spans);
+        let u = &self.units[s];
+        if u.full {
+            let t = &self.templates[u.template as usize].template;
+            visible_spans(&self.spec, t, u.tile, None, &mut old);
+        }
+        let f = usize::from(u.desc.faction.0);
+        apply_diff(&mut self.planes, &mut self.occ, f, &old, &[]);
+        self.units[s].full = false;
     }
 }

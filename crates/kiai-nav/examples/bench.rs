@@ -1,7 +1,10 @@
 //! Runs the kiai-nav benchmark scenarios and prints ours vs each peer.
 //!
 //! `cargo run --release --example bench --features bench [-- --full]`
-#![allow(unsafe_code, reason = "a counting global allocator needs `unsafe impl GlobalAlloc`")]
+#![allow(
+    unsafe_code,
+    reason = "a counting global allocator needs `unsafe impl GlobalAlloc`"
+)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -16,7 +16,7 @@ use glam::Vec3;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::{AutoConnect, CostListId, NavGraph, NavQuery, PathFilter, WaypointGraph, WaypointId};
+use crate::{AutoConnect, CostListId, NavGraph, NavQuery, PathFilter, WaypointGraph};
 
 /// One line of the comparison: total milliseconds for the same queries.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,29 +142,7 @@ pub fn scenarios(quick: bool, alloc_count: &dyn Fn() -> u64) -> Vec<BenchScenari
         let label = format!("{}k waypoints", n / 1000);
         let q = fx.pairs.len();
 
-        // ---- ours ------------------------------------------------------
-        let mut query = NavQuery::default();
-        let run_ours = |query: &mut NavQuery| -> Vec<Option<f32>> {
-            fx.pairs
-                .iter()
-                .enumerate()
-                .map(|(i, &(a, b))| {
-                    let filter = PathFilter::new(fx.lists[i % LISTS]);
-                    nav.find_path(nav.ids[a as usize], nav.ids[b as usize], &filter, query)
-                        .ok()
-                        .filter(|r| r.is_complete())
-                        .map(|r| r.cost)
-                })
-                .collect()
-        };
-        let _ = run_ours(&mut query); // warm-up
-        let a0 = alloc_count();
-        let t = Instant::now();
-        let ours = run_ours(&mut query);
-        let ours_ms = t.elapsed().as_secs_f64() * 1e3;
-        let ours_allocs = (alloc_count() - a0) as f64 / q as f64;
-
-        // ---- petgraph ----------------------------------------------------
+        // petgraph's own representation, with the same dense numbering.
         let mut pg = petgraph::graph::DiGraph::<Vec3, [f32; LISTS]>::with_capacity(
             nav.waypoint_count(),
             nav.link_count(),
@@ -177,76 +155,96 @@ pub fn scenarios(quick: bool, alloc_count: &dyn Fn() -> u64) -> Vec<BenchScenari
                 pg.add_edge(nodes[d], nodes[nav.targets[e] as usize], w);
             }
         }
-        let a0 = alloc_count();
-        let t = Instant::now();
-        let peer: Vec<Option<f32>> = fx
-            .pairs
-            .iter()
-            .enumerate()
-            .map(|(i, &(a, b))| {
-                let l = i % LISTS;
-                let h = nav.min_multiplier[fx.lists[l].index()];
-                let goal = nodes[b as usize];
-                let gp = nav.pos[b as usize];
-                petgraph::algo::astar(
-                    &pg,
-                    nodes[a as usize],
-                    |x| x == goal,
-                    |e| e.weight()[l],
-                    |x| pg[x].distance(gp) * h,
-                )
-                .map(|(c, _)| c)
-            })
-            .collect();
-        let peer_ms = t.elapsed().as_secs_f64() * 1e3;
-        let peer_allocs = (alloc_count() - a0) as f64 / q as f64;
-        let (bad, first) = mismatches(&ours, &peer);
-        let found = ours.iter().filter(|c| c.is_some()).count();
-        out.push(BenchScenario {
-            name: format!("astar {label}, {q} queries"),
-            ours_ms,
-            peer: "petgraph::algo::astar".into(),
-            peer_ms,
-            note: note(q, found, ours_allocs, peer_allocs, bad, &first),
-        });
 
-        // ---- pathfinding -------------------------------------------------
-        let a0 = alloc_count();
-        let t = Instant::now();
-        let peer: Vec<Option<f32>> = fx
-            .pairs
-            .iter()
-            .enumerate()
-            .map(|(i, &(a, b))| {
-                let l = i % LISTS;
-                let h = nav.min_multiplier[fx.lists[l].index()];
-                let gp = nav.pos[b as usize];
-                let base = l * m;
-                pathfinding::directed::astar::astar(
-                    &a,
-                    |&x| {
-                        let lo = nav.first_out[x as usize] as usize;
-                        let hi = nav.first_out[x as usize + 1] as usize;
-                        nav.weighted[base + lo..base + hi]
-                            .iter()
-                            .map(|&(t, w)| (t, Cost(w)))
-                    },
-                    |&x| Cost(nav.pos[x as usize].distance(gp) * h),
-                    |&x| x == b,
-                )
-                .map(|(_, c)| c.0)
-            })
-            .collect();
-        let peer_ms = t.elapsed().as_secs_f64() * 1e3;
-        let peer_allocs = (alloc_count() - a0) as f64 / q as f64;
-        let (bad, first) = mismatches(&ours, &peer);
-        out.push(BenchScenario {
-            name: format!("astar {label}, {q} queries"),
-            ours_ms,
-            peer: "pathfinding::astar".into(),
-            peer_ms,
-            note: note(q, found, ours_allocs, peer_allocs, bad, &first),
-        });
+        let mut query = NavQuery::default();
+        let ours_one = |query: &mut NavQuery, i: usize| -> Option<f32> {
+            let (a, b) = fx.pairs[i];
+            let filter = PathFilter::new(fx.lists[i % LISTS]);
+            nav.find_path(nav.ids[a as usize], nav.ids[b as usize], &filter, query)
+                .ok()
+                .filter(|r| r.is_complete())
+                .map(|r| r.cost)
+        };
+        let petgraph_one = |i: usize| -> Option<f32> {
+            let (a, b) = fx.pairs[i];
+            let l = i % LISTS;
+            let h = nav.min_multiplier[fx.lists[l].index()];
+            let goal = nodes[b as usize];
+            let gp = nav.pos[b as usize];
+            petgraph::algo::astar(
+                &pg,
+                nodes[a as usize],
+                |x| x == goal,
+                |e| e.weight()[l],
+                |x| pg[x].distance(gp) * h,
+            )
+            .map(|(c, _)| c)
+        };
+        let pathfinding_one = |i: usize| -> Option<f32> {
+            let (a, b) = fx.pairs[i];
+            let l = i % LISTS;
+            let h = nav.min_multiplier[fx.lists[l].index()];
+            let gp = nav.pos[b as usize];
+            let base = l * m;
+            pathfinding::directed::astar::astar(
+                &a,
+                |&x| {
+                    let lo = nav.first_out[x as usize] as usize;
+                    let hi = nav.first_out[x as usize + 1] as usize;
+                    nav.weighted[base + lo..base + hi]
+                        .iter()
+                        .map(|&(t, w)| (t, Cost(w)))
+                },
+                |&x| Cost(nav.pos[x as usize].distance(gp) * h),
+                |&x| x == b,
+            )
+            .map(|(_, c)| c.0)
+        };
+
+        // Warm-up: our query grows its pool, heap and path buffer.
+        for i in 0..q {
+            let _ = ours_one(&mut query, i);
+        }
+        // Interleaved per query, so load from other processes hits all three alike.
+        let mut costs = [vec![None; q], vec![None; q], vec![None; q]];
+        let mut ms = [0.0f64; 3];
+        let mut allocs = [0u64; 3];
+        for i in 0..q {
+            let a0 = alloc_count();
+            let t = Instant::now();
+            costs[0][i] = ours_one(&mut query, i);
+            ms[0] += t.elapsed().as_secs_f64() * 1e3;
+            let a1 = alloc_count();
+            let t = Instant::now();
+            costs[1][i] = petgraph_one(i);
+            ms[1] += t.elapsed().as_secs_f64() * 1e3;
+            let a2 = alloc_count();
+            let t = Instant::now();
+            costs[2][i] = pathfinding_one(i);
+            ms[2] += t.elapsed().as_secs_f64() * 1e3;
+            let a3 = alloc_count();
+            allocs[0] += a1 - a0;
+            allocs[1] += a2 - a1;
+            allocs[2] += a3 - a2;
+        }
+        let found = costs[0].iter().filter(|c| c.is_some()).count();
+        for (k, peer) in [(1, "petgraph::algo::astar"), (2, "pathfinding::astar")] {
+            let (bad, first) = mismatches(&costs[0], &costs[k]);
+            out.push(BenchScenario {
+                name: format!("astar {label}, {q} queries"),
+                ours_ms: ms[0],
+                peer: peer.into(),
+                peer_ms: ms[k],
+                note: note(
+                    q,
+                    found,
+                    allocs[0] as f64 / q as f64,
+                    allocs[k] as f64 / q as f64,
+                    bad,
+                    &first,
+                ),
+            });
+        }
     }
     out
 }
@@ -260,11 +258,4 @@ fn note(q: usize, found: usize, ours: f64, peer: f64, bad: usize, first: &str) -
     format!(
         "total ms for {q} queries ({found} reachable); allocations/query after warm-up: ours {ours:.2}, peer {peer:.1}; {verdict}"
     )
-}
-
-/// Keeps the `WaypointId` import meaningful for readers of this module: the
-/// benchmark maps dense indices to ids through [`NavGraph`].
-#[allow(dead_code)]
-fn _id(nav: &NavGraph, d: u32) -> WaypointId {
-    nav.ids[d as usize]
 }

@@ -1,9 +1,8 @@
 //! [`DistanceField`]: Dijkstra from one goal over reversed links.
 
-use std::collections::BinaryHeap;
-
 use crate::frozen::NONE;
-use crate::query::{HeapEntry, heap_key};
+use crate::heap::MinHeap4;
+use crate::query::{heap_key, heap_unkey};
 use crate::{NavError, NavGraph, PathFilter, WaypointId};
 
 /// Cost-to-goal for every waypoint, for many agents heading to one
@@ -17,7 +16,7 @@ pub struct DistanceField {
     cost: Vec<f32>,
     next: Vec<u32>,
     excluded: Vec<bool>,
-    heap: BinaryHeap<HeapEntry>,
+    heap: MinHeap4,
 }
 
 impl DistanceField {
@@ -92,13 +91,11 @@ impl NavGraph {
         let base = filter.cost_list.index() * self.targets.len();
         let max_len = filter.max_distance.unwrap_or(f32::INFINITY);
         field.cost[g as usize] = 0.0;
-        field.heap.push(HeapEntry {
-            key: heap_key(0.0, g),
-            g: 0.0,
-        });
+        field.heap.push(heap_key(0.0, g));
         while let Some(top) = field.heap.pop() {
-            let v = top.key as u32;
-            if top.g > field.cost[v as usize] {
+            let (f_bits, v) = heap_unkey(top);
+            let g_v = f32::from_bits(f_bits);
+            if g_v > field.cost[v as usize] {
                 continue;
             }
             let lo = self.rev_first[v as usize] as usize;
@@ -107,14 +104,11 @@ impl NavGraph {
                 if field.excluded[u as usize] || self.lengths[e as usize] > max_len {
                     continue;
                 }
-                let nd = top.g + self.weighted[base + e as usize].1;
+                let nd = g_v + self.weighted[base + e as usize].1;
                 if nd < field.cost[u as usize] {
                     field.cost[u as usize] = nd;
                     field.next[u as usize] = v;
-                    field.heap.push(HeapEntry {
-                        key: heap_key(nd, u),
-                        g: nd,
-                    });
+                    field.heap.push(heap_key(nd, u));
                 }
             }
         }

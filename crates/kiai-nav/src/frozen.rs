@@ -15,8 +15,9 @@ static NEXT_GRAPH_KEY: AtomicU64 = AtomicU64::new(1);
 /// A read-only, cache-friendly snapshot of a [`WaypointGraph`], built by
 /// [`WaypointGraph::freeze`]. All path searches run on it.
 ///
-/// Layout (compressed sparse rows): waypoints get *dense* indices `0..n` (in
-/// ascending [`WaypointId`] order); the outgoing links of dense node `i` are
+/// Layout (compressed sparse rows): waypoints get *dense* indices `0..n`,
+/// sorted along a 3D Morton (Z-order) curve so that waypoints close in space
+/// are close in memory (an A* expansion then touches few cache lines); the outgoing links of dense node `i` are
 /// `first_out[i]..first_out[i + 1]`, in ascending [`LinkId`] order; for every
 /// cost list the `(target, length x multiplier)` pairs of all links are one
 /// contiguous array, so an A* expansion reads one short contiguous run of
@@ -37,7 +38,7 @@ pub struct NavGraph {
     pub(crate) lengths: Vec<f32>,
     /// `list * m + e`: raw multiplier.
     pub(crate) multipliers: Vec<f32>,
-    /// `list * m + e`: `(target, length * multiplier)`.
+    /// `list * m + e`: `(target, length * multiplier)`, infinity into inactive waypoints.
     pub(crate) weighted: Vec<(u32, f32)>,
     pub(crate) list_live: Vec<bool>,
     pub(crate) min_multiplier: Vec<f32>,
@@ -47,11 +48,47 @@ pub struct NavGraph {
     spatial: PointIndex,
 }
 
+/// Interleaves the low 21 bits of `v` with two zero bits between each.
+fn spread3(v: u64) -> u64 {
+    let mut x = v & 0x1f_ffff;
+    x = (x | (x << 32)) & 0x1f_0000_0000_ffff;
+    x = (x | (x << 16)) & 0x1f_0000_ff00_00ff;
+    x = (x | (x << 8)) & 0x100f_00f0_0f00_f00f;
+    x = (x | (x << 4)) & 0x10c3_0c30_c30c_30c3;
+    x = (x | (x << 2)) & 0x1249_2492_4924_9249;
+    x
+}
+
+/// Waypoint ids sorted by the Morton code of their position (ties by id).
+fn spatial_order(g: &WaypointGraph) -> Vec<WaypointId> {
+    let mut min = Vec3::splat(f32::INFINITY);
+    let mut max = Vec3::splat(f32::NEG_INFINITY);
+    for id in g.waypoint_ids() {
+        if let Some(w) = g.waypoint(id) {
+            min = min.min(w.pos());
+            max = max.max(w.pos());
+        }
+    }
+    let scale = ((1u32 << 21) - 1) as f32 / (max - min).max_element().max(f32::MIN_POSITIVE);
+    let mut keyed: Vec<(u64, WaypointId)> = g
+        .waypoint_ids()
+        .filter_map(|id| {
+            let q = ((g.waypoint(id)?.pos() - min) * scale).as_uvec3();
+            let code = spread3(u64::from(q.x))
+                | (spread3(u64::from(q.y)) << 1)
+                | (spread3(u64::from(q.z)) << 2);
+            Some((code, id))
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, id)| id).collect()
+}
+
 impl WaypointGraph {
     /// Builds the compact [`NavGraph`] used by path searches. O(n + m log m).
     pub fn freeze(&self) -> NavGraph {
         let g = self.petgraph();
-        let ids: Vec<WaypointId> = self.waypoint_ids().collect();
+        let ids = spatial_order(self);
         let n = ids.len();
         let mut dense_of = vec![NONE; self.waypoint_bound()];
         for (d, id) in ids.iter().enumerate() {
@@ -98,7 +135,14 @@ impl WaypointGraph {
             for s in 0..slots {
                 let mult = l.and_then(|l| l.cost(CostListId(s as u16))).unwrap_or(1.0);
                 multipliers[s * m + e] = mult;
-                weighted[s * m + e] = (targets[e], lengths[e] * mult);
+                // Links into inactive waypoints cost infinity, so A* skips
+                // them without reading the target's `active` flag.
+                let w = if active[targets[e] as usize] {
+                    lengths[e] * mult
+                } else {
+                    f32::INFINITY
+                };
+                weighted[s * m + e] = (targets[e], w);
                 min_multiplier[s] = min_multiplier[s].min(mult);
             }
         }
@@ -124,8 +168,12 @@ impl WaypointGraph {
             fill[t] += 1;
         }
 
-        let spatial =
-            PointIndex::bulk_load(pos.iter().enumerate().map(|(d, p)| (*p, d as u32)).collect());
+        let spatial = PointIndex::bulk_load(
+            pos.iter()
+                .enumerate()
+                .map(|(d, p)| (*p, d as u32))
+                .collect(),
+        );
         NavGraph {
             key: NEXT_GRAPH_KEY.fetch_add(1, Ordering::Relaxed),
             ids,
@@ -212,14 +260,18 @@ impl NavGraph {
         let m = self.targets.len();
         (self.first_out[d] as usize..self.first_out[d + 1] as usize)
             .find(|&e| self.targets[e] == t)
-            .map(|e| self.weighted[list.index() * m + e].1)
+            .map(|e| self.lengths[e] * self.multipliers[list.index() * m + e])
     }
 
     /// The waypoint nearest to `pos` (3D distance), optionally only among
     /// active ones; ties go to the smallest id. O(log n).
     pub fn nearest_waypoint(&self, pos: Vec3, active_only: bool) -> Option<WaypointId> {
         self.spatial
-            .nearest(pos, |d| !active_only || self.active[d as usize])
+            .nearest(
+                pos,
+                |d| !active_only || self.active[d as usize],
+                |d| self.ids[d as usize].0,
+            )
             .map(|d| self.ids[d as usize])
     }
 }

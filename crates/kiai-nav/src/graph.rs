@@ -121,9 +121,7 @@ impl WaypointGraph {
 
     /// Sets the `active` flag; errors if the waypoint does not exist.
     pub fn set_active(&mut self, id: WaypointId, active: bool) -> Result<(), NavError> {
-        let w = self
-            .waypoint_mut(id)
-            .ok_or(NavError::UnknownWaypoint(id))?;
+        let w = self.waypoint_mut(id).ok_or(NavError::UnknownWaypoint(id))?;
         w.active = active;
         Ok(())
     }
@@ -159,13 +157,17 @@ impl WaypointGraph {
     /// active ones. Ties go to the smallest id. O(log n) via the spatial index.
     pub fn nearest_waypoint(&self, pos: Vec3, active_only: bool) -> Option<WaypointId> {
         self.spatial
-            .nearest(pos, |k| {
-                !active_only
-                    || self
-                        .graph
-                        .node_weight(WaypointId(k).node())
-                        .is_some_and(|w| w.active)
-            })
+            .nearest(
+                pos,
+                |k| {
+                    !active_only
+                        || self
+                            .graph
+                            .node_weight(WaypointId(k).node())
+                            .is_some_and(|w| w.active)
+                },
+                |k| k,
+            )
             .map(WaypointId)
     }
 
@@ -194,9 +196,11 @@ impl WaypointGraph {
         let link = Link {
             costs: vec![1.0; self.cost_lists.len()],
         };
-        Ok(LinkId::from_edge(
-            self.graph.add_edge(from.node(), to.node(), link),
-        ))
+        Ok(LinkId::from_edge(self.graph.add_edge(
+            from.node(),
+            to.node(),
+            link,
+        )))
     }
 
     /// Sets the multiplier of `link` in `list` (finite, >= 0; 1.0 = plain length).

@@ -74,6 +74,7 @@ mod error;
 mod field;
 mod frozen;
 mod graph;
+mod heap;
 mod ids;
 mod query;
 mod select;

@@ -1,11 +1,9 @@
 //! A* with a reusable [`NavQuery`] (Detour's design), time-sliced search.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use glam::Vec3;
 
 use crate::frozen::NONE;
+use crate::heap::MinHeap4;
 use crate::{CostListId, NavError, NavGraph, WaypointId};
 
 /// What a search may use: which cost list prices the links, which waypoints
@@ -86,42 +84,35 @@ pub enum SliceStatus {
     Done,
 }
 
-const OPEN: u8 = 1;
-const CLOSED: u8 = 2;
-const EXCLUDED: u8 = 4;
+const OPEN: u32 = 1;
+const CLOSED: u32 = 2;
+const EXCLUDED: u32 = 4;
+const FLAG_BITS: u32 = 3;
+const FLAG_MASK: u32 = (1 << FLAG_BITS) - 1;
+/// Generations live in the upper 29 bits of `Slot::stamp`.
+const MAX_GENERATION: u32 = u32::MAX >> FLAG_BITS;
 
+/// One node-pool entry (16 bytes). `stamp` = generation << 3 | flags; a slot
+/// whose generation is not the query's current one is "untouched".
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
-    generation: u32,
+    stamp: u32,
     parent: u32,
     g: f32,
-    flags: u8,
+    h: f32,
 }
 
-/// Open-list entry: min-heap on `key` = f bits (high) | dense index (low).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct HeapEntry {
-    pub(crate) key: u64,
-    pub(crate) g: f32,
-}
-
-impl Eq for HeapEntry {}
-impl Ord for HeapEntry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
-    }
-}
-impl PartialOrd for HeapEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Key for non-negative finite `f`: the bit pattern of a non-negative f32
-/// orders like the value.
+/// Min-heap key for a non-negative finite `f`: the bit pattern of a
+/// non-negative f32 orders like its value; the dense index breaks ties.
 #[inline]
 pub(crate) fn heap_key(f: f32, node: u32) -> u64 {
     (u64::from(f.max(0.0).to_bits()) << 32) | u64::from(node)
+}
+
+/// `(f bits, node)` of a heap key.
+#[inline]
+pub(crate) fn heap_unkey(key: u64) -> (u32, u32) {
+    ((key >> 32) as u32, key as u32)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -155,7 +146,7 @@ pub struct NavQuery {
     max_nodes: u32,
     generation: u32,
     pool: Vec<Slot>,
-    heap: BinaryHeap<HeapEntry>,
+    heap: MinHeap4,
     path: Vec<WaypointId>,
     search: Option<Search>,
 }
@@ -174,7 +165,7 @@ impl NavQuery {
             max_nodes: max_nodes.max(1),
             generation: 0,
             pool: Vec::new(),
-            heap: BinaryHeap::new(),
+            heap: MinHeap4::default(),
             path: Vec::new(),
             search: None,
         }
@@ -193,14 +184,14 @@ impl NavQuery {
 
     #[inline]
     fn slot(&mut self, d: u32) -> &mut Slot {
-        let generation = self.generation;
+        let stamp = self.generation << FLAG_BITS;
         let s = &mut self.pool[d as usize];
-        if s.generation != generation {
+        if s.stamp & !FLAG_MASK != stamp {
             *s = Slot {
-                generation,
+                stamp,
                 parent: NONE,
                 g: f32::INFINITY,
-                flags: 0,
+                h: 0.0,
             };
         }
         s
@@ -228,29 +219,28 @@ impl NavQuery {
         if self.pool.len() < nav.ids.len() {
             self.pool.resize(nav.ids.len(), Slot::default());
         }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // Wrapped: stale stamps could collide, so clear once every 2^32 searches.
+        self.generation += 1;
+        if self.generation > MAX_GENERATION {
+            // Wrapped: stale stamps could collide, so clear once every 2^29 searches.
             self.pool.fill(Slot::default());
             self.generation = 1;
         }
         self.heap.clear();
         for id in filter.exclude {
             if let Some(d) = nav.dense(*id) {
-                self.slot(d).flags |= EXCLUDED;
+                self.slot(d).stamp |= EXCLUDED;
             }
         }
         let list = filter.cost_list.index();
         let goal_pos = nav.pos[goal as usize];
         let h_scale = nav.min_multiplier[list];
         let start_pos = nav.pos[start as usize];
+        let h = start_pos.distance(goal_pos) * h_scale;
         let s = self.slot(start);
         s.g = 0.0;
-        s.flags |= OPEN;
-        self.heap.push(HeapEntry {
-            key: heap_key(start_pos.distance(goal_pos) * h_scale, start),
-            g: 0.0,
-        });
+        s.h = h;
+        s.stamp |= OPEN;
+        self.heap.push(heap_key(h, start));
         self.search = Some(Search {
             graph_key: nav.key,
             start,
@@ -262,7 +252,11 @@ impl NavQuery {
             touched: 1,
             expanded: 0,
             best: start,
-            best_d2: start_pos.distance_squared(goal_pos),
+            best_d2: if h_scale > 0.0 {
+                h
+            } else {
+                start_pos.distance_squared(goal_pos)
+            },
             best_g: 0.0,
             hit_node_limit: false,
             found: false,
@@ -278,18 +272,24 @@ impl NavQuery {
             _ => return Err(NavError::NoSearch),
         };
         let mut iterations = 0;
+        let stamp = self.generation << FLAG_BITS;
+        let m = nav.targets.len();
+        let weighted = &nav.weighted[s.list_base..s.list_base + m];
+        let limit_length = s.max_len.is_finite();
         while !s.done && iterations < max_iterations {
             let Some(top) = self.heap.pop() else {
                 s.done = true;
                 break;
             };
-            let d = top.key as u32;
-            let slot = self.slot(d);
-            if slot.flags & CLOSED != 0 || top.g > slot.g {
-                continue; // stale entry
+            let (f_bits, d) = heap_unkey(top);
+            let slot = &mut self.pool[d as usize];
+            // Stale entry: closed already, or a cheaper g was pushed later.
+            if slot.stamp & CLOSED != 0 || (slot.g + slot.h).to_bits() != f_bits {
+                continue;
             }
-            slot.flags = (slot.flags & !OPEN) | CLOSED;
+            slot.stamp = (slot.stamp & !OPEN) | CLOSED;
             let g = slot.g;
+            let h_d = slot.h;
             iterations += 1;
             s.expanded += 1;
             if d == s.goal {
@@ -297,8 +297,13 @@ impl NavQuery {
                 s.done = true;
                 break;
             }
-            let pos_d = nav.pos[d as usize];
-            let d2 = pos_d.distance_squared(s.goal_pos);
+            // Closest to the goal so far (for partial paths): smallest h, i.e.
+            // straight-line distance (h_scale > 0), else compare distances.
+            let d2 = if s.h_scale > 0.0 {
+                h_d
+            } else {
+                nav.pos[d as usize].distance_squared(s.goal_pos)
+            };
             if d2 < s.best_d2 || (d2 == s.best_d2 && g < s.best_g) {
                 s.best = d;
                 s.best_d2 = d2;
@@ -306,38 +311,32 @@ impl NavQuery {
             }
             let lo = nav.first_out[d as usize] as usize;
             let hi = nav.first_out[d as usize + 1] as usize;
-            for e in lo..hi {
-                let (t, w) = nav.weighted[s.list_base + e];
-                if !nav.active[t as usize] || nav.lengths[e] > s.max_len {
+            for (e, &(t, w)) in weighted[lo..hi].iter().enumerate() {
+                if w == f32::INFINITY || (limit_length && nav.lengths[lo + e] > s.max_len) {
                     continue;
                 }
                 let ng = g + w;
-                let generation = self.generation;
                 let ts = &mut self.pool[t as usize];
-                if ts.generation != generation {
+                if ts.stamp & !FLAG_MASK != stamp {
                     if s.touched >= self.max_nodes {
                         s.hit_node_limit = true;
                         continue;
                     }
                     s.touched += 1;
                     *ts = Slot {
-                        generation,
-                        parent: NONE,
-                        g: f32::INFINITY,
-                        flags: 0,
+                        stamp,
+                        parent: d,
+                        g: ng,
+                        h: nav.pos[t as usize].distance(s.goal_pos) * s.h_scale,
                     };
-                }
-                if ts.flags & EXCLUDED != 0 || ng >= ts.g {
+                } else if ts.stamp & EXCLUDED != 0 || ng >= ts.g {
                     continue;
+                } else {
+                    ts.g = ng;
+                    ts.parent = d;
                 }
-                ts.g = ng;
-                ts.parent = d;
-                ts.flags = (ts.flags & !CLOSED) | OPEN;
-                let h = nav.pos[t as usize].distance(s.goal_pos) * s.h_scale;
-                self.heap.push(HeapEntry {
-                    key: heap_key(ng + h, t),
-                    g: ng,
-                });
+                ts.stamp = (ts.stamp & !CLOSED) | OPEN;
+                self.heap.push(heap_key(ts.g + ts.h, t));
             }
         }
         self.search = Some(s);

@@ -111,7 +111,11 @@ where
     R: Rng + ?Sized,
 {
     let jitter = opts.jitter;
-    let seed = if jitter > 0.0 { Some(rng.next_u64()) } else { None };
+    let seed = if jitter > 0.0 {
+        Some(rng.next_u64())
+    } else {
+        None
+    };
     let cost_of = |c: &Candidate| match seed {
         Some(seed) => (c.cost + jitter * unit_noise(seed, c.link)).max(0.0),
         None => c.cost,
@@ -326,6 +330,11 @@ impl NavGraph {
         rng: &mut R,
     ) -> Option<WaypointId> {
         let d = self.dense(at)?;
-        random_core(self.pos[d as usize], filter, self.candidates_frozen(d, 0), rng)
+        random_core(
+            self.pos[d as usize],
+            filter,
+            self.candidates_frozen(d, 0),
+            rng,
+        )
     }
 }

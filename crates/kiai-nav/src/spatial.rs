@@ -40,10 +40,19 @@ impl PointIndex {
     }
 
     /// The key nearest to `pos` among keys accepted by `accept`; among points at
-    /// exactly the same distance the smallest key wins (deterministic).
-    pub(crate) fn nearest(&self, pos: Vec3, mut accept: impl FnMut(u32) -> bool) -> Option<u32> {
+    /// exactly the same distance the one with the smallest `rank(key)` wins
+    /// (deterministic).
+    pub(crate) fn nearest(
+        &self,
+        pos: Vec3,
+        mut accept: impl FnMut(u32) -> bool,
+        rank: impl Fn(u32) -> u32,
+    ) -> Option<u32> {
         let mut best: Option<(f32, u32)> = None;
-        for (entry, d2) in self.tree.nearest_neighbor_iter_with_distance_2(pos.to_array()) {
+        for (entry, d2) in self
+            .tree
+            .nearest_neighbor_iter_with_distance_2(pos.to_array())
+        {
             if let Some((best_d2, _)) = best
                 && d2 > best_d2
             {
@@ -53,7 +62,7 @@ impl PointIndex {
                 continue;
             }
             best = match best {
-                Some((bd, bk)) if bk <= entry.data => Some((bd, bk)),
+                Some((bd, bk)) if rank(bk) <= rank(entry.data) => Some((bd, bk)),
                 _ => Some((d2, entry.data)),
             };
         }

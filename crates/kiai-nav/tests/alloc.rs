@@ -1,5 +1,8 @@
 //! A* and distance-field queries allocate nothing after warm-up.
-#![allow(unsafe_code, reason = "a counting global allocator needs `unsafe impl GlobalAlloc`")]
+#![allow(
+    unsafe_code,
+    reason = "a counting global allocator needs `unsafe impl GlobalAlloc`"
+)]
 
 mod common;
 
@@ -38,7 +41,11 @@ static GLOBAL: Counting = Counting;
 fn astar_allocates_nothing_after_warm_up() {
     let rg = random_graph(11, 2000, 6);
     let nav = rg.graph.freeze();
-    let filter = PathFilter { cost_list: rg.lists[0], exclude: &rg.exclude, max_distance: None };
+    let filter = PathFilter {
+        cost_list: rg.lists[0],
+        exclude: &rg.exclude,
+        max_distance: None,
+    };
     let starts: Vec<_> = rg
         .ids
         .iter()
@@ -46,7 +53,12 @@ fn astar_allocates_nothing_after_warm_up() {
         .filter(|id| rg.graph.waypoint(*id).is_some_and(|w| w.active) && !rg.exclude.contains(id))
         .collect();
     let pairs: Vec<_> = (0..200)
-        .map(|i| (starts[(i * 7919) % starts.len()], rg.ids[(i * 104_729) % rg.ids.len()]))
+        .map(|i| {
+            (
+                starts[(i * 7919) % starts.len()],
+                rg.ids[(i * 104_729) % rg.ids.len()],
+            )
+        })
         .collect();
     let mut query = NavQuery::default();
     let mut field = DistanceField::new();
@@ -60,12 +72,21 @@ fn astar_allocates_nothing_after_warm_up() {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let mut complete = 0;
     for &(a, b) in &pairs {
-        complete += usize::from(nav.find_path(a, b, &filter, &mut query).expect("ok").is_complete());
+        complete += usize::from(
+            nav.find_path(a, b, &filter, &mut query)
+                .expect("ok")
+                .is_complete(),
+        );
     }
     for &(_, b) in pairs.iter().take(20) {
         nav.distance_field(b, &filter, &mut field).expect("ok");
     }
     let after = ALLOCATIONS.load(Ordering::Relaxed);
-    assert_eq!(after - before, 0, "allocations during {} queries", pairs.len());
+    assert_eq!(
+        after - before,
+        0,
+        "allocations during {} queries",
+        pairs.len()
+    );
     assert!(complete > 100, "most pairs are connected ({complete})");
 }

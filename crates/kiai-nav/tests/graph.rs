@@ -10,7 +10,10 @@ fn line(n: usize) -> (WaypointGraph, Vec<WaypointId>) {
     let mut g = WaypointGraph::new();
     g.add_cost_list("default", 1.0).expect("list");
     let ids: Vec<_> = (0..n)
-        .map(|i| g.add_waypoint(Vec3::new(i as f32 * 10.0, 0.0, 0.0)).expect("wp"))
+        .map(|i| {
+            g.add_waypoint(Vec3::new(i as f32 * 10.0, 0.0, 0.0))
+                .expect("wp")
+        })
         .collect();
     for w in ids.windows(2) {
         g.add_link(w[0], w[1]).expect("link");
@@ -25,10 +28,19 @@ fn ids_survive_removals() {
     let removed = g.remove_waypoint(ids[1]).expect("exists");
     assert_eq!(removed.pos(), Vec3::new(10.0, 0.0, 0.0));
     assert!(g.waypoint(ids[1]).is_none());
-    assert_eq!(g.waypoint(ids[3]).expect("kept").pos(), Vec3::new(30.0, 0.0, 0.0));
-    assert!(g.find_link(ids[0], ids[1]).is_none(), "links of a removed waypoint go too");
+    assert_eq!(
+        g.waypoint(ids[3]).expect("kept").pos(),
+        Vec3::new(30.0, 0.0, 0.0)
+    );
+    assert!(
+        g.find_link(ids[0], ids[1]).is_none(),
+        "links of a removed waypoint go too"
+    );
     assert!(g.find_link(ids[2], ids[3]).is_some());
-    assert_eq!(g.nearest_waypoint(Vec3::new(9.0, 0.0, 0.0), false), Some(ids[0]));
+    assert_eq!(
+        g.nearest_waypoint(Vec3::new(9.0, 0.0, 0.0), false),
+        Some(ids[0])
+    );
     let nav = g.freeze();
     assert_eq!(nav.pos(ids[3]), Some(Vec3::new(30.0, 0.0, 0.0)));
     assert!(!nav.contains(ids[1]));
@@ -38,11 +50,20 @@ fn ids_survive_removals() {
 fn bad_edits_are_errors_not_panics() {
     let (mut g, ids) = line(2);
     let list = g.cost_list("default").expect("list");
-    assert_eq!(g.add_link(ids[0], ids[1]), Err(NavError::DuplicateLink(ids[0], ids[1])));
+    assert_eq!(
+        g.add_link(ids[0], ids[1]),
+        Err(NavError::DuplicateLink(ids[0], ids[1]))
+    );
     assert_eq!(g.add_link(ids[0], ids[0]), Err(NavError::SelfLink(ids[0])));
-    assert!(matches!(g.add_waypoint(Vec3::NAN), Err(NavError::NonFinitePosition(_))));
+    assert!(matches!(
+        g.add_waypoint(Vec3::NAN),
+        Err(NavError::NonFinitePosition(_))
+    ));
     let link = g.find_link(ids[0], ids[1]).expect("link");
-    assert_eq!(g.set_link_cost(link, list, -1.0), Err(NavError::InvalidMultiplier(-1.0)));
+    assert_eq!(
+        g.set_link_cost(link, list, -1.0),
+        Err(NavError::InvalidMultiplier(-1.0))
+    );
     assert!(g.add_cost_list("default", 1.0).is_err());
 }
 
@@ -51,7 +72,11 @@ fn cost_lists_are_named_and_ids_are_not_reused() {
     let (mut g, ids) = line(2);
     let vehicle = g.add_cost_list("vehicle", 2.5).expect("list");
     let link = g.find_link(ids[0], ids[1]).expect("link");
-    assert_eq!(g.link_cost(link, vehicle), Some(2.5), "existing links get the default");
+    assert_eq!(
+        g.link_cost(link, vehicle),
+        Some(2.5),
+        "existing links get the default"
+    );
     assert_eq!(g.remove_cost_list(vehicle).as_deref(), Some("vehicle"));
     assert_eq!(g.link_cost(link, vehicle), None);
     let tank = g.add_cost_list("tank", 1.0).expect("list");
@@ -62,17 +87,30 @@ fn cost_lists_are_named_and_ids_are_not_reused() {
         nav.find_path(ids[0], ids[1], &PathFilter::new(vehicle), &mut q),
         Err(NavError::UnknownCostList(vehicle))
     );
-    assert!(nav.find_path(ids[0], ids[1], &PathFilter::new(tank), &mut q).is_ok());
+    assert!(
+        nav.find_path(ids[0], ids[1], &PathFilter::new(tank), &mut q)
+            .is_ok()
+    );
 }
 
 #[test]
 fn moving_a_waypoint_updates_the_spatial_index() {
     let (mut g, ids) = line(3);
-    g.set_pos(ids[0], Vec3::new(100.0, 0.0, 0.0)).expect("exists");
-    assert_eq!(g.nearest_waypoint(Vec3::new(95.0, 0.0, 0.0), false), Some(ids[0]));
-    assert_eq!(g.nearest_waypoint(Vec3::new(-5.0, 0.0, 0.0), false), Some(ids[1]));
+    g.set_pos(ids[0], Vec3::new(100.0, 0.0, 0.0))
+        .expect("exists");
+    assert_eq!(
+        g.nearest_waypoint(Vec3::new(95.0, 0.0, 0.0), false),
+        Some(ids[0])
+    );
+    assert_eq!(
+        g.nearest_waypoint(Vec3::new(-5.0, 0.0, 0.0), false),
+        Some(ids[1])
+    );
     g.set_active(ids[0], false).expect("exists");
-    assert_eq!(g.nearest_waypoint(Vec3::new(95.0, 0.0, 0.0), true), Some(ids[2]));
+    assert_eq!(
+        g.nearest_waypoint(Vec3::new(95.0, 0.0, 0.0), true),
+        Some(ids[2])
+    );
 }
 
 #[test]
@@ -82,8 +120,15 @@ fn unreachable_goal_gives_partial_path_to_closest_waypoint() {
     let nav = g.freeze();
     let list = g.cost_list("default").expect("list");
     let mut q = NavQuery::default();
-    let r = nav.find_path(ids[0], ids[4], &PathFilter::new(list), &mut q).expect("ok");
-    assert_eq!(r.status, PathStatus::Partial { reason: PartialReason::Unreachable });
+    let r = nav
+        .find_path(ids[0], ids[4], &PathFilter::new(list), &mut q)
+        .expect("ok");
+    assert_eq!(
+        r.status,
+        PathStatus::Partial {
+            reason: PartialReason::Unreachable
+        }
+    );
     assert_eq!(q.path(), &ids[..3]);
     assert!((r.cost - 20.0).abs() < 1e-5);
 }
@@ -94,11 +139,20 @@ fn node_limit_gives_partial_path_out_of_nodes() {
     let nav = g.freeze();
     let list = g.cost_list("default").expect("list");
     let mut q = NavQuery::new(4);
-    let r = nav.find_path(ids[0], ids[9], &PathFilter::new(list), &mut q).expect("ok");
-    assert_eq!(r.status, PathStatus::Partial { reason: PartialReason::OutOfNodes });
+    let r = nav
+        .find_path(ids[0], ids[9], &PathFilter::new(list), &mut q)
+        .expect("ok");
+    assert_eq!(
+        r.status,
+        PathStatus::Partial {
+            reason: PartialReason::OutOfNodes
+        }
+    );
     assert_eq!(q.path(), &ids[..4]);
     // The same query object then runs an unlimited-length search fine.
-    let r = nav.find_path(ids[9], ids[7], &PathFilter::new(list), &mut q).expect("ok");
+    let r = nav
+        .find_path(ids[9], ids[7], &PathFilter::new(list), &mut q)
+        .expect("ok");
     assert!(r.is_complete());
     assert_eq!(q.path(), &[ids[9], ids[8], ids[7]]);
 }
@@ -116,8 +170,13 @@ fn start_must_be_usable_and_errors_clear_the_path() {
     );
     assert!(q.path().is_empty());
     let other = g.freeze();
-    q.begin(&nav, ids[1], ids[2], &PathFilter::new(list)).expect("ok");
-    assert_eq!(q.update(&other, 10), Err(NavError::NoSearch), "a different graph is refused");
+    q.begin(&nav, ids[1], ids[2], &PathFilter::new(list))
+        .expect("ok");
+    assert_eq!(
+        q.update(&other, 10),
+        Err(NavError::NoSearch),
+        "a different graph is refused"
+    );
 }
 
 #[test]
@@ -136,11 +195,14 @@ fn cheaper_multipliers_below_one_still_give_optimal_paths() {
     let nav = g.freeze();
     assert_eq!(nav.min_multiplier(list), Some(0.25));
     let mut q = NavQuery::default();
-    let r = nav.find_path(a, c, &PathFilter::new(list), &mut q).expect("ok");
+    let r = nav
+        .find_path(a, c, &PathFilter::new(list), &mut q)
+        .expect("ok");
     assert_eq!(q.path(), &[a, b, c]);
     assert!((r.cost - 0.5 * 200f32.sqrt()).abs() < 1e-4);
     let mut field = DistanceField::new();
-    nav.distance_field(c, &PathFilter::new(list), &mut field).expect("ok");
+    nav.distance_field(c, &PathFilter::new(list), &mut field)
+        .expect("ok");
     assert_eq!(field.next_hop(&nav, a), Some(b));
     assert_eq!(field.cost_to_goal(&nav, c), Some(0.0));
 }
@@ -154,8 +216,13 @@ fn auto_connect_links_in_range_with_line_of_sight() {
         .map(|x| g.add_waypoint(Vec3::new(*x, 0.0, 0.0)).expect("wp"))
         .collect();
     // A wall at x = 7.5 blocks sight between 5 and 10.
-    let wall = |a: Vec3, b: Vec3| !((a.x < 7.5) != (b.x < 7.5) && a.x.max(b.x) - a.x.min(b.x) < 6.0);
-    let opts = AutoConnect { range: 10.0, two_way: true, active_only: true };
+    let wall =
+        |a: Vec3, b: Vec3| !((a.x < 7.5) != (b.x < 7.5) && a.x.max(b.x) - a.x.min(b.x) < 6.0);
+    let opts = AutoConnect {
+        range: 10.0,
+        two_way: true,
+        active_only: true,
+    };
     let added = g.auto_connect(&opts, wall).expect("ok");
     // Pairs within 10: (0,5), (0,10), (5,10). (5,10) is walled off.
     assert_eq!(added, 4);
@@ -167,7 +234,12 @@ fn auto_connect_links_in_range_with_line_of_sight() {
     let order: Vec<_> = g.link_ids().filter_map(|l| g.link_endpoints(l)).collect();
     assert_eq!(
         order,
-        vec![(ids[0], ids[1]), (ids[1], ids[0]), (ids[0], ids[2]), (ids[2], ids[0])]
+        vec![
+            (ids[0], ids[1]),
+            (ids[1], ids[0]),
+            (ids[0], ids[2]),
+            (ids[2], ids[0])
+        ]
     );
     assert_eq!(g.auto_connect(&opts, wall).expect("ok"), 0, "idempotent");
 
@@ -175,7 +247,11 @@ fn auto_connect_links_in_range_with_line_of_sight() {
     let mut g2 = WaypointGraph::new();
     let p = g2.add_waypoint(Vec3::ZERO).expect("p");
     let q = g2.add_waypoint(Vec3::new(3.0, 0.0, 0.0)).expect("q");
-    let opts = AutoConnect { range: 5.0, two_way: false, active_only: true };
+    let opts = AutoConnect {
+        range: 5.0,
+        two_way: false,
+        active_only: true,
+    };
     assert_eq!(g2.auto_connect(&opts, |a, b| a.x > b.x).expect("ok"), 1);
     assert!(g2.find_link(q, p).is_some());
     assert!(g2.find_link(p, q).is_none());

@@ -23,11 +23,16 @@ fn check_path(
     assert_eq!(path.first(), Some(&from));
     let mut cost = 0.0f32;
     for w in path {
-        assert!(g.waypoint(*w).is_some_and(|w| w.active), "inactive {w} on path");
+        assert!(
+            g.waypoint(*w).is_some_and(|w| w.active),
+            "inactive {w} on path"
+        );
         assert!(!filter.exclude.contains(w), "excluded {w} on path");
     }
     for pair in path.windows(2) {
-        let link = g.find_link(pair[0], pair[1]).expect("consecutive waypoints are linked");
+        let link = g
+            .find_link(pair[0], pair[1])
+            .expect("consecutive waypoints are linked");
         let len = g.link_length(link).expect("len");
         if let Some(m) = filter.max_distance {
             assert!(len <= m);
@@ -243,7 +248,9 @@ fn random_neighbour_is_uniform_over_usable_ones() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let mut seen = std::collections::BTreeMap::new();
     for _ in 0..2000 {
-        let s = g.select_random_neighbour(at, &filter, &mut rng).expect("has neighbours");
+        let s = g
+            .select_random_neighbour(at, &filter, &mut rng)
+            .expect("has neighbours");
         *seen.entry(s).or_insert(0u32) += 1;
     }
     let keys: Vec<_> = seen.keys().copied().collect();
@@ -252,7 +259,10 @@ fn random_neighbour_is_uniform_over_usable_ones() {
     assert_eq!(keys, expected);
     for (_, c) in seen {
         let mean = 2000.0 / usable.len() as f64;
-        assert!((f64::from(c) - mean).abs() < mean * 0.35, "count {c} vs mean {mean}");
+        assert!(
+            (f64::from(c) - mean).abs() < mean * 0.35,
+            "count {c} vs mean {mean}"
+        );
     }
     let _ = rng.random::<u32>();
 }

@@ -40,8 +40,11 @@ fn select(m: &Map, heading: Heading, filter: NeighbourFilter<'_>) -> Option<Wayp
         ..SelectOptions::new(heading, m.list)
     };
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let frozen = m.g.freeze().select_neighbour(m.a, Destination::Waypoint(m.d), &opts, &mut rng);
-    let editable = m.g.select_neighbour(m.a, Destination::Waypoint(m.d), &opts, &mut rng);
+    let frozen =
+        m.g.freeze()
+            .select_neighbour(m.a, Destination::Waypoint(m.d), &opts, &mut rng);
+    let editable =
+        m.g.select_neighbour(m.a, Destination::Waypoint(m.d), &opts, &mut rng);
     assert_eq!(frozen, editable);
     editable
 }
@@ -155,14 +158,23 @@ fn inactive_neighbours_are_skipped() {
 fn excluded_waypoints_are_skipped() {
     let (m, n) = map(&[(5.0, 0.0, 1.0), (4.0, 3.0, 1.0), (0.0, 5.0, 1.0)]);
     let one = [n[0]];
-    let f = NeighbourFilter { exclude: &one, ..Default::default() };
+    let f = NeighbourFilter {
+        exclude: &one,
+        ..Default::default()
+    };
     assert_eq!(select(&m, Heading::Toward, f), Some(n[1]));
     let two = [n[0], n[1]];
-    let f = NeighbourFilter { exclude: &two, ..Default::default() };
+    let f = NeighbourFilter {
+        exclude: &two,
+        ..Default::default()
+    };
     // Only (0,0,5) is left: 125 > 100 -> step 2 picks it.
     assert_eq!(select(&m, Heading::Toward, f), Some(n[2]));
     let all = [n[0], n[1], n[2]];
-    let f = NeighbourFilter { exclude: &all, ..Default::default() };
+    let f = NeighbourFilter {
+        exclude: &all,
+        ..Default::default()
+    };
     assert_eq!(select(&m, Heading::Toward, f), None);
 }
 
@@ -171,12 +183,21 @@ fn neighbours_beyond_max_distance_are_skipped() {
     // B at 8 from A, C at 5 from A.
     let (m, n) = map(&[(8.0, 0.0, 1.0), (3.0, 4.0, 1.0)]);
     assert_eq!(toward(&m), Some(n[0]));
-    let f = NeighbourFilter { max_distance: Some(6.0), ..Default::default() };
+    let f = NeighbourFilter {
+        max_distance: Some(6.0),
+        ..Default::default()
+    };
     assert_eq!(select(&m, Heading::Toward, f), Some(n[1]));
     // Inclusive: exactly 5 is within 5.
-    let f = NeighbourFilter { max_distance: Some(5.0), ..Default::default() };
+    let f = NeighbourFilter {
+        max_distance: Some(5.0),
+        ..Default::default()
+    };
     assert_eq!(select(&m, Heading::Toward, f), Some(n[1]));
-    let f = NeighbourFilter { max_distance: Some(4.9), ..Default::default() };
+    let f = NeighbourFilter {
+        max_distance: Some(4.9),
+        ..Default::default()
+    };
     assert_eq!(select(&m, Heading::Toward, f), None);
 }
 
@@ -187,7 +208,10 @@ fn no_neighbours_or_unknown_cost_list_select_nothing() {
     let (m, _) = map(&[(5.0, 0.0, 1.0)]);
     let opts = SelectOptions::new(Heading::Toward, CostListId(9));
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    assert_eq!(m.g.select_neighbour(m.a, Destination::Waypoint(m.d), &opts, &mut rng), None);
+    assert_eq!(
+        m.g.select_neighbour(m.a, Destination::Waypoint(m.d), &opts, &mut rng),
+        None
+    );
 }
 
 #[test]
@@ -211,11 +235,16 @@ fn jitter_makes_agents_take_detours_deterministically() {
     let run = |seed: u64| {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         (0..200)
-            .map(|_| m.g.select_neighbour(m.a, Destination::Waypoint(m.d), &opts, &mut rng))
+            .map(|_| {
+                m.g.select_neighbour(m.a, Destination::Waypoint(m.d), &opts, &mut rng)
+            })
             .collect::<Vec<_>>()
     };
     let picks = run(42);
     assert_eq!(picks, run(42), "same seed, same picks");
     let c_count = picks.iter().filter(|p| **p == Some(n[1])).count();
-    assert!(c_count > 10 && c_count < 190, "C picked {c_count} of 200 times");
+    assert!(
+        c_count > 10 && c_count < 190,
+        "C picked {c_count} of 200 times"
+    );
 }

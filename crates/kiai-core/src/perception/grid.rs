@@ -80,7 +80,11 @@ impl UniformGrid {
     }
 
     fn axis_cell(&self, v: f32, axis: usize) -> usize {
-        let origin = if axis == 0 { self.origin.x } else { self.origin.y };
+        let origin = if axis == 0 {
+            self.origin.x
+        } else {
+            self.origin.y
+        };
         let c = ((v - origin) * self.inv_cell).floor();
         if c.is_nan() || c < 0.0 {
             0

@@ -120,10 +120,9 @@ impl Percepts {
             return &[];
         };
         let local = i % CHUNK;
-        let (Some(&first), Some(&next)) = (
-            chunk.slot_start.get(local),
-            chunk.slot_start.get(local + 1),
-        ) else {
+        let (Some(&first), Some(&next)) =
+            (chunk.slot_start.get(local), chunk.slot_start.get(local + 1))
+        else {
             return &[];
         };
         let slot = first as usize + sense;
@@ -197,7 +196,9 @@ pub(crate) fn sense(
     out.chunks
         .par_iter_mut()
         .enumerate()
-        .for_each(|(c, chunk)| sense_chunk(input, grid, c * CHUNK..((c + 1) * CHUNK).min(n), chunk));
+        .for_each(|(c, chunk)| {
+            sense_chunk(input, grid, c * CHUNK..((c + 1) * CHUNK).min(n), chunk)
+        });
 }
 
 fn sense_chunk(
@@ -232,7 +233,8 @@ fn sense_chunk(
         for s in senses {
             for &j in &chunk.candidates {
                 let j = j as usize;
-                if s.filter.passes(input.factions, faction, input.factions_of[j])
+                if s.filter
+                    .passes(input.factions, faction, input.factions_of[j])
                     && s.shape.contains(eye, facing, input.positions[j])
                 {
                     chunk.ids.push(AgentId::from_index(j));

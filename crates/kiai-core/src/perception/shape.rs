@@ -53,7 +53,9 @@ impl Shape {
         match *self {
             Shape::Sphere { radius } => radius,
             Shape::Cone { range, .. } | Shape::Sector { range, .. } => range,
-            Shape::Ellipse { a, center_ahead, .. } => center_ahead.abs() + a,
+            Shape::Ellipse {
+                a, center_ahead, ..
+            } => center_ahead.abs() + a,
         }
     }
 
@@ -143,7 +145,7 @@ impl CompiledShape {
                 let dist_sq = d.length_squared();
                 // As in seed 000: a coincident target has no direction (the
                 // seed's NaN dot fails the test).
-                if !(range_sq > dist_sq) || dist_sq == 0.0 {
+                if !strictly_within(dist_sq, range_sq) || dist_sq == 0.0 {
                     return false;
                 }
                 let inv = 1.0 / dist_sq.sqrt();
@@ -160,7 +162,7 @@ impl CompiledShape {
                 }
                 let h = Vec2::new(d.x, d.z);
                 let dist_sq = h.length_squared();
-                if !(range_sq > dist_sq) || dist_sq == 0.0 {
+                if !strictly_within(dist_sq, range_sq) || dist_sq == 0.0 {
                     return false;
                 }
                 let inv = 1.0 / dist_sq.sqrt();
@@ -180,6 +182,13 @@ impl CompiledShape {
             }
         }
     }
+}
+
+/// `limit_sq > dist_sq`, false when either is NaN (as in the seed, where a
+/// NaN comparison fails).
+#[inline]
+fn strictly_within(dist_sq: f32, limit_sq: f32) -> bool {
+    limit_sq > dist_sq
 }
 
 /// The facing projected on X-Z and normalised (zero when looking straight up

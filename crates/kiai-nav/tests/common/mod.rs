@@ -80,9 +80,8 @@ pub fn bellman_ford(
 ) -> Vec<f64> {
     let mut dist = vec![f64::INFINITY; g.waypoint_bound()];
     dist[from.0 as usize] = 0.0;
-    let usable = |id: WaypointId| {
-        g.waypoint(id).is_some_and(|w| w.active) && !exclude.contains(&id)
-    };
+    let usable =
+        |id: WaypointId| g.waypoint(id).is_some_and(|w| w.active) && !exclude.contains(&id);
     let links: Vec<_> = g.link_ids().collect();
     for _ in 0..g.waypoint_count() {
         let mut changed = false;
