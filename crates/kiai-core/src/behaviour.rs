@@ -76,11 +76,13 @@ pub struct DefaultDecider;
 
 impl Decider for DefaultDecider {
     fn decide(&mut self, _world: &World, _rngs: &mut [AgentRng], out: &mut [Decision]) {
-        out.par_iter_mut().for_each(|d| {
-            *d = Decision {
-                state: BehaviourState::RandomWalk,
-                target: None,
-            };
-        });
+        out.par_iter_mut()
+            .with_min_len(crate::pipeline::PAR_MIN)
+            .for_each(|d| {
+                *d = Decision {
+                    state: BehaviourState::RandomWalk,
+                    target: None,
+                };
+            });
     }
 }

@@ -13,6 +13,10 @@ use crate::perception::{self, SenseInput, UniformGrid};
 use crate::steering::{SteerInput, steer};
 use crate::world::{Agents, World};
 
+/// Fewest agents per parallel work item of the per-agent stages: below it
+/// the split costs more than it saves.
+pub(crate) const PAR_MIN: usize = 1024;
+
 /// Wall-clock time each stage of the last tick took. Measured outside the
 /// simulation: timings never influence state.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -127,6 +131,7 @@ fn steer_all(world: &mut World) {
         .zip(facing.par_iter_mut())
         .zip(rng.par_iter_mut())
         .enumerate()
+        .with_min_len(PAR_MIN)
         .for_each(|(i, ((v, f), rng))| {
             let d = decision[i];
             let input = SteerInput {
@@ -153,6 +158,7 @@ fn integrate(world: &mut World) {
         .par_iter_mut()
         .zip(velocity.par_iter_mut())
         .zip(facing.par_iter_mut())
+        .with_min_len(PAR_MIN)
         .for_each(|((p, v), f)| {
             *p += *v * dt;
             if let Some(b) = bounds

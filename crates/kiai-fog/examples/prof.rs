@@ -35,7 +35,7 @@ fn main() {
         .unwrap();
     }
     let mut ev = Vec::new();
-    let mut times = Vec::new();
+    let mut times = Vec::new(); let mut moved = 0u64;
     for _ in 0..3000 {
         for p in &mut poses {
             p.facing += (rnd() - 0.5) * 0.6;
@@ -47,12 +47,15 @@ fn main() {
         }
         let t = std::time::Instant::now();
         for (i, p) in poses.iter().enumerate() {
+            let b = fog.unit_tile(UnitId(i as u32));
             fog.set_pose(UnitId(i as u32), *p).unwrap();
+            if fog.unit_tile(UnitId(i as u32)) != b { moved += 1; }
         }
+
         ev.clear();
         fog.drain_events_into(&mut ev);
         times.push(t.elapsed().as_secs_f64() * 1e3);
     }
     times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    println!("median {:.4} min {:.4}", times[times.len() / 2], times[0]);
+    println!("moved/tick {} ", moved / 3000); println!("median {:.4} min {:.4}", times[times.len() / 2], times[0]);
 }

@@ -193,35 +193,41 @@ struct Unit {
     reported: u32,
 }
 
-/// What a tile knows besides its counters; 16 bytes so one cache line access serves a
-/// mask change, its explored bit and the notification of the units standing there.
+/// A tile's masks, side by side so a counter crossing 0 touches one cache line.
 #[derive(Clone, Copy, Debug)]
-#[repr(C, align(16))]
+#[repr(C, align(8))]
 struct Cell {
     /// Bit `f` set when faction `f`'s counter is > 0.
     mask: u32,
     /// Bit `f` set once the tile was visible to `f`.
     explored: u32,
-    /// First unit slot standing on the tile (`NONE` if none).
-    head: u32,
 }
 
 /// Per-tile data: counters per faction plane, masks, running totals.
 #[derive(Clone, Debug)]
+///
+/// Storage is row-major. (4 x 4 tile blocks were tried, to fit more of a template's rim
+/// into each cache line, and measured no faster: the updates are bound by instructions,
+/// not by memory, at 512 x 512 tiles.)
 struct Planes {
     width: usize,
-    tiles: usize,
-    /// `counters[faction * tiles + tile]`: units of that faction seeing the tile.
+    /// Slots per faction plane (= tiles).
+    slots: usize,
+    /// `counters[faction * slots + slot]`: units of that faction seeing the tile.
     counters: Vec<u16>,
+    /// Per slot.
     cells: Vec<Cell>,
     visible_count: Vec<u32>,
     explored_count: Vec<u32>,
 }
 
-/// Which units stand on which tile (intrusive doubly linked lists from [`Cell::head`]),
-/// and the units whose tile's mask changed since the last drain.
+/// Which units stand on which tile (intrusive doubly linked lists), and the units whose
+/// tile's mask changed since the last drain. `occupied` (one bit per tile, small enough to
+/// stay in cache) spares the counter loops a look at `head` for the many empty tiles.
 #[derive(Clone, Debug)]
 struct Occupancy {
+    head: Vec<u32>,
+    occupied: Vec<u64>,
     next: Vec<u32>,
     prev: Vec<u32>,
     dirty: Vec<bool>,
@@ -237,31 +243,39 @@ impl Occupancy {
         }
     }
 
-    /// A tile's mask changed: every unit standing on it (list from `head`) must re-check
-    /// who sees it.
     #[inline]
-    fn notify(&mut self, head: u32) {
-        let mut s = head;
+    fn is_occupied(&self, tile: usize) -> bool {
+        self.occupied[tile >> 6] & (1 << (tile & 63)) != 0
+    }
+
+    /// A tile's mask changed: every unit standing on it must re-check who sees it.
+    #[inline]
+    fn notify(&mut self, tile: usize) {
+        let mut s = self.head[tile];
         while s != NONE {
             self.mark(s);
             s = self.next[s as usize];
         }
     }
 
-    fn link(&mut self, cells: &mut [Cell], slot: u32, tile: usize) {
-        let h = cells[tile].head;
+    fn link(&mut self, slot: u32, tile: usize) {
+        let h = self.head[tile];
         self.next[slot as usize] = h;
         self.prev[slot as usize] = NONE;
         if h != NONE {
             self.prev[h as usize] = slot;
         }
-        cells[tile].head = slot;
+        self.head[tile] = slot;
+        self.occupied[tile >> 6] |= 1 << (tile & 63);
     }
 
-    fn unlink(&mut self, cells: &mut [Cell], slot: u32, tile: usize) {
+    fn unlink(&mut self, slot: u32, tile: usize) {
         let (p, n) = (self.prev[slot as usize], self.next[slot as usize]);
         if p == NONE {
-            cells[tile].head = n;
+            self.head[tile] = n;
+            if n == NONE {
+                self.occupied[tile >> 6] &= !(1 << (tile & 63));
+            }
         } else {
             self.next[p as usize] = n;
         }
@@ -276,51 +290,61 @@ impl Planes {
     // notification: whether a counter crosses 0 <-> 1 is close to random, and a mispredicted
     // branch there would stop the CPU from overlapping the cache misses of the next tiles.
 
-    /// Row `z`, columns `x0..=x1` as a range of tile indices.
+    /// Storage slot of tile `(x, z)`.
     #[inline]
-    fn range(&self, z: i32, x0: i32, x1: i32) -> (usize, usize) {
-        let row = z as usize * self.width;
-        (row + x0 as usize, row + x1 as usize)
+    fn slot(&self, x: usize, z: usize) -> usize {
+        z * self.width + x
     }
 
-    /// Adds one to faction `f`'s counters of tiles `t0..=t1` (one row).
-    #[inline]
-    fn add(&mut self, occ: &mut Occupancy, f: usize, t0: usize, t1: usize) {
-        let bit = 1u32 << f;
-        let base = f * self.tiles;
-        let counters = &mut self.counters[base + t0..=base + t1];
-        let (mut visible, mut explored) = (0u32, 0u32);
-        for (c, cell) in counters.iter_mut().zip(&mut self.cells[t0..=t1]) {
-            *c += 1;
-            let became = u32::from(*c == 1);
-            let fresh = became & !(cell.explored >> f) & 1;
-            cell.mask |= bit * became;
-            cell.explored |= bit * became;
-            visible += became;
-            explored += fresh;
-            if cell.head != NONE && became != 0 {
-                occ.notify(cell.head);
-            }
+    /// Adds one to faction `f`'s counter of tile `t` (a row-major index); returns
+    /// (tile became visible, tile became explored) as 0/1.
+    #[inline(always)]
+    fn add_tile(&mut self, occ: &mut Occupancy, f: usize, t: usize) -> (u32, u32) {
+        let c = &mut self.counters[f * self.slots + t];
+        *c += 1;
+        let became = u32::from(*c == 1);
+        let cell = &mut self.cells[t];
+        let fresh = became & !(cell.explored >> f) & 1;
+        cell.mask |= became << f;
+        cell.explored |= became << f;
+        if occ.is_occupied(t) && became != 0 {
+            occ.notify(t);
+        }
+        (became, fresh)
+    }
+
+    /// Subtracts one from faction `f`'s counter of tile `t`; returns 1 if it became hidden.
+    #[inline(always)]
+    fn remove_tile(&mut self, occ: &mut Occupancy, f: usize, t: usize) -> u32 {
+        let c = &mut self.counters[f * self.slots + t];
+        *c -= 1;
+        let became = u32::from(*c == 0);
+        self.cells[t].mask &= !(became << f);
+        if occ.is_occupied(t) && became != 0 {
+            occ.notify(t);
+        }
+        became
+    }
+
+    /// Adds one to faction `f`'s counters on row `z`, columns `x0..=x1`.
+    fn add(&mut self, occ: &mut Occupancy, f: usize, z: i32, x0: i32, x1: i32) {
+        let (t0, t1) = (self.slot(x0 as usize, z as usize), self.slot(x1 as usize, z as usize));
+        let (mut visible, mut explored) = (0, 0);
+        for t in t0..=t1 {
+            let (v, e) = self.add_tile(occ, f, t);
+            visible += v;
+            explored += e;
         }
         self.visible_count[f] += visible;
         self.explored_count[f] += explored;
     }
 
-    /// Subtracts one from faction `f`'s counters of tiles `t0..=t1` (one row).
-    #[inline]
-    fn remove(&mut self, occ: &mut Occupancy, f: usize, t0: usize, t1: usize) {
-        let bit = 1u32 << f;
-        let base = f * self.tiles;
-        let counters = &mut self.counters[base + t0..=base + t1];
-        let mut hidden = 0u32;
-        for (c, cell) in counters.iter_mut().zip(&mut self.cells[t0..=t1]) {
-            *c -= 1;
-            let became = u32::from(*c == 0);
-            cell.mask &= !(bit * became);
-            hidden += became;
-            if cell.head != NONE && became != 0 {
-                occ.notify(cell.head);
-            }
+    /// Subtracts one from faction `f`'s counters on row `z`, columns `x0..=x1`.
+    fn remove(&mut self, occ: &mut Occupancy, f: usize, z: i32, x0: i32, x1: i32) {
+        let (t0, t1) = (self.slot(x0 as usize, z as usize), self.slot(x1 as usize, z as usize));
+        let mut hidden = 0;
+        for t in t0..=t1 {
+            hidden += self.remove_tile(occ, f, t);
         }
         self.visible_count[f] -= hidden;
     }
@@ -384,27 +408,20 @@ fn apply_diff(
     new: &[AbsSpan],
 ) {
     diff_spans(old, new, |added, z, x0, x1| {
-        let (t0, t1) = planes.range(z, x0, x1);
         if added {
-            planes.add(occ, f, t0, t1);
+            planes.add(occ, f, z, x0, x1);
         } else {
-            planes.remove(occ, f, t0, t1);
+            planes.remove(occ, f, z, x0, x1);
         }
     });
 }
 
-/// A run of `len` tiles starting `offset` tiles (row-major) from a unit's tile.
-#[derive(Clone, Copy, Debug)]
-struct LinearSpan {
-    offset: isize,
-    len: usize,
-}
-
-/// What changes when a full (unclipped, unoccluded) template moves by one tile.
+/// What changes when a full (unclipped, unoccluded) template moves by one tile: the tiles
+/// leaving and entering sight, as row-major offsets from the unit's old tile.
 #[derive(Clone, Debug, Default)]
 struct ShiftDiff {
-    removed: Vec<LinearSpan>,
-    added: Vec<LinearSpan>,
+    removed: Vec<isize>,
+    added: Vec<isize>,
 }
 
 /// A cached template plus its one-tile move differences for this grid's width.
@@ -434,15 +451,14 @@ impl TemplateEntry {
             for sz in -1..=1 {
                 let mut d = ShiftDiff::default();
                 diff_spans(&old, &rel(sx, sz), |added, z, x0, x1| {
-                    let ls = LinearSpan {
-                        offset: z as isize * width as isize + x0 as isize,
-                        len: (x1 - x0 + 1) as usize,
-                    };
+                    let row = z as isize * width as isize;
+                    let tiles = (x0..=x1).map(|x| row + x as isize);
                     if added {
-                        d.added.push(ls)
+                        d.added.extend(tiles)
                     } else {
-                        d.removed.push(ls)
+                        d.removed.extend(tiles)
                     }
+
                 });
                 shifts.push(d);
             }
@@ -639,27 +655,24 @@ impl FogGrid {
         }
         let tiles = spec.tile_count();
         let nf = usize::from(config.factions);
+        let slots = tiles;
         let chunk_w = ((spec.width as usize - 1) >> CHUNK_SHIFT) + 1;
+
         let chunk_h = ((spec.height as usize - 1) >> CHUNK_SHIFT) + 1;
         Ok(Self {
             spec,
             config,
             planes: Planes {
                 width: spec.width as usize,
-                tiles,
-                counters: vec![0; tiles * nf],
-                cells: vec![
-                    Cell {
-                        mask: 0,
-                        explored: 0,
-                        head: NONE
-                    };
-                    tiles
-                ],
+                slots,
+                counters: vec![0; slots * nf],
+                cells: vec![Cell { mask: 0, explored: 0 }; slots],
                 visible_count: vec![0; nf],
                 explored_count: vec![0; nf],
             },
             occ: Occupancy {
+                head: vec![NONE; tiles],
+                occupied: vec![0; tiles.div_ceil(64)],
                 next: Vec::new(),
                 prev: Vec::new(),
                 dirty: Vec::new(),
@@ -758,7 +771,7 @@ impl FogGrid {
         self.by_id.insert(id, slot);
         self.units[slot as usize].template = self.template_for(slot, bucket);
         self.occ
-            .link(&mut self.planes.cells, slot, self.spec.index(t));
+            .link(slot, self.spec.index(t));
         self.occ.mark(slot);
         let tile = self.units[slot as usize].tile;
         self.restamp(slot, tile, NONE);
@@ -773,7 +786,7 @@ impl FogGrid {
         let unit = &mut self.units[slot as usize];
         let f = usize::from(unit.desc.faction.0);
         let tile = unit.tile.1 as usize * self.planes.width + unit.tile.0 as usize;
-        self.occ.unlink(&mut self.planes.cells, slot, tile);
+        self.occ.unlink(slot, tile);
         for by in FactionMask(unit.reported).iter() {
             self.pending.push(FogEvent::Lost { unit: id, by });
         }
@@ -803,9 +816,9 @@ impl FogGrid {
         }
         if tile != unit.tile {
             let old = unit.tile.1 as usize * self.planes.width + unit.tile.0 as usize;
-            self.occ.unlink(&mut self.planes.cells, slot, old);
+            self.occ.unlink(slot, old);
             self.occ
-                .link(&mut self.planes.cells, slot, self.spec.index(t));
+                .link(slot, self.spec.index(t));
             self.occ.mark(slot);
         }
         let (old_tile, old_template) = (unit.tile, unit.template);
@@ -849,8 +862,8 @@ impl FogGrid {
     /// The other factions that see a unit now (its tile's mask minus its own faction).
     pub fn unit_seen_by(&self, id: UnitId) -> Option<FactionMask> {
         let u = &self.units[self.by_id.get(id)? as usize];
-        let t = u.tile.1 as usize * self.planes.width + u.tile.0 as usize;
-        Some(FactionMask(self.planes.cells[t].mask) & !u.desc.faction.mask())
+        let i = self.planes.slot(u.tile.0 as usize, u.tile.1 as usize);
+        Some(FactionMask(self.planes.cells[i].mask) & !u.desc.faction.mask())
     }
 
     /// Number of tiles a unit currently sees (after clipping and occlusion).
@@ -877,8 +890,8 @@ impl FogGrid {
             if !u.alive {
                 continue;
             }
-            let t = u.tile.1 as usize * self.planes.width + u.tile.0 as usize;
-            let now = self.planes.cells[t].mask & !u.desc.faction.mask().0;
+            let i = self.planes.slot(u.tile.0 as usize, u.tile.1 as usize);
+            let now = self.planes.cells[i].mask & !u.desc.faction.mask().0;
             let changed = FactionMask(now ^ u.reported);
             for by in changed.iter() {
                 out.push(if now & by.mask().0 != 0 {
@@ -952,7 +965,7 @@ impl FogGrid {
     /// The factions that see `tile` now (empty off the grid). O(1).
     pub fn visible_mask(&self, tile: TilePos) -> FactionMask {
         FactionMask(if self.spec.contains(tile) {
-            self.planes.cells[self.spec.index(tile)].mask
+            self.planes.cells[self.planes.slot(tile.x as usize, tile.z as usize)].mask
         } else {
             0
         })
@@ -961,7 +974,7 @@ impl FogGrid {
     /// The factions that have ever seen `tile` (including those seeing it now).
     pub fn explored_mask(&self, tile: TilePos) -> FactionMask {
         FactionMask(if self.spec.contains(tile) {
-            self.planes.cells[self.spec.index(tile)].explored
+            self.planes.cells[self.planes.slot(tile.x as usize, tile.z as usize)].explored
         } else {
             0
         })
@@ -977,7 +990,8 @@ impl FogGrid {
         if !self.spec.contains(tile) || faction.0 >= self.config.factions {
             return 0;
         }
-        self.planes.counters[usize::from(faction.0) * self.planes.tiles + self.spec.index(tile)]
+        let i = self.planes.slot(tile.x as usize, tile.z as usize);
+        self.planes.counters[usize::from(faction.0) * self.planes.slots + i]
     }
 
     /// What a spectator showing the factions in `spectator` (one faction, an alliance, or
@@ -1014,7 +1028,7 @@ impl FogGrid {
     /// for `spectator`, row-major (`z * width + x`), replacing the contents of `out`.
     pub fn write_states(&self, spectator: FactionMask, out: &mut Vec<u8>) {
         out.clear();
-        out.extend(self.planes.cells.iter().map(|c| {
+        out.extend(self.cells_row_major().map(|c| {
             if c.mask & spectator.0 != 0 {
                 TileState::Visible as u8
             } else if c.explored & spectator.0 != 0 {
@@ -1034,12 +1048,12 @@ impl FogGrid {
 
     /// The per-tile visible masks, row-major (raw access for tools).
     pub fn visible_masks(&self) -> impl ExactSizeIterator<Item = FactionMask> + '_ {
-        self.planes.cells.iter().map(|c| FactionMask(c.mask))
+        self.cells_row_major().map(|c| FactionMask(c.mask))
     }
 
     /// The per-tile explored masks, row-major (raw access for tools).
     pub fn explored_masks(&self) -> impl ExactSizeIterator<Item = FactionMask> + '_ {
-        self.planes.cells.iter().map(|c| FactionMask(c.explored))
+        self.cells_row_major().map(|c| FactionMask(c.explored))
     }
 
     /// Number of distinct LOS templates built so far.
@@ -1048,6 +1062,11 @@ impl FogGrid {
     }
 
     // ----- internals -----
+
+    /// Every tile's cell in row-major tile order.
+    fn cells_row_major(&self) -> impl ExactSizeIterator<Item = &Cell> + '_ {
+        self.planes.cells.iter()
+    }
 
     /// The template index for a unit's shape and `bucket`, building it on first use.
     fn template_for(&mut self, slot: u32, bucket: u16) -> u32 {
@@ -1125,15 +1144,20 @@ impl FogGrid {
         {
             // Fast path: a one-tile move on open ground; the difference is precomputed.
             let shift = &self.templates[template as usize].shifts[((sx + 1) * 3 + sz + 1) as usize];
-            let centre = (old_tile.1 as usize * self.planes.width + old_tile.0 as usize) as isize;
-            for ls in &shift.removed {
-                let t0 = (centre + ls.offset) as usize;
-                self.planes.remove(&mut self.occ, f, t0, t0 + ls.len - 1);
+            let centre = self.planes.slot(old_tile.0 as usize, old_tile.1 as usize) as isize;
+            let planes = &mut self.planes;
+            let mut hidden = 0;
+            for &off in &shift.removed {
+                hidden += planes.remove_tile(&mut self.occ, f, (centre + off) as usize);
             }
-            for ls in &shift.added {
-                let t0 = (centre + ls.offset) as usize;
-                self.planes.add(&mut self.occ, f, t0, t0 + ls.len - 1);
+            let (mut visible, mut explored) = (0, 0);
+            for &off in &shift.added {
+                let (v, e) = planes.add_tile(&mut self.occ, f, (centre + off) as usize);
+                visible += v;
+                explored += e;
             }
+            planes.visible_count[f] = planes.visible_count[f] + visible - hidden;
+            planes.explored_count[f] += explored;
             return;
         }
         // General path: old and new seen sets as grid spans, per-row difference.

@@ -209,6 +209,10 @@ pub fn scenarios(quick: bool, alloc_count: &dyn Fn() -> u64) -> Vec<BenchScenari
         let mut costs = [vec![None; q], vec![None; q], vec![None; q]];
         let mut ms = [0.0f64; 3];
         let mut allocs = [0u64; 3];
+        #[allow(
+            clippy::needless_range_loop,
+            reason = "i indexes three result vectors and the pairs"
+        )]
         for i in 0..q {
             let a0 = alloc_count();
             let t = Instant::now();

@@ -31,7 +31,7 @@ impl DistanceField {
     }
 
     /// Cheapest cost from `id` to the goal (link length x multiplier summed,
-    /// >= 0), or `None` if the goal is unreachable from `id`, `id` is unusable,
+    /// at least 0), or `None` if the goal is unreachable from `id`, `id` is unusable,
     /// or `nav` is not the graph the field was filled on.
     pub fn cost_to_goal(&self, nav: &NavGraph, id: WaypointId) -> Option<f32> {
         if nav.key != self.graph_key {

@@ -1,4 +1,5 @@
 //! A* and distance-field queries allocate nothing after warm-up.
+#![allow(clippy::expect_used, reason = "tests fail loudly on broken setup")]
 #![allow(
     unsafe_code,
     reason = "a counting global allocator needs `unsafe impl GlobalAlloc`"

@@ -1,4 +1,5 @@
 //! Editing, freezing, auto-connect and path-search scenarios.
+#![allow(clippy::expect_used, reason = "tests fail loudly on broken setup")]
 
 use glam::Vec3;
 use kiai_nav::{

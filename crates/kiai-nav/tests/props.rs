@@ -1,4 +1,5 @@
 //! Property tests: accelerated paths equal brute-force ones.
+#![allow(clippy::expect_used, reason = "tests fail loudly on broken setup")]
 
 mod common;
 

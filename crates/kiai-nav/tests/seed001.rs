@@ -2,6 +2,7 @@
 //!
 //! Layout for most cases: the agent stands on `A` at the origin, the
 //! destination `D` is at (10, 0, 0), so `|D - A|^2 = 100`.
+#![allow(clippy::expect_used, reason = "tests fail loudly on broken setup")]
 
 use glam::Vec3;
 use kiai_nav::{

@@ -15,6 +15,9 @@ pub(crate) struct UniformGrid {
     dims: [usize; 2],
     cell_start: Vec<u32>,
     items: Vec<u32>,
+    /// Positions of `items`, in the same (cell) order, for cache-friendly
+    /// candidate gathering.
+    item_pos: Vec<Vec3>,
     cell_of: Vec<u32>,
 }
 
@@ -25,6 +28,7 @@ impl UniformGrid {
     pub(crate) fn rebuild(&mut self, positions: &[Vec3], cell_size: f32) {
         let n = positions.len();
         self.items.clear();
+        self.item_pos.clear();
         self.cell_of.clear();
         if n == 0 {
             self.dims = [0, 0];
@@ -39,7 +43,9 @@ impl UniformGrid {
             max = max.max(h);
         }
         let extent = (max - min).max(Vec2::splat(1e-3));
-        let mut cell = cell_size.max(1e-3);
+        // Cells of half the reach: the query square then spans 2.5 reaches
+        // instead of 3, about a third fewer candidates.
+        let mut cell = (cell_size * 0.5).max(1e-3);
         let budget = (n * MAX_CELLS_PER_AGENT).max(64) as f32;
         let cells = |c: f32| ((extent.x / c).floor() + 1.0) * ((extent.y / c).floor() + 1.0);
         if cells(cell) > budget {
@@ -66,11 +72,13 @@ impl UniformGrid {
             self.cell_start[c + 1] += self.cell_start[c];
         }
         self.items.resize(n, 0);
+        self.item_pos.resize(n, Vec3::ZERO);
         // `cell_start[c]` serves as the write cursor of cell c; afterwards it
         // holds the cell's end, so shift back by one cell.
         for (i, &c) in self.cell_of.iter().enumerate() {
             let slot = &mut self.cell_start[c as usize];
             self.items[*slot as usize] = i as u32;
+            self.item_pos[*slot as usize] = positions[i];
             *slot += 1;
         }
         for c in (1..=cell_count).rev() {
@@ -97,10 +105,10 @@ impl UniformGrid {
         self.axis_cell(p.y, 1) * self.dims[0] + self.axis_cell(p.x, 0)
     }
 
-    /// Calls `f` with every agent index whose position lies in cells
-    /// overlapping the square `center ± reach` (a superset of the agents
-    /// within `reach` on X-Z).
-    pub(crate) fn for_each_near(&self, center: Vec2, reach: f32, mut f: impl FnMut(u32)) {
+    /// Calls `f` with the index and position of every agent whose position
+    /// lies in cells overlapping the square `center ± reach` (a superset of
+    /// the agents within `reach` on X-Z).
+    pub(crate) fn for_each_near(&self, center: Vec2, reach: f32, mut f: impl FnMut(u32, Vec3)) {
         if self.items.is_empty() {
             return;
         }
@@ -112,8 +120,11 @@ impl UniformGrid {
             let row = z * self.dims[0];
             let start = self.cell_start[row + x0] as usize;
             let end = self.cell_start[row + x1 + 1] as usize;
-            for &i in &self.items[start..end] {
-                f(i);
+            for (&i, &p) in self.items[start..end]
+                .iter()
+                .zip(&self.item_pos[start..end])
+            {
+                f(i, p);
             }
         }
     }
@@ -136,7 +147,7 @@ mod tests {
         for p in &positions {
             let c = Vec2::new(p.x, p.z);
             let mut found = Vec::new();
-            grid.for_each_near(c, 5.0, |i| found.push(i));
+            grid.for_each_near(c, 5.0, |i, _| found.push(i));
             for (j, q) in positions.iter().enumerate() {
                 if (q.x - p.x).abs() <= 5.0 && (q.z - p.z).abs() <= 5.0 {
                     assert!(found.contains(&(j as u32)));
@@ -152,7 +163,7 @@ mod tests {
         grid.rebuild(&positions, 0.5);
         assert!(grid.dims[0] * grid.dims[1] <= 64);
         let mut found = Vec::new();
-        grid.for_each_near(Vec2::splat(1e6), 1.0, |i| found.push(i));
+        grid.for_each_near(Vec2::splat(1e6), 1.0, |i, _| found.push(i));
         assert_eq!(found, vec![1]);
     }
 }

@@ -106,8 +106,8 @@ struct PerceptChunk {
     /// Per slot (agent × sense), the end of its ids in `ids`.
     slot_end: Vec<u32>,
     ids: Vec<AgentId>,
-    /// Scratch: candidate agent indices of the agent being processed.
-    candidates: Vec<u32>,
+    /// Scratch: candidates (index, position) of the agent being processed.
+    candidates: Vec<(u32, Vec3)>,
 }
 
 impl Percepts {
@@ -221,25 +221,27 @@ fn sense_chunk(
         if !senses.is_empty() {
             // Pad the reach so f32 rounding at the edge never loses a candidate;
             // the exact tests below decide.
-            let pad = reach * 1e-5 + 1e-5;
+            let padded = reach + reach * 1e-5 + 1e-5;
+            let reach_sq = padded * padded;
             let candidates = &mut chunk.candidates;
-            grid.for_each_near(Vec2::new(eye.x, eye.z), reach + pad, |j| {
-                if j as usize != i {
-                    candidates.push(j);
+            grid.for_each_near(Vec2::new(eye.x, eye.z), padded, |j, p| {
+                let (dx, dz) = (p.x - eye.x, p.z - eye.z);
+                if dx * dx + dz * dz <= reach_sq && j as usize != i {
+                    candidates.push((j, p));
                 }
             });
-            candidates.sort_unstable();
         }
         for s in senses {
-            for &j in &chunk.candidates {
-                let j = j as usize;
+            let start = chunk.ids.len();
+            for &(j, p) in &chunk.candidates {
                 if s.filter
-                    .passes(input.factions, faction, input.factions_of[j])
-                    && s.shape.contains(eye, facing, input.positions[j])
+                    .passes(input.factions, faction, input.factions_of[j as usize])
+                    && s.shape.contains(eye, facing, p)
                 {
-                    chunk.ids.push(AgentId::from_index(j));
+                    chunk.ids.push(AgentId(j));
                 }
             }
+            chunk.ids[start..].sort_unstable();
             chunk.slot_end.push(chunk.ids.len() as u32);
         }
         chunk.slot_start.push(chunk.slot_end.len() as u32);
