@@ -151,3 +151,168 @@ fn usage_errors_exit_2() {
     let out = kiai(&["run", ARENA, "--threads", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+const VILLAGE: &str = "content/demo/village.ron";
+
+#[test]
+fn infantry_cuts_across_while_vehicles_take_the_road() {
+    let infantry = json(&[
+        "path",
+        VILLAGE,
+        "--from",
+        "0",
+        "--to",
+        "69",
+        "--cost-list",
+        "infantry",
+        "--json",
+    ]);
+    let vehicle = json(&[
+        "path",
+        VILLAGE,
+        "--from",
+        "0",
+        "--to",
+        "69",
+        "--cost-list",
+        "vehicle",
+        "--json",
+    ]);
+    assert_eq!(infantry["found"], true);
+    assert_eq!(vehicle["found"], true);
+    let route = |v: &serde_json::Value| -> Vec<u64> {
+        v["waypoints"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_u64()).collect())
+            .unwrap_or_default()
+    };
+    // Documented in content/demo/village.ron.
+    assert_eq!(route(&infantry), [0, 1, 2, 13, 24, 35, 46, 57, 68, 69]);
+    assert_eq!(
+        route(&vehicle),
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 19, 29, 39, 49, 59, 69]
+    );
+    // The road costs 0.5 per unit of length for vehicles: 15 links of 10.
+    assert!((vehicle["cost"].as_f64().unwrap_or(0.0) - 75.0).abs() < 1e-3);
+    // The first cost list is the default.
+    let default = json(&["path", VILLAGE, "--from", "0", "--to", "69", "--json"]);
+    assert_eq!(route(&default), route(&infantry));
+}
+
+#[test]
+fn routes_avoid_the_inactive_footbridge() {
+    for list in ["infantry", "vehicle"] {
+        for (from, to) in [("24", "44"), ("33", "35"), ("0", "69")] {
+            let p = json(&[
+                "path",
+                VILLAGE,
+                "--from",
+                from,
+                "--to",
+                to,
+                "--cost-list",
+                list,
+                "--json",
+            ]);
+            assert_eq!(p["found"], true);
+            assert!(
+                !p["waypoints"]
+                    .as_array()
+                    .is_some_and(|w| w.iter().any(|x| x == 34)),
+                "{p}"
+            );
+        }
+    }
+    // Routing to the footbridge itself finds nothing.
+    let p = json(&["path", VILLAGE, "--from", "0", "--to", "34", "--json"]);
+    assert_eq!(p["found"], false);
+}
+
+#[test]
+fn select_follows_seed_001() {
+    // Toward 69 from 0 on foot: the diagonal 11 minimises cost x distance².
+    let s = json(&[
+        "select", VILLAGE, "--at", "0", "--dest", "69", "--toward", "--json",
+    ]);
+    assert_eq!(s["selected"], 11);
+    // A vehicle prefers the cheap road (0.5) to the orchard.
+    let s = json(&[
+        "select",
+        VILLAGE,
+        "--at",
+        "0",
+        "--dest",
+        "69",
+        "--toward",
+        "--cost-list",
+        "vehicle",
+        "--json",
+    ]);
+    assert_eq!(s["selected"], 1);
+    // Excluded waypoints are never picked.
+    let s = json(&[
+        "select",
+        VILLAGE,
+        "--at",
+        "0",
+        "--dest",
+        "69",
+        "--toward",
+        "--exclude",
+        "11,1",
+        "--json",
+    ]);
+    assert_eq!(s["selected"], 10);
+    // Away from 69, standing on 22: the farthest qualifying neighbour.
+    let s = json(&[
+        "select", VILLAGE, "--at", "22", "--dest", "69", "--away", "--json",
+    ]);
+    assert_eq!(s["selected"], 11);
+    // A max distance shorter than every link leaves nothing.
+    let s = json(&[
+        "select",
+        VILLAGE,
+        "--at",
+        "0",
+        "--dest",
+        "69",
+        "--toward",
+        "--max-distance",
+        "5",
+        "--json",
+    ]);
+    assert!(s["selected"].is_null());
+    // Jitter is deterministic per seed.
+    let a = json(&[
+        "select", VILLAGE, "--at", "22", "--dest", "69", "--toward", "--jitter", "0.8", "--seed",
+        "4", "--json",
+    ]);
+    let b = json(&[
+        "select", VILLAGE, "--at", "22", "--dest", "69", "--toward", "--jitter", "0.8", "--seed",
+        "4", "--json",
+    ]);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn nav_errors_are_clear() {
+    let out = kiai(&["path", VILLAGE, "--from", "0", "--to", "999"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no waypoint with id 999"));
+    let out = kiai(&[
+        "path",
+        VILLAGE,
+        "--from",
+        "0",
+        "--to",
+        "1",
+        "--cost-list",
+        "tank",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("no cost list `tank`; this file has: infantry, vehicle")
+    );
+    let out = kiai(&["select", VILLAGE, "--at", "0", "--dest", "1"]);
+    assert_eq!(out.status.code(), Some(2), "--toward or --away is required");
+}

@@ -10,7 +10,10 @@
 
 use std::time::Instant;
 
+mod alloc;
 pub mod perception;
+
+pub use alloc::{CountingAllocator, allocations};
 
 /// One benchmark result: kiai against a peer on identical inputs.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,7 +79,24 @@ pub fn once_ms(f: impl FnOnce()) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-/// Every scenario kiai knows, in a stable order.
+/// Every scenario kiai knows, in a stable order. Fails when kiai and a peer
+/// disagree on a result.
+///
+/// Allocation counts in notes are real only when the binary installs
+/// [`CountingAllocator`] as its global allocator.
 pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
-    perception::scenarios(effort)
+    let mut out = perception::scenarios(effort)?;
+    for s in kiai_nav::bench::scenarios(effort.quick, &allocations) {
+        if s.note.contains("MISMATCH") {
+            return Err(format!("{}: {}", s.name, s.note));
+        }
+        out.push(Scenario {
+            name: format!("nav/{}", s.name),
+            ours_ms: s.ours_ms,
+            peer: s.peer,
+            peer_ms: s.peer_ms,
+            note: s.note,
+        });
+    }
+    Ok(out)
 }

@@ -12,9 +12,17 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use kiai_content::{Content, Diagnostic};
+use kiai_content::{Content, Diagnostic, NavMap};
 use kiai_core::{BehaviourState, DefaultDecider, Pipeline, StageTimings, World, state_hash};
+use kiai_nav::{
+    CostListId, Destination, Heading, NavQuery, NeighbourFilter, PartialReason, PathFilter,
+    PathStatus, SelectOptions, WaypointId,
+};
 use serde_json::{Value, json};
+
+/// Counts allocations so `kiai bench` can report allocations per query.
+#[global_allocator]
+static ALLOCATOR: kiai_bench::CountingAllocator = kiai_bench::CountingAllocator;
 
 #[derive(Parser)]
 #[command(
@@ -42,6 +50,10 @@ enum Command {
     Perceive(PerceiveArgs),
     /// Check content files and report every problem with file:line:col.
     Validate(ValidateArgs),
+    /// Find the cheapest route between two waypoints (A*).
+    Path(PathArgs),
+    /// Pick the next waypoint toward or away from a destination (seed 001).
+    Select(SelectArgs),
     /// Run the side-by-side benchmarks (kiai against a peer, same inputs).
     Bench(BenchArgs),
 }
@@ -91,6 +103,61 @@ struct ValidateArgs {
 }
 
 #[derive(Args)]
+struct PathArgs {
+    /// Content file (.ron) with waypoints and links.
+    file: PathBuf,
+    /// Start waypoint id (as in the content file).
+    #[arg(long)]
+    from: u32,
+    /// Goal waypoint id.
+    #[arg(long)]
+    to: u32,
+    /// Cost list to price links with (a unit type); defaults to the first.
+    #[arg(long)]
+    cost_list: Option<String>,
+    /// Print one JSON object on stdout instead of a summary.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+#[command(group = clap::ArgGroup::new("heading").required(true).args(["toward", "away"]))]
+struct SelectArgs {
+    /// Content file (.ron) with waypoints and links.
+    file: PathBuf,
+    /// The waypoint the agent stands on.
+    #[arg(long)]
+    at: u32,
+    /// The destination waypoint.
+    #[arg(long)]
+    dest: u32,
+    /// Pick the neighbour that gets closer to the destination.
+    #[arg(long)]
+    toward: bool,
+    /// Pick the neighbour that gets farther from the destination.
+    #[arg(long)]
+    away: bool,
+    /// Cost list to weigh links with; defaults to the first.
+    #[arg(long)]
+    cost_list: Option<String>,
+    /// Skip neighbours farther than this from the current waypoint (world units).
+    #[arg(long)]
+    max_distance: Option<f32>,
+    /// Waypoint ids never to pick, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    exclude: Vec<u32>,
+    /// Random variation of link costs (0: none), so agents take detours.
+    #[arg(long, default_value_t = 0.0)]
+    jitter: f32,
+    /// Seed of the jitter's random stream; defaults to the file's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print one JSON object on stdout instead of a summary.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
 struct BenchArgs {
     /// Shorter runs (seconds instead of tens of seconds); figures are noisier.
     #[arg(long)]
@@ -106,11 +173,19 @@ fn main() -> ExitCode {
         Command::Run(args) => run(&args),
         Command::Perceive(args) => perceive(&args),
         Command::Validate(args) => validate(&args),
+        Command::Path(args) => path(&args),
+        Command::Select(args) => select(&args),
         Command::Bench(args) => bench(&args),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
+            // `kiai ... | head` closing the pipe early is not an error.
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            {
+                return ExitCode::SUCCESS;
+            }
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
@@ -156,8 +231,16 @@ fn world_of(content: &Content, seed: Option<u64>) -> anyhow::Result<World> {
     content.world(seed).context("cannot build the world")
 }
 
+/// Writes one line to stdout, reporting (not panicking on) a closed pipe.
+fn outln(line: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(line.as_bytes())?;
+    out.write_all(b"\n")
+}
+
 fn print_json(value: &Value) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string(value)?);
+    outln(&serde_json::to_string(value)?)?;
     Ok(())
 }
 
@@ -213,23 +296,23 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }))?;
     } else {
         let per = |d: std::time::Duration| d.as_secs_f64() * 1e3 / ticks;
-        println!(
+        outln(&format!(
             "{}: {} ticks, {} agents, seed {}",
             args.sim.file.display(),
             world.tick(),
             world.agents().len(),
             world.config().seed
-        );
-        println!("state hash  {hash}");
+        ))?;
+        outln(&format!("state hash  {hash}"))?;
         let states: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        println!("states      {}", states.join(", "));
-        println!(
+        outln(&format!("states      {}", states.join(", ")))?;
+        outln(&format!(
             "time        {ms_per_tick:.4} ms/tick (sense {:.4}, decide {:.4}, steer {:.4}, integrate {:.4})",
             per(totals.sense),
             per(totals.decide),
             per(totals.steer),
             per(totals.integrate)
-        );
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -271,7 +354,7 @@ fn perceive(args: &PerceiveArgs) -> anyhow::Result<ExitCode> {
             .collect();
         print_json(&json!({ "tick": world.tick(), "agents": agents }))?;
     } else {
-        println!("tick {}", world.tick());
+        outln(&format!("tick {}", world.tick()))?;
         for (name, senses) in report {
             let parts: Vec<String> = senses
                 .iter()
@@ -283,7 +366,7 @@ fn perceive(args: &PerceiveArgs) -> anyhow::Result<ExitCode> {
                     format!("{sense} [{}]", list.join(", "))
                 })
                 .collect();
-            println!("{name}: {}", parts.join("; "));
+            outln(&format!("{name}: {}", parts.join("; ")))?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -315,7 +398,7 @@ fn validate(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
         print_json(&json!({ "ok": ok, "diagnostics": diagnostics }))?;
     } else {
         for d in &all {
-            println!("{d}");
+            outln(&format!("{d}"))?;
         }
         eprintln!(
             "{} file{} checked: {errors} error{}, {} warning{}",
@@ -327,6 +410,131 @@ fn validate(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(if ok { ExitCode::SUCCESS } else { REPORTED })
+}
+
+/// The navigation graph and the cost list named on the command line.
+fn nav_of(content: &Content, cost_list: Option<&str>) -> anyhow::Result<(NavMap, CostListId)> {
+    let nav = content.nav().context("cannot build the navigation graph")?;
+    let list = match cost_list {
+        Some(name) => nav.cost_list(name).with_context(|| {
+            format!(
+                "no cost list `{name}`; this file has: {}",
+                nav.cost_list_names().join(", ")
+            )
+        })?,
+        None => nav.first_cost_list().context("the file has no cost list")?,
+    };
+    Ok((nav, list))
+}
+
+fn waypoint(nav: &NavMap, id: u32) -> anyhow::Result<WaypointId> {
+    nav.waypoint(id)
+        .with_context(|| format!("no waypoint with id {id} in this file"))
+}
+
+fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
+    let Some(content) = load(&args.file) else {
+        return Ok(REPORTED);
+    };
+    let (nav, list) = nav_of(&content, args.cost_list.as_deref())?;
+    let (from, to) = (waypoint(&nav, args.from)?, waypoint(&nav, args.to)?);
+    let frozen = nav.graph.freeze();
+    let mut query = NavQuery::new(u32::MAX);
+    let result = frozen
+        .find_path(from, to, &PathFilter::new(list), &mut query)
+        .context("cannot search")?;
+    let ids: Vec<u32> = query
+        .path()
+        .iter()
+        .filter_map(|w| nav.content_id(*w))
+        .collect();
+    let status = match result.status {
+        PathStatus::Complete => "complete",
+        PathStatus::Partial {
+            reason: PartialReason::Unreachable,
+        } => "unreachable",
+        PathStatus::Partial {
+            reason: PartialReason::OutOfNodes,
+        } => "out_of_nodes",
+    };
+    if args.json {
+        print_json(&json!({
+            "found": result.is_complete(),
+            "waypoints": ids,
+            "cost": result.cost,
+            "status": status,
+            "expanded": result.expanded,
+        }))?;
+    } else if result.is_complete() {
+        let route: Vec<String> = ids.iter().map(u32::to_string).collect();
+        outln(&format!(
+            "{} -> {}: cost {:.3} via {}",
+            args.from,
+            args.to,
+            result.cost,
+            route.join(" ")
+        ))?;
+    } else {
+        let route: Vec<String> = ids.iter().map(u32::to_string).collect();
+        outln(&format!(
+            "{} -> {}: no route ({status}); closest reachable: {}",
+            args.from,
+            args.to,
+            route.join(" ")
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn select(args: &SelectArgs) -> anyhow::Result<ExitCode> {
+    use rand::SeedableRng;
+
+    let Some(content) = load(&args.file) else {
+        return Ok(REPORTED);
+    };
+    let (nav, list) = nav_of(&content, args.cost_list.as_deref())?;
+    let (at, dest) = (waypoint(&nav, args.at)?, waypoint(&nav, args.dest)?);
+    let exclude = args
+        .exclude
+        .iter()
+        .map(|id| waypoint(&nav, *id))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if !(args.jitter.is_finite() && args.jitter >= 0.0) {
+        anyhow::bail!("--jitter must be a finite number >= 0");
+    }
+    if args
+        .max_distance
+        .is_some_and(|d| !(d.is_finite() && d > 0.0))
+    {
+        anyhow::bail!("--max-distance must be a finite number > 0");
+    }
+    let mut options = SelectOptions::new(
+        if args.away {
+            Heading::Away
+        } else {
+            Heading::Toward
+        },
+        list,
+    );
+    options.filter = NeighbourFilter {
+        max_distance: args.max_distance,
+        exclude: &exclude,
+    };
+    options.jitter = args.jitter;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(content.def.seed));
+    let selected = nav
+        .graph
+        .select_neighbour(at, Destination::Waypoint(dest), &options, &mut rng)
+        .and_then(|w| nav.content_id(w));
+    if args.json {
+        print_json(&json!({ "selected": selected }))?;
+    } else {
+        match selected {
+            Some(id) => outln(&format!("{id}"))?,
+            None => outln("none: no neighbour qualifies")?,
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn plural(n: usize) -> &'static str {
@@ -363,24 +571,24 @@ fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             "machine": machine(),
         }))?;
     } else {
-        println!(
+        outln(&format!(
             "{:<36} {:>12} {:>12}  {:>8}  peer",
             "scenario", "kiai ms", "peer ms", "ratio"
-        );
+        ))?;
         for s in &scenarios {
-            println!(
+            outln(&format!(
                 "{:<36} {:>12.4} {:>12.4}  {:>7.1}x  {}",
                 s.name,
                 s.ours_ms,
                 s.peer_ms,
                 s.ratio(),
                 s.peer
-            );
+            ))?;
         }
         for s in &scenarios {
-            println!("  {}: {}", s.name, s.note);
+            outln(&format!("  {}: {}", s.name, s.note))?;
         }
-        println!("machine: {}", machine());
+        outln(&format!("machine: {}", machine()))?;
     }
     Ok(ExitCode::SUCCESS)
 }

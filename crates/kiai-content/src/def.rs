@@ -38,6 +38,16 @@ pub struct ContentDef {
     /// Factions and their hostility.
     #[serde(default)]
     pub factions: Vec<FactionDef>,
+    /// Names of the movement-cost lists (one per unit type, e.g.
+    /// `"infantry"`, `"vehicle"`). Empty: one implicit list, `"default"`.
+    #[serde(default)]
+    pub cost_lists: Vec<String>,
+    /// Waypoints of the navigation graph.
+    #[serde(default)]
+    pub waypoints: Vec<WaypointDef>,
+    /// Directed links between waypoints.
+    #[serde(default)]
+    pub links: Vec<LinkDef>,
     /// Archetypes by name, in file order.
     #[serde(default)]
     pub archetypes: OrderedMap<ArchetypeDef>,
@@ -48,6 +58,46 @@ pub struct ContentDef {
 
 fn default_tick_seconds() -> f32 {
     0.1
+}
+
+/// A waypoint of the navigation graph.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WaypointDef {
+    /// Unique id, referenced by links and on the command line.
+    pub id: u32,
+    /// Position, world units.
+    pub pos: Vec3Def,
+    /// Inactive waypoints are never entered (a blown-up bridge). Default true.
+    #[serde(default = "yes")]
+    pub active: bool,
+    /// Optional designer-facing name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Free-form tags (`"cover"`, `"door"`).
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A directed link `from -> to` (add `two_way: true` for both directions).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkDef {
+    /// Waypoint id the link leaves.
+    pub from: u32,
+    /// Waypoint id the link enters.
+    pub to: u32,
+    /// One multiplier on the link's length per cost list, in `cost_lists`
+    /// order, each finite and >= 0. Empty: 1.0 in every list.
+    #[serde(default)]
+    pub costs: Vec<f32>,
+    /// Also add the link `to -> from` with the same costs.
+    #[serde(default)]
+    pub two_way: bool,
 }
 
 /// An axis-aligned box.

@@ -1,7 +1,8 @@
 //! # kiai-content — the content format
 //!
 //! Content files are RON text (format version [`FORMAT_VERSION`]) holding a
-//! level's AI: factions, archetypes with named senses and movement, agents.
+//! level's AI: factions, archetypes with named senses and movement, agents,
+//! and the waypoint graph with its movement-cost lists.
 //! This crate parses them into serde types ([`def`]), reports every problem
 //! at once as `file:line:col: error: message` ([`Diagnostic`]), and builds a
 //! runtime [`kiai_core::World`] from valid content.
@@ -32,6 +33,7 @@ pub mod def;
 mod diag;
 mod load;
 mod locate;
+mod nav;
 mod validate;
 
 pub use build::{build_world, shape};
@@ -39,4 +41,5 @@ pub use def::FORMAT_VERSION;
 pub use diag::{Diagnostic, Diagnostics, Severity, did_you_mean};
 pub use load::{Content, MAX_FILE_BYTES, MAX_NESTING, parse};
 pub use locate::{Pos, SpanIndex};
+pub use nav::{DEFAULT_COST_LIST, NavMap, build_nav};
 pub use validate::validate;

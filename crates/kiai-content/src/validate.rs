@@ -147,6 +147,66 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         }
     }
 
+    // Navigation.
+    c.unique(
+        "cost list",
+        def.cost_lists
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (format!("cost_lists[{i}]"), n.as_str())),
+    );
+    let mut waypoint_ids: BTreeMap<u32, ()> = BTreeMap::new();
+    for (i, w) in def.waypoints.iter().enumerate() {
+        let base = format!("waypoints[{i}]");
+        if waypoint_ids.insert(w.id, ()).is_some() {
+            c.error(
+                &format!("{base}.id"),
+                format!("duplicate waypoint id {}", w.id),
+            );
+        }
+        c.finite3(&format!("{base}.pos"), "pos", w.pos);
+    }
+    let lists = def.cost_lists.len().max(1);
+    for (i, l) in def.links.iter().enumerate() {
+        let base = format!("links[{i}]");
+        for (field, id) in [("from", l.from), ("to", l.to)] {
+            if !waypoint_ids.contains_key(&id) {
+                c.error(
+                    &format!("{base}.{field}"),
+                    format!(
+                        "link {} -> {} names waypoint {id}, which does not exist",
+                        l.from, l.to
+                    ),
+                );
+            }
+        }
+        if l.from == l.to {
+            c.warning(
+                &format!("{base}.to"),
+                format!("waypoint {} links to itself", l.from),
+            );
+        }
+        if !l.costs.is_empty() && l.costs.len() != lists {
+            c.error(
+                &format!("{base}.costs"),
+                format!(
+                    "{} costs given but there {} {lists} cost list{} ({}); give one per list, in order",
+                    l.costs.len(),
+                    if lists == 1 { "is" } else { "are" },
+                    if lists == 1 { "" } else { "s" },
+                    if def.cost_lists.is_empty() {
+                        "the implicit `default`".to_owned()
+                    } else {
+                        def.cost_lists.join(", ")
+                    }
+                ),
+            );
+        }
+        for (j, cost) in l.costs.iter().enumerate() {
+            c.non_negative(&format!("{base}.costs[{j}]"), "a cost multiplier", *cost);
+        }
+    }
+
     // Archetypes.
     c.unique(
         "archetype",

@@ -128,7 +128,7 @@ fn walls(seed: u64) -> Vec<TilePos> {
             (rng.next_u64() % u64::from(SIDE)) as u32,
             (rng.next_u64() % u64::from(SIDE)) as u32,
         );
-        let horizontal = rng.next_u64() % 2 == 0;
+        let horizontal = rng.next_u64() & 1 == 0;
         for i in 0..8 {
             let t = if horizontal {
                 TilePos::new(x + i, z)
@@ -242,6 +242,12 @@ impl Naive {
     }
 }
 
+/// The median of per-tick times (robust to other processes on a shared machine).
+fn median(ms: &mut [f64]) -> f64 {
+    ms.sort_by(f64::total_cmp);
+    ms.get(ms.len() / 2).copied().unwrap_or(0.0)
+}
+
 fn run(setup: &Setup) -> BenchScenario {
     let spec = GridSpec::new(SIDE, SIDE, 1.0);
     let config = FogConfig {
@@ -277,17 +283,19 @@ fn run(setup: &Setup) -> BenchScenario {
     let mut events = Vec::new();
     fog.drain_events_into(&mut events);
     let mut ours_events = 0usize;
-    let start = Instant::now();
+    let mut ours_ticks = Vec::with_capacity(setup.ticks);
     for poses in &traj[1..] {
+        let start = Instant::now();
         for (i, p) in poses.iter().enumerate() {
             let moved = fog.set_pose(UnitId(i as u32), *p);
             debug_assert!(moved.is_ok());
         }
         events.clear();
         fog.drain_events_into(&mut events);
+        ours_ticks.push(start.elapsed().as_secs_f64() * 1e3);
         ours_events += events.len();
     }
-    let ours_ms = start.elapsed().as_secs_f64() * 1e3 / setup.ticks as f64;
+    let ours_ms = median(&mut ours_ticks);
 
     // Peer.
     let tiles = spec.tile_count();
@@ -309,12 +317,14 @@ fn run(setup: &Setup) -> BenchScenario {
     };
     let mut naive_events = Vec::new();
     naive.tick(&units, &traj[0], &spec, &mut naive_events);
-    let start = Instant::now();
+    let mut peer_ticks = Vec::with_capacity(setup.ticks);
     for poses in &traj[1..] {
+        let start = Instant::now();
         naive_events.clear();
         naive.tick(&units, poses, &spec, &mut naive_events);
+        peer_ticks.push(start.elapsed().as_secs_f64() * 1e3);
     }
-    let peer_ms = start.elapsed().as_secs_f64() * 1e3 / setup.ticks as f64;
+    let peer_ms = median(&mut peer_ticks);
 
     // Same states at the end.
     let masks: Vec<u32> = fog.visible_masks().map(|m| m.0).collect();
@@ -355,7 +365,8 @@ fn run(setup: &Setup) -> BenchScenario {
         peer: "naive per-tile distance test, counters rebuilt from zero each tick".to_string(),
         peer_ms,
         note: format!(
-            "ms per tick over {} ticks; {shape}{occl}; speed {SPEED} tiles/tick with turning. Ours: \
+            "median ms per tick over {} ticks; {shape}{occl}
+; speed {SPEED} tiles/tick with turning. Ours: \
              set_pose for every unit (re-stamps only units that changed tile/bucket, per-row span \
              difference) + drain_events ({ours_events} events). Peer: zero all {FACTIONS} counter \
              planes, test every tile in each unit's (2r+1)^2 square, rebuild masks and explored \

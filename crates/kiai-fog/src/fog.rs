@@ -328,7 +328,10 @@ impl Planes {
 
     /// Adds one to faction `f`'s counters on row `z`, columns `x0..=x1`.
     fn add(&mut self, occ: &mut Occupancy, f: usize, z: i32, x0: i32, x1: i32) {
-        let (t0, t1) = (self.slot(x0 as usize, z as usize), self.slot(x1 as usize, z as usize));
+        let (t0, t1) = (
+            self.slot(x0 as usize, z as usize),
+            self.slot(x1 as usize, z as usize),
+        );
         let (mut visible, mut explored) = (0, 0);
         for t in t0..=t1 {
             let (v, e) = self.add_tile(occ, f, t);
@@ -341,7 +344,10 @@ impl Planes {
 
     /// Subtracts one from faction `f`'s counters on row `z`, columns `x0..=x1`.
     fn remove(&mut self, occ: &mut Occupancy, f: usize, z: i32, x0: i32, x1: i32) {
-        let (t0, t1) = (self.slot(x0 as usize, z as usize), self.slot(x1 as usize, z as usize));
+        let (t0, t1) = (
+            self.slot(x0 as usize, z as usize),
+            self.slot(x1 as usize, z as usize),
+        );
         let mut hidden = 0;
         for t in t0..=t1 {
             hidden += self.remove_tile(occ, f, t);
@@ -431,39 +437,72 @@ struct TemplateEntry {
     /// Index `(sx + 1) * 3 + (sz + 1)` for a move by `(sx, sz)` in `-1..=1`; offsets are
     /// relative to the unit's old tile.
     shifts: Vec<ShiftDiff>,
+    /// Turns (changes of template, e.g. flashlight bucket) with a move of at most one tile:
+    /// the difference to (template index, shift index), built on first use, sorted by key.
+    turns: Vec<((u32, u8), ShiftDiff)>,
+}
+
+/// The difference between two template span lists placed at `(0, 0)` and `(sx, sz)`, as
+/// row-major offsets from `(0, 0)`.
+fn offsets_diff(from: &LosTemplate, to: &LosTemplate, sx: i32, sz: i32, width: usize) -> ShiftDiff {
+    let rel = |t: &LosTemplate, sx: i32, sz: i32| -> Vec<AbsSpan> {
+        let spans = t.spans().iter();
+        spans
+            .map(|s| AbsSpan {
+                z: s.dz + sz,
+                x0: s.x0 + sx,
+                x1: s.x1 + sx,
+            })
+            .collect()
+    };
+    let mut d = ShiftDiff::default();
+    diff_spans(&rel(from, 0, 0), &rel(to, sx, sz), |added, z, x0, x1| {
+        let row = z as isize * width as isize;
+        let tiles = (x0..=x1).map(|x| row + x as isize);
+        if added {
+            d.added.extend(tiles)
+        } else {
+            d.removed.extend(tiles)
+        }
+    });
+    d
+}
+
+/// Applies precomputed offsets around row-major tile `centre` for faction `f`.
+fn apply_offsets(
+    planes: &mut Planes,
+    occ: &mut Occupancy,
+    f: usize,
+    centre: isize,
+    diff: &ShiftDiff,
+) {
+    let mut hidden = 0;
+    for &off in &diff.removed {
+        hidden += planes.remove_tile(occ, f, (centre + off) as usize);
+    }
+    let (mut visible, mut explored) = (0, 0);
+    for &off in &diff.added {
+        let (v, e) = planes.add_tile(occ, f, (centre + off) as usize);
+        visible += v;
+        explored += e;
+    }
+    planes.visible_count[f] = planes.visible_count[f] + visible - hidden;
+    planes.explored_count[f] += explored;
 }
 
 impl TemplateEntry {
     fn new(template: LosTemplate, width: usize) -> Self {
-        let rel = |sx: i32, sz: i32| -> Vec<AbsSpan> {
-            let spans = template.spans().iter();
-            spans
-                .map(|s| AbsSpan {
-                    z: s.dz + sz,
-                    x0: s.x0 + sx,
-                    x1: s.x1 + sx,
-                })
-                .collect()
-        };
-        let old = rel(0, 0);
         let mut shifts = Vec::with_capacity(9);
         for sx in -1..=1 {
             for sz in -1..=1 {
-                let mut d = ShiftDiff::default();
-                diff_spans(&old, &rel(sx, sz), |added, z, x0, x1| {
-                    let row = z as isize * width as isize;
-                    let tiles = (x0..=x1).map(|x| row + x as isize);
-                    if added {
-                        d.added.extend(tiles)
-                    } else {
-                        d.removed.extend(tiles)
-                    }
-
-                });
-                shifts.push(d);
+                shifts.push(offsets_diff(&template, &template, sx, sz, width));
             }
         }
-        Self { template, shifts }
+        Self {
+            template,
+            shifts,
+            turns: Vec::new(),
+        }
     }
 }
 
@@ -624,6 +663,12 @@ fn visible_spans(
 /// Every mutation (`add_unit`, `set_pose`, `remove_unit`, `set_blocking`) updates counters,
 /// masks and explored bits at once, touching only the tiles that change; events are
 /// collected and handed out by [`FogGrid::drain_events`].
+///
+/// Memory: `2 * factions + 8` bytes per tile, plus about 4.1 bytes per tile for occupancy,
+/// plus the template cache: one template per (radius, bucket, fov) in use, each with its
+/// precomputed one-tile move differences and, per turn met (old template, new template,
+/// move), a cached difference. Everything is deterministic: no hashing, no clocks.
+
 #[derive(Clone, Debug)]
 pub struct FogGrid {
     spec: GridSpec,
@@ -666,7 +711,13 @@ impl FogGrid {
                 width: spec.width as usize,
                 slots,
                 counters: vec![0; slots * nf],
-                cells: vec![Cell { mask: 0, explored: 0 }; slots],
+                cells: vec![
+                    Cell {
+                        mask: 0,
+                        explored: 0
+                    };
+                    slots
+                ],
                 visible_count: vec![0; nf],
                 explored_count: vec![0; nf],
             },
@@ -770,8 +821,7 @@ impl FogGrid {
         };
         self.by_id.insert(id, slot);
         self.units[slot as usize].template = self.template_for(slot, bucket);
-        self.occ
-            .link(slot, self.spec.index(t));
+        self.occ.link(slot, self.spec.index(t));
         self.occ.mark(slot);
         let tile = self.units[slot as usize].tile;
         self.restamp(slot, tile, NONE);
@@ -817,8 +867,7 @@ impl FogGrid {
         if tile != unit.tile {
             let old = unit.tile.1 as usize * self.planes.width + unit.tile.0 as usize;
             self.occ.unlink(slot, old);
-            self.occ
-                .link(slot, self.spec.index(t));
+            self.occ.link(slot, self.spec.index(t));
             self.occ.mark(slot);
         }
         let (old_tile, old_template) = (unit.tile, unit.template);
@@ -1145,19 +1194,27 @@ impl FogGrid {
             // Fast path: a one-tile move on open ground; the difference is precomputed.
             let shift = &self.templates[template as usize].shifts[((sx + 1) * 3 + sz + 1) as usize];
             let centre = self.planes.slot(old_tile.0 as usize, old_tile.1 as usize) as isize;
-            let planes = &mut self.planes;
-            let mut hidden = 0;
-            for &off in &shift.removed {
-                hidden += planes.remove_tile(&mut self.occ, f, (centre + off) as usize);
-            }
-            let (mut visible, mut explored) = (0, 0);
-            for &off in &shift.added {
-                let (v, e) = planes.add_tile(&mut self.occ, f, (centre + off) as usize);
-                visible += v;
-                explored += e;
-            }
-            planes.visible_count[f] = planes.visible_count[f] + visible - hidden;
-            planes.explored_count[f] += explored;
+            apply_offsets(&mut self.planes, &mut self.occ, f, centre, shift);
+            return;
+        }
+        if self.units[s].full && full && sx.abs() <= 1 && sz.abs() <= 1 && old_template != NONE {
+            // Fast path: a turn (and a move of at most one tile) on open ground; the
+            // difference is cached per (old template, new template, move).
+            let key = (template, ((sx + 1) * 3 + sz + 1) as u8);
+            let turns = &self.templates[old_template as usize].turns;
+            let k = match turns.binary_search_by_key(&key, |(to, _)| *to) {
+                Ok(k) => k,
+                Err(k) => {
+                    let (from, to) = (old_template as usize, template as usize);
+                    let (a, b) = (&self.templates[from].template, &self.templates[to].template);
+                    let diff = offsets_diff(a, b, sx, sz, self.planes.width);
+                    self.templates[from].turns.insert(k, (key, diff));
+                    k
+                }
+            };
+            let diff = &self.templates[old_template as usize].turns[k].1;
+            let centre = self.planes.slot(old_tile.0 as usize, old_tile.1 as usize) as isize;
+            apply_offsets(&mut self.planes, &mut self.occ, f, centre, diff);
             return;
         }
         // General path: old and new seen sets as grid spans, per-row difference.
