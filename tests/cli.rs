@@ -1,20 +1,9 @@
 //! The `kiai` command line as pipelines use it: determinism of `run`, the
 //! shape of `perceive`, help texts, and errors on bad content.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn kiai(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kiai"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run kiai: {e}"))
-}
+use common::kiai;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = kiai(args);

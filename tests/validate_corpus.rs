@@ -3,20 +3,9 @@
 //! line must be `file:line:col: error: message`, and the exit status is 1.
 //! Good files (the demos) exit 0.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn kiai(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kiai"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run kiai: {e}"))
-}
+use common::{kiai, root};
 
 fn corpus() -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(root().join("tests/malformed"))

@@ -225,15 +225,16 @@ impl Scanner {
         s
     }
 
-    /// `( ... )`: a struct (`name: value, ...`) or a tuple (`value, ...`).
-    fn parens(&mut self, path: &str, depth: usize) {
+    /// Scans comma-separated items up to `close`, calling `item` with the
+    /// item's ordinal for each; always makes progress.
+    fn items(&mut self, close: char, mut item: impl FnMut(&mut Self, usize)) {
         self.bump();
         self.skip_trivia();
-        let mut element = 0usize;
+        let mut n = 0usize;
         loop {
             match self.peek() {
                 None => return,
-                Some(')') => {
+                Some(c) if c == close => {
                     self.bump();
                     return;
                 }
@@ -245,16 +246,25 @@ impl Scanner {
                 _ => {}
             }
             let before = self.at;
-            if let Some(field) = self.field_name() {
-                self.value(join_field(path, &field), depth + 1);
-            } else {
-                self.value(format!("{path}[{element}]"), depth + 1);
-                element += 1;
-            }
+            item(self, n);
+            n += 1;
             if self.at == before {
                 self.bump();
             }
         }
+    }
+
+    /// `( ... )`: a struct (`name: value, ...`) or a tuple (`value, ...`).
+    fn parens(&mut self, path: &str, depth: usize) {
+        let mut element = 0usize;
+        self.items(')', |s, _| {
+            if let Some(field) = s.field_name() {
+                s.value(join_field(path, &field), depth + 1);
+            } else {
+                s.value(format!("{path}[{element}]"), depth + 1);
+                element += 1;
+            }
+        });
     }
 
     /// If the cursor is at `ident :` (not `ident ::`), consumes it and returns
@@ -284,71 +294,24 @@ impl Scanner {
     }
 
     fn list(&mut self, path: &str, depth: usize) {
-        self.bump();
-        self.skip_trivia();
-        let mut element = 0usize;
-        loop {
-            match self.peek() {
-                None => return,
-                Some(']') => {
-                    self.bump();
-                    return;
-                }
-                Some(',') => {
-                    self.bump();
-                    self.skip_trivia();
-                    continue;
-                }
-                _ => {}
-            }
-            let before = self.at;
-            self.value(format!("{path}[{element}]"), depth + 1);
-            element += 1;
-            if self.at == before {
-                self.bump();
-            }
-        }
+        self.items(']', |s, i| s.value(format!("{path}[{i}]"), depth + 1));
     }
 
     fn map(&mut self, path: &str, depth: usize) {
-        self.bump();
-        self.skip_trivia();
-        let mut entry = 0usize;
-        loop {
-            match self.peek() {
-                None => return,
-                Some('}') => {
-                    self.bump();
-                    return;
-                }
-                Some(',') => {
-                    self.bump();
-                    self.skip_trivia();
-                    continue;
-                }
-                _ => {}
-            }
-            let before = self.at;
+        self.items('}', |s, entry| {
             let entry_path = format!("{path}{{{entry}}}");
             // The entry's position is its key's.
-            self.value(format!("{entry_path}#key"), depth + 1);
-            if let Some(key_pos) = self.index.starts.get(&format!("{entry_path}#key")).copied() {
-                self.index
-                    .starts
-                    .entry(entry_path.clone())
-                    .or_insert(key_pos);
+            s.value(format!("{entry_path}#key"), depth + 1);
+            if let Some(key_pos) = s.index.starts.get(&format!("{entry_path}#key")).copied() {
+                s.index.starts.entry(entry_path.clone()).or_insert(key_pos);
             }
-            if self.peek() == Some(':') {
-                self.bump();
-                self.skip_trivia();
-                self.value(format!("{entry_path}#value"), depth + 1);
-                self.alias_value_children(&entry_path);
+            if s.peek() == Some(':') {
+                s.bump();
+                s.skip_trivia();
+                s.value(format!("{entry_path}#value"), depth + 1);
+                s.alias_value_children(&entry_path);
             }
-            entry += 1;
-            if self.at == before {
-                self.bump();
-            }
-        }
+        });
     }
 
     /// Children of a map value are addressed as `map{i}.field`, not
