@@ -305,3 +305,79 @@ fn nav_errors_are_clear() {
     let out = kiai(&["select", VILLAGE, "--at", "0", "--dest", "1"]);
     assert_eq!(out.status.code(), Some(2), "--toward or --away is required");
 }
+
+#[test]
+fn fog_reports_per_faction_counts_and_keeps_explored_tiles() {
+    let t0 = json(&["fog", ARENA, "--json"]);
+    assert_eq!(
+        (t0["width"].as_u64(), t0["height"].as_u64()),
+        (Some(50), Some(50))
+    );
+    let red0 = &t0["factions"]["red"];
+    // At tick 0 everything explored is visible, and something is.
+    assert!(red0["visible"].as_u64().is_some_and(|v| v > 0));
+    assert_eq!(red0["visible"], red0["explored"]);
+    // Walking on, the explored area only grows and includes what is visible.
+    let mut last = 0;
+    for tick in ["50", "150", "300"] {
+        let t = json(&["fog", ARENA, "--tick", tick, "--faction", "blue", "--json"]);
+        let blue = &t["factions"]["blue"];
+        let (v, e) = (
+            blue["visible"].as_u64().unwrap_or(0),
+            blue["explored"].as_u64().unwrap_or(0),
+        );
+        assert!(
+            e >= v && e >= last,
+            "tick {tick}: visible {v}, explored {e}, before {last}"
+        );
+        last = e;
+        assert!(
+            t["factions"].get("red").is_none(),
+            "--faction reports only that faction"
+        );
+    }
+    // The dump agrees with the counts.
+    let d = json(&[
+        "fog",
+        ARENA,
+        "--tick",
+        "300",
+        "--faction",
+        "blue",
+        "--dump",
+        "--json",
+    ]);
+    let rows: Vec<String> = d["grid"]
+        .as_array()
+        .map(|r| {
+            r.iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(rows.len(), 50);
+    let count = |c: char| {
+        rows.iter()
+            .map(|r| r.chars().filter(|&x| x == c).count())
+            .sum::<usize>() as u64
+    };
+    assert_eq!(
+        count('#'),
+        d["factions"]["blue"]["visible"].as_u64().unwrap_or(0)
+    );
+    assert_eq!(
+        count('#') + count('.'),
+        d["factions"]["blue"]["explored"].as_u64().unwrap_or(0)
+    );
+    // Same at one and two threads.
+    let one = json(&["fog", ARENA, "--tick", "100", "--threads", "1", "--json"]);
+    let two = json(&["fog", ARENA, "--tick", "100", "--threads", "2", "--json"]);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn fog_needs_a_fog_section() {
+    let out = kiai(&["fog", "content/demo/village.ron"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no `fog` section"));
+}

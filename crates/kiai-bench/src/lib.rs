@@ -98,5 +98,14 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
             note: s.note,
         });
     }
+    for s in kiai_fog::bench::scenarios(effort.quick) {
+        out.push(Scenario {
+            name: s.name,
+            ours_ms: s.ours_ms,
+            peer: s.peer,
+            peer_ms: s.peer_ms,
+            note: s.note,
+        });
+    }
     Ok(out)
 }

@@ -54,6 +54,8 @@ enum Command {
     Path(PathArgs),
     /// Pick the next waypoint toward or away from a destination (seed 001).
     Select(SelectArgs),
+    /// Report the tile fog of war per faction at a given tick.
+    Fog(FogArgs),
     /// Run the side-by-side benchmarks (kiai against a peer, same inputs).
     Bench(BenchArgs),
 }
@@ -158,6 +160,22 @@ struct SelectArgs {
 }
 
 #[derive(Args)]
+struct FogArgs {
+    #[command(flatten)]
+    sim: SimArgs,
+    /// Simulate this many ticks first (0: the initial positions).
+    #[arg(long, default_value_t = 0)]
+    tick: u64,
+    /// Report only this faction (and dump the grid as it sees it).
+    #[arg(long)]
+    faction: Option<String>,
+    /// Also print the grid, one string per row of tiles (north = first row):
+    /// `#` visible, `.` explored, ` ` unexplored, `X` blocking.
+    #[arg(long)]
+    dump: bool,
+}
+
+#[derive(Args)]
 struct BenchArgs {
     /// Shorter runs (seconds instead of tens of seconds); figures are noisier.
     #[arg(long)]
@@ -175,6 +193,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate(&args),
         Command::Path(args) => path(&args),
         Command::Select(args) => select(&args),
+        Command::Fog(args) => fog(&args),
         Command::Bench(args) => bench(&args),
     };
     match result {
@@ -532,6 +551,111 @@ fn select(args: &SelectArgs) -> anyhow::Result<ExitCode> {
         match selected {
             Some(id) => outln(&format!("{id}"))?,
             None => outln("none: no neighbour qualifies")?,
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fog(args: &FogArgs) -> anyhow::Result<ExitCode> {
+    use kiai_core::fog::{FactionId as FogFaction, FactionMask, TilePos, TileState};
+
+    let Some(content) = load(&args.sim.file) else {
+        return Ok(REPORTED);
+    };
+    let mut world = world_of(&content, args.sim.seed)?;
+    if world.fog().is_none() {
+        anyhow::bail!(
+            "{} has no `fog` section (add e.g. `fog: (tile_size: 2.0)` next to `bounds`)",
+            args.sim.file.display()
+        );
+    }
+    with_threads(args.sim.threads, || {
+        let mut pipeline = Pipeline::new();
+        for _ in 0..args.tick {
+            pipeline.tick(&mut world, &mut DefaultDecider);
+        }
+    })?;
+    let factions = world.factions();
+    let selected: Vec<usize> = match &args.faction {
+        Some(name) => vec![factions.find(name).map(|f| f.index()).with_context(|| {
+            let names: Vec<&str> = (0..factions.len())
+                .filter_map(|i| factions.name(kiai_core::FactionId::from_index(i)))
+                .collect();
+            format!("no faction `{name}`; this file has: {}", names.join(", "))
+        })?],
+        None => (0..factions.len()).collect(),
+    };
+    let Some(fog) = world.fog() else {
+        anyhow::bail!("the fog of war is not enabled");
+    };
+    let grid = fog.grid();
+    let spec = grid.spec();
+    let mut per_faction = serde_json::Map::new();
+    for &i in &selected {
+        let f = FogFaction(i as u8);
+        let name = factions
+            .name(kiai_core::FactionId::from_index(i))
+            .unwrap_or_default();
+        per_faction.insert(
+            name.to_owned(),
+            json!({
+                "visible": grid.visible_tile_count(f),
+                "explored": grid.explored_tile_count(f),
+            }),
+        );
+    }
+    let spectator = FactionMask::of(selected.iter().map(|&i| FogFaction(i as u8)));
+    let rows: Vec<String> = if args.dump {
+        (0..spec.height)
+            .rev()
+            .map(|z| {
+                (0..spec.width)
+                    .map(|x| {
+                        let t = TilePos::new(x, z);
+                        if grid.is_blocking(t) {
+                            'X'
+                        } else {
+                            match grid.state(t, spectator) {
+                                TileState::Visible => '#',
+                                TileState::Explored => '.',
+                                TileState::Unexplored => ' ',
+                            }
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if args.sim.json {
+        let mut out = json!({
+            "tick": world.tick(),
+            "width": spec.width,
+            "height": spec.height,
+            "tile_size": spec.tile_size,
+            "factions": per_faction,
+        });
+        if args.dump {
+            out["grid"] = json!(rows);
+        }
+        print_json(&out)?;
+    } else {
+        outln(&format!(
+            "tick {}: {} x {} tiles of {} units",
+            world.tick(),
+            spec.width,
+            spec.height,
+            spec.tile_size
+        ))?;
+        for (name, v) in &per_faction {
+            outln(&format!(
+                "{name:<12} visible {:>7}  explored {:>7}",
+                v["visible"], v["explored"]
+            ))?;
+        }
+        for row in rows {
+            outln(&format!("|{row}|"))?;
         }
     }
     Ok(ExitCode::SUCCESS)

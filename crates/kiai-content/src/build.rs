@@ -6,7 +6,12 @@ use kiai_core::{
     World, WorldConfig, WorldError,
 };
 
-use crate::def::{ContentDef, FilterDef, MovementDef, ShapeDef, Vec3Def};
+use kiai_core::fog::GridSpec;
+use kiai_core::{FogSettings, Sight};
+
+use crate::def::{
+    BoundsDef, ContentDef, FilterDef, FogDef, MovementDef, ShapeDef, SightDef, Vec3Def,
+};
 use crate::load::Content;
 
 fn v3(v: Vec3Def) -> Vec3 {
@@ -44,6 +49,38 @@ fn movement(def: &MovementDef) -> Movement {
             max_speed,
             direction_change_factor,
             planar,
+        },
+    }
+}
+
+/// The tile grid of `fog` over `bounds` on X-Z, or `None` when the sizes are
+/// out of range (tile size not positive, more than 32768 tiles per side).
+pub(crate) fn fog_grid(fog: &FogDef, bounds: BoundsDef) -> Option<GridSpec> {
+    let tiles = |extent: f32| -> Option<u32> {
+        let n = (extent / fog.tile_size).ceil().max(1.0);
+        (n.is_finite() && n <= 32768.0).then_some(n as u32)
+    };
+    if !(fog.tile_size.is_finite() && fog.tile_size > 0.0) {
+        return None;
+    }
+    let spec = GridSpec::new(
+        tiles(bounds.max.0 - bounds.min.0)?,
+        tiles(bounds.max.2 - bounds.min.2)?,
+        fog.tile_size,
+    )
+    .with_origin([bounds.min.0, bounds.min.2]);
+    spec.is_valid().then_some(spec)
+}
+
+fn sight(def: &SightDef) -> Sight {
+    match *def {
+        SightDef::Circle { radius } => Sight {
+            radius,
+            flashlight_fov_deg: None,
+        },
+        SightDef::Flashlight { radius, fov_deg } => Sight {
+            radius,
+            flashlight_fov_deg: Some(fov_deg),
         },
     }
 }
@@ -99,6 +136,7 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
                 })
                 .collect(),
             movement: movement(&a.movement),
+            sight: a.sight.as_ref().map(sight),
         })?;
     }
     for a in &def.agents {
@@ -117,6 +155,15 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
             faction,
             position: v3(a.pos),
             facing: v3(a.facing),
+        })?;
+    }
+    if let (Some(fog), Some(bounds)) = (&def.fog, def.bounds) {
+        let grid = fog_grid(fog, bounds).ok_or_else(|| unknown("fog grid", "out of range"))?;
+        world.enable_fog(&FogSettings {
+            grid,
+            directions: fog.directions,
+            occlusion: fog.occlusion,
+            blocking: fog.blocking.clone(),
         })?;
     }
     Ok(world)

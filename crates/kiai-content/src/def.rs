@@ -48,6 +48,9 @@ pub struct ContentDef {
     /// Directed links between waypoints.
     #[serde(default)]
     pub links: Vec<LinkDef>,
+    /// Tile fog of war over the bounds' X-Z extent (needs `bounds`).
+    #[serde(default)]
+    pub fog: Option<FogDef>,
     /// Archetypes by name, in file order.
     #[serde(default)]
     pub archetypes: OrderedMap<ArchetypeDef>,
@@ -100,6 +103,46 @@ pub struct LinkDef {
     pub two_way: bool,
 }
 
+/// The tile fog of war: a grid over the bounds on X-Z.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FogDef {
+    /// Tile side in world units, > 0. The grid covers the bounds' X-Z extent
+    /// (at most 32768 tiles per side).
+    pub tile_size: f32,
+    /// Direction buckets for flashlight sights, 1..=1024 (default 16).
+    #[serde(default = "default_directions")]
+    pub directions: u16,
+    /// Blocking tiles cast shadows (default false).
+    #[serde(default)]
+    pub occlusion: bool,
+    /// Tiles that block sight, `(x, z)` in tiles from the bounds' minimum corner.
+    #[serde(default)]
+    pub blocking: Vec<(u32, u32)>,
+}
+
+fn default_directions() -> u16 {
+    16
+}
+
+/// What an archetype's agents reveal in the fog of war.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum SightDef {
+    /// Every tile within `radius`.
+    Circle {
+        /// World units, > 0 (at most 127 tiles).
+        radius: f32,
+    },
+    /// A cone of `fov_deg` around the facing, cut at `radius`.
+    Flashlight {
+        /// World units, > 0 (at most 127 tiles).
+        radius: f32,
+        /// Full angle in degrees, in (0, 360].
+        fov_deg: f32,
+    },
+}
+
 /// An axis-aligned box.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -131,6 +174,9 @@ pub struct ArchetypeDef {
     /// How agents move (default: `Static`).
     #[serde(default)]
     pub movement: MovementDef,
+    /// What agents reveal in the fog of war (default: nothing).
+    #[serde(default)]
+    pub sight: Option<SightDef>,
 }
 
 /// One named sense.

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use kiai_core::MAX_FACTIONS;
 
-use crate::def::{ContentDef, MovementDef, ShapeDef, Vec3Def};
+use crate::def::{ContentDef, MovementDef, ShapeDef, SightDef, Vec3Def};
 use crate::diag::{Diagnostic, hint};
 use crate::locate::SpanIndex;
 
@@ -207,6 +207,54 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         }
     }
 
+    // Fog of war.
+    let mut fog_tile = None;
+    if let Some(fog) = &def.fog {
+        c.positive("fog.tile_size", "tile_size", fog.tile_size);
+        if !(1..=1024).contains(&fog.directions) {
+            c.error(
+                "fog.directions",
+                format!("directions must be 1..=1024, not {}", fog.directions),
+            );
+        }
+        if def.factions.len() > kiai_core::fog::MAX_FACTIONS as usize {
+            c.error(
+                "fog",
+                format!(
+                    "fog of war supports at most {} factions",
+                    kiai_core::fog::MAX_FACTIONS
+                ),
+            );
+        }
+        match def.bounds {
+            None => c.error(
+                "fog",
+                "fog needs `bounds`: the tile grid covers the bounds on X-Z",
+            ),
+            Some(b) => match crate::build::fog_grid(fog, b) {
+                Some(grid) => {
+                    for (i, &(x, z)) in fog.blocking.iter().enumerate() {
+                        if x >= grid.width || z >= grid.height {
+                            c.error(
+                                &format!("fog.blocking[{i}]"),
+                                format!(
+                                    "tile ({x}, {z}) is outside the {} x {} grid",
+                                    grid.width, grid.height
+                                ),
+                            );
+                        }
+                    }
+                    fog_tile = Some(fog.tile_size);
+                }
+                None if fog.tile_size.is_finite() && fog.tile_size > 0.0 => c.error(
+                    "fog.tile_size",
+                    "the grid would exceed 32768 tiles per side; use larger tiles",
+                ),
+                None => {}
+            },
+        }
+    }
+
     // Archetypes.
     c.unique(
         "archetype",
@@ -258,6 +306,28 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                         );
                     }
                 }
+            }
+        }
+        if let Some(sight) = a.sight {
+            let path = format!("{base}.sight");
+            let (SightDef::Circle { radius } | SightDef::Flashlight { radius, .. }) = sight;
+            c.positive(&format!("{path}.radius"), "radius", radius);
+            if let SightDef::Flashlight { fov_deg, .. } = sight {
+                c.fov(&format!("{path}.fov_deg"), fov_deg);
+            }
+            match fog_tile {
+                Some(tile) if radius / tile > kiai_core::fog::MAX_SIGHT_RADIUS => c.error(
+                    &format!("{path}.radius"),
+                    format!(
+                        "radius {radius} is {} tiles; at most {} tiles are supported",
+                        radius / tile,
+                        kiai_core::fog::MAX_SIGHT_RADIUS
+                    ),
+                ),
+                None if def.fog.is_none() => {
+                    c.warning(&path, "sight has no effect: the file has no `fog` section")
+                }
+                _ => {}
             }
         }
         if let MovementDef::Walker {

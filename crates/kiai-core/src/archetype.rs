@@ -35,6 +35,18 @@ impl Movement {
     }
 }
 
+/// What an agent reveals in the tile fog of war (seed 003): a circle or a
+/// flashlight of `radius` world units, converted to tiles by the fog grid's
+/// tile size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sight {
+    /// Sight radius in world units, > 0.
+    pub radius: f32,
+    /// `None`: a full circle. `Some(fov)`: a flashlight cone of `fov` degrees
+    /// (in (0, 360]) around the agent's facing.
+    pub flashlight_fov_deg: Option<f32>,
+}
+
 /// A template for agents: what they sense and how they move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Archetype {
@@ -44,6 +56,8 @@ pub struct Archetype {
     pub senses: Vec<Sense>,
     /// How agents of this archetype move.
     pub movement: Movement,
+    /// What they reveal in the fog of war; `None`: nothing.
+    pub sight: Option<Sight>,
 }
 
 impl Archetype {

@@ -6,7 +6,8 @@ use crate::world::World;
 
 /// A 64-bit XXH3 hash over every piece of simulation state: tick, seed,
 /// each agent's archetype, faction, position, velocity, facing (as IEEE bit
-/// patterns), decision, random-stream position, and the last percepts.
+/// patterns), decision, random-stream position, the last percepts, and the
+/// fog of war's per-faction visible and explored counts and events.
 ///
 /// Equal hashes mean (with overwhelming probability) bit-identical states.
 /// The value is stable across platforms and runs for the same kiai version.
@@ -36,6 +37,21 @@ pub fn state_hash(world: &World) -> u64 {
         h.update(&(ids.len() as u32).to_le_bytes());
         for id in ids {
             h.update(&id.0.to_le_bytes());
+        }
+    }
+    if let Some(fog) = world.fog() {
+        let grid = fog.grid();
+        for f in 0..grid.config().factions {
+            let f = kiai_fog::FactionId(f);
+            h.update(&grid.visible_tile_count(f).to_le_bytes());
+            h.update(&grid.explored_tile_count(f).to_le_bytes());
+        }
+        for e in fog.events() {
+            h.update(&e.unit().0.to_le_bytes());
+            h.update(&[
+                e.by().0,
+                u8::from(matches!(e, kiai_fog::FogEvent::Spotted { .. })),
+            ]);
         }
     }
     h.digest()

@@ -11,7 +11,9 @@
 //!    agent (the [`DefaultDecider`], or game and script logic);
 //! 3. **steer** — decisions become velocities (seed 000's random walk, seek,
 //!    flee);
-//! 4. **integrate** — positions move by one `tick_seconds` step.
+//! 4. **integrate** — positions move by one `tick_seconds` step;
+//! 5. **fog** — when enabled ([`World::enable_fog`]), agents with a [`Sight`]
+//!    re-stamp the tile fog of war ([`fog`]) if they changed tile or heading.
 //!
 //! Everything is deterministic: the same world, seed and inputs give a
 //! bit-identical [`state_hash`] at any thread count.
@@ -33,6 +35,7 @@
 //!         filter: SenseFilter::All,
 //!     }],
 //!     movement: Movement::Static,
+//!     sight: None,
 //! })?;
 //! let a = world.spawn(AgentSpawn {
 //!     name: "a".into(), archetype: guard, faction: red,
@@ -61,13 +64,14 @@ pub mod rng;
 pub mod steering;
 mod world;
 
-pub use archetype::{Archetype, Movement};
+pub use archetype::{Archetype, Movement, Sight};
 pub use behaviour::{BehaviourState, Decider, Decision, DefaultDecider};
 pub use faction::{Factions, MAX_FACTIONS, TooManyFactions};
 pub use hash::state_hash;
 pub use ids::{AgentId, ArchetypeId, FactionId};
 pub use perception::{Percepts, Sense, SenseFilter, Shape};
 pub use pipeline::{Pipeline, StageTimings};
-pub use world::{Aabb, AgentSpawn, Agents, World, WorldConfig, WorldError};
+pub use world::{Aabb, AgentSpawn, Agents, Fog, FogSettings, World, WorldConfig, WorldError};
 
 pub use glam;
+pub use kiai_fog as fog;

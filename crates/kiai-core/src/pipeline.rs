@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::behaviour::{Decider, Decision};
 use crate::perception::{self, SenseInput, UniformGrid};
 use crate::steering::{SteerInput, steer};
-use crate::world::{Agents, World};
+use crate::world::{Agents, World, fog_pose};
 
 /// Fewest agents per parallel work item of the per-agent stages: below it
 /// the split costs more than it saves.
@@ -29,12 +29,14 @@ pub struct StageTimings {
     pub steer: Duration,
     /// Movement integration.
     pub integrate: Duration,
+    /// Fog-of-war update (zero when the world has no fog).
+    pub fog: Duration,
 }
 
 impl StageTimings {
     /// The whole tick.
     pub fn total(&self) -> Duration {
-        self.sense + self.decide + self.steer + self.integrate
+        self.sense + self.decide + self.steer + self.integrate + self.fog
     }
 }
 
@@ -69,13 +71,16 @@ impl Pipeline {
         steer_all(world);
         let steered = Instant::now();
         integrate(world);
+        let integrated = Instant::now();
+        update_fog(world);
         let done = Instant::now();
         world.tick += 1;
         self.timings = StageTimings {
             sense: sensed - start,
             decide: decided - sensed,
             steer: steered - decided,
-            integrate: done - steered,
+            integrate: integrated - steered,
+            fog: done - integrated,
         };
     }
 
@@ -167,6 +172,27 @@ fn integrate(world: &mut World) {
                 *f = v.try_normalize().unwrap_or(*f);
             }
         });
+}
+
+/// Moves every sighted agent's fog unit to its new pose; the grid re-stamps
+/// only those that changed tile or direction bucket. Sequential, in agent
+/// order, so events come out the same at any thread count.
+fn update_fog(world: &mut World) {
+    let Some(fog) = &mut world.fog else {
+        return;
+    };
+    fog.events.clear();
+    let a = &world.agents;
+    for i in 0..a.len() {
+        let unit = kiai_fog::UnitId(i as u32);
+        if fog.grid.contains_unit(unit) {
+            // The unit exists, so the only error (unknown unit) cannot occur.
+            let _ = fog
+                .grid
+                .set_pose(unit, fog_pose(a.position[i], a.facing[i]));
+        }
+    }
+    fog.grid.drain_events_into(&mut fog.events);
 }
 
 /// Reflects a point that left `[min, max]` back inside and mirrors the

@@ -89,6 +89,7 @@ fn build(spec: &Spec) -> World {
                         })
                         .collect(),
                     movement: Movement::Static,
+                    sight: None,
                 })
                 .ok()
         })

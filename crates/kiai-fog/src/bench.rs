@@ -50,7 +50,101 @@ pub fn scenarios(quick: bool) -> Vec<BenchScenario> {
             walls: true,
             ticks: ticks / 4,
         }),
+        run_every_tile_every_unit(if quick { 2 } else { 5 }),
     ]
+}
+
+/// The most literal naive fog: every tick, for every tile, test the distance
+/// to every unit (`tiles x units` tests, no bounding boxes, no templates).
+/// Few ticks, since one takes about a second.
+fn run_every_tile_every_unit(ticks: usize) -> BenchScenario {
+    let spec = GridSpec::new(SIDE, SIDE, 1.0);
+    let traj = trajectories(ticks, 0x6b69_6169);
+    let desc = |i: u32| UnitDesc {
+        faction: FactionId((i % u32::from(FACTIONS)) as u8),
+        sight_radius: RADIUS,
+        shape: SightShape::Circle,
+    };
+    let config = FogConfig {
+        factions: FACTIONS,
+        direction_buckets: BUCKETS,
+        occlusion: false,
+    };
+    let Ok(mut fog) = FogGrid::new(spec, config) else {
+        unreachable!("valid bench grid")
+    };
+    for (i, p) in traj[0].iter().enumerate() {
+        let added = fog.add_unit(UnitId(i as u32), desc(i as u32), *p);
+        assert!(added.is_ok(), "bench unit rejected: {added:?}");
+    }
+    let mut events = Vec::new();
+    let mut ours = Vec::new();
+    for poses in &traj[1..] {
+        let start = Instant::now();
+        for (i, p) in poses.iter().enumerate() {
+            let moved = fog.set_pose(UnitId(i as u32), *p);
+            debug_assert!(moved.is_ok());
+        }
+        events.clear();
+        fog.drain_events_into(&mut events);
+        ours.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+
+    let tiles = spec.tile_count();
+    let r_sq = RADIUS * RADIUS;
+    let mut counters = vec![0u16; tiles * usize::from(FACTIONS)];
+    let mut peer = Vec::new();
+    for poses in &traj[1..] {
+        let start = Instant::now();
+        let units: Vec<(i32, i32, usize)> = poses
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let t = spec.tile_at_clamped(p.pos);
+                (
+                    t.x as i32,
+                    t.z as i32,
+                    usize::from(desc(i as u32).faction.0),
+                )
+            })
+            .collect();
+        counters.fill(0);
+        for z in 0..SIDE as i32 {
+            for x in 0..SIDE as i32 {
+                let t = z as usize * SIDE as usize + x as usize;
+                for &(ux, uz, f) in &units {
+                    let (dx, dz) = ((x - ux) as f32, (z - uz) as f32);
+                    if dx * dx + dz * dz <= r_sq {
+                        counters[f * tiles + t] += 1;
+                    }
+                }
+            }
+        }
+        peer.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    for f in 0..FACTIONS {
+        for t in 0..tiles {
+            assert_eq!(
+                fog.counter(spec.tile_of_index(t), FactionId(f)),
+                counters[usize::from(f) * tiles + t],
+                "every-tile naive: counter differs"
+            );
+        }
+    }
+    BenchScenario {
+        name: format!(
+            "fog circle vs every-tile naive ({SIDE}x{SIDE} tiles, {UNITS} units, {FACTIONS} factions, r={RADIUS})"
+        ),
+        ours_ms: median(&mut ours),
+        peer: "naive per-tile distance test over all units".to_string(),
+        peer_ms: median(&mut peer),
+        note: format!(
+            "median ms per tick over {ticks} ticks. Peer: for every tile, test the distance to \
+             every unit ({} tests per tick), counters rebuilt from zero. Same walk as `fog circle`; \
+             counters asserted equal.",
+            tiles * UNITS as usize
+        ),
+    }
 }
 
 const SIDE: u32 = 512;
@@ -365,8 +459,7 @@ fn run(setup: &Setup) -> BenchScenario {
         peer: "naive per-tile distance test, counters rebuilt from zero each tick".to_string(),
         peer_ms,
         note: format!(
-            "median ms per tick over {} ticks; {shape}{occl}
-; speed {SPEED} tiles/tick with turning. Ours: \
+            "median ms per tick over {} ticks; {shape}{occl}; speed {SPEED} tiles/tick with turning. Ours: \
              set_pose for every unit (re-stamps only units that changed tile/bucket, per-row span \
              difference) + drain_events ({ours_events} events). Peer: zero all {FACTIONS} counter \
              planes, test every tile in each unit's (2r+1)^2 square, rebuild masks and explored \
