@@ -1,4 +1,9 @@
 //! Steering: turning decisions into velocities.
+//!
+//! Walkers random-walk (seed 000), seek and flee; [`missile`] steers
+//! turn-rate-limited guided missiles (seed 004).
+
+pub mod missile;
 
 use glam::Vec3;
 use rand::RngExt;
