@@ -381,3 +381,165 @@ fn fog_needs_a_fog_section() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("has no `fog` section"));
 }
+
+/// The arena with every profile replaced by `replacement`.
+fn arena_with_profiles(replacement: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let text =
+        std::fs::read_to_string(common::root().join(ARENA)).unwrap_or_else(|e| panic!("{e}"));
+    let start = text
+        .find("    profiles: {")
+        .unwrap_or_else(|| panic!("no profiles"));
+    let end = start
+        + text[start..]
+            .find("\n    },\n")
+            .unwrap_or_else(|| panic!("no end"))
+        + 7;
+    let profiles = format!(
+        "    profiles: {{\n        \"berserker\": {replacement},\n        \"coward\": {replacement},\n        \"balanced\": {replacement},\n    }},\n"
+    );
+    let changed = format!("{}{}{}", &text[..start], profiles, &text[end..]);
+    std::fs::write(dir.path().join("arena.ron"), changed).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+#[test]
+fn state_counts_move_with_the_profiles() {
+    let counts = |dir: &tempfile::TempDir| {
+        let file = dir.path().join("arena.ron");
+        let v = json(&[
+            "run",
+            file.to_str().unwrap_or_default(),
+            "--ticks",
+            "300",
+            "--json",
+        ]);
+        (
+            v["states"]["chase"].as_u64().unwrap_or(0),
+            v["states"]["evade"].as_u64().unwrap_or(0),
+        )
+    };
+    let hunters = counts(&arena_with_profiles("(chase: 1, evade: 0)"));
+    let cowards = counts(&arena_with_profiles("(chase: 0, evade: 1)"));
+    let demo = json(&["run", ARENA, "--ticks", "300", "--json"]);
+    assert!(
+        hunters.0 > cowards.0,
+        "chase: hunters {hunters:?} vs cowards {cowards:?}"
+    );
+    assert!(
+        cowards.1 > hunters.1,
+        "evade: hunters {hunters:?} vs cowards {cowards:?}"
+    );
+    assert_ne!(
+        (
+            demo["states"]["chase"].as_u64().unwrap_or(0),
+            demo["states"]["evade"].as_u64().unwrap_or(0)
+        ),
+        hunters
+    );
+}
+
+#[test]
+fn traces_explain_every_decision_deterministically() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    let run = json(&[
+        "run",
+        ARENA,
+        "--ticks",
+        "120",
+        "--trace",
+        a.to_str().unwrap_or_default(),
+        "--json",
+    ]);
+    json(&[
+        "run",
+        ARENA,
+        "--ticks",
+        "120",
+        "--threads",
+        "1",
+        "--trace",
+        b.to_str().unwrap_or_default(),
+        "--json",
+    ]);
+    let ta = std::fs::read_to_string(&a).unwrap_or_default();
+    assert_eq!(
+        ta,
+        std::fs::read_to_string(&b).unwrap_or_default(),
+        "same trace at 1 and 2 threads"
+    );
+    let lines: Vec<serde_json::Value> = ta
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 120 * 50);
+    let mut kept = 0;
+    for l in &lines {
+        let rolls = l["rolls"].as_array().cloned().unwrap_or_default();
+        let roll = |kind: &str| {
+            rolls.iter().find(|r| r["kind"] == kind).map(|r| {
+                (
+                    r["value"].as_f64().unwrap_or(-1.0),
+                    r["threshold"].as_f64().unwrap_or(-1.0),
+                )
+            })
+        };
+        match l["decided_by"].as_str().unwrap_or_default() {
+            "no_option" => assert_eq!(l["state"], "random_walk"),
+            "fixed_rule" => {
+                let (v, t) = roll("use_profile").unwrap_or_else(|| panic!("{l}"));
+                assert!(v > t, "{l}");
+                let expected = if l["options"]["evade"].is_null() {
+                    "chase"
+                } else {
+                    "evade"
+                };
+                assert_eq!(l["state"], expected, "{l}");
+            }
+            "kept" => {
+                let (v, t) = roll("keep_decision").unwrap_or_else(|| panic!("{l}"));
+                assert!(v <= t, "{l}");
+                kept += 1;
+            }
+            "weights" => {
+                let (v, t) = roll("weights").unwrap_or_else(|| panic!("{l}"));
+                assert_eq!(l["state"], if v < t { "chase" } else { "evade" }, "{l}");
+            }
+            "single_option" => assert!(
+                l["options"]["chase"].is_null() != l["options"]["evade"].is_null(),
+                "{l}"
+            ),
+            other => panic!("unknown decided_by {other}"),
+        }
+        if l["state"] != "random_walk" {
+            assert!(!l["target"].is_null(), "{l}");
+        }
+    }
+    assert!(kept > 0, "the demo's hysteresis shows up in traces");
+    // The last tick's trace agrees with the final state counts.
+    let last: Vec<&serde_json::Value> = lines.iter().filter(|l| l["tick"] == 119).collect();
+    let chase = last.iter().filter(|l| l["state"] == "chase").count() as u64;
+    assert_eq!(Some(chase), run["states"]["chase"].as_u64());
+}
+
+#[test]
+fn learned_weights_are_reported_and_deterministic() {
+    let a = json(&["run", ARENA, "--ticks", "300", "--json"]);
+    let b = json(&["run", ARENA, "--ticks", "300", "--threads", "1", "--json"]);
+    assert_eq!(a["learned"], b["learned"]);
+    let sentinel = &a["learned"]["sentinel"];
+    let (c, e) = (
+        sentinel["chase"].as_f64().unwrap_or(0.0),
+        sentinel["evade"].as_f64().unwrap_or(0.0),
+    );
+    assert!(c > 0.0 && e > 0.0);
+    assert!(
+        (c, e) != (5.0, 5.0),
+        "learning moved the weights from the profile's 5:5"
+    );
+    assert!(
+        a["learned"].get("guard").is_none(),
+        "only learning profiles are reported"
+    );
+}

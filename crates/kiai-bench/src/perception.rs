@@ -47,6 +47,7 @@ pub fn scene(n: usize, neighbours: f32, seed: u64) -> Result<World, String> {
             ],
             movement: Movement::Static,
             sight: None,
+            profile: None,
         })
         .map_err(|e| e.to_string())?;
     // n agents on a square of side L: neighbours within EYES = n * pi EYES² / L².

@@ -83,6 +83,11 @@ struct RunArgs {
     /// Number of ticks to simulate.
     #[arg(long, default_value_t = 600)]
     ticks: u64,
+    /// Write why every agent decided what it did, one JSON object per agent
+    /// and tick (JSON Lines): options, rolls with thresholds, who decided,
+    /// weights, target and steering.
+    #[arg(long, value_name = "OUT.jsonl")]
+    trace: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -273,23 +278,44 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     } else {
         indicatif::ProgressBar::new(args.ticks)
     };
-    let (elapsed, totals) = with_threads(args.sim.threads, || {
+    let mut trace = match &args.trace {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        )),
+        None => None,
+    };
+    let (elapsed, totals) = with_threads(args.sim.threads, || -> anyhow::Result<_> {
         let mut pipeline = Pipeline::new();
+        let mut decider = if trace.is_some() {
+            DefaultDecider::with_traces()
+        } else {
+            DefaultDecider::default()
+        };
         let mut totals = StageTimings::default();
-        let start = Instant::now();
+        let mut elapsed = std::time::Duration::ZERO;
         for t in 0..args.ticks {
-            pipeline.tick(&mut world, &mut DefaultDecider);
+            let start = Instant::now();
+            pipeline.tick(&mut world, &mut decider);
+            elapsed += start.elapsed();
             let s = pipeline.timings();
             totals.sense += s.sense;
             totals.decide += s.decide;
             totals.steer += s.steer;
             totals.integrate += s.integrate;
+            totals.fog += s.fog;
+            if let Some(out) = &mut trace {
+                write_trace(out, &content, &world, &decider)?;
+            }
             if t % 64 == 0 {
                 progress.set_position(t);
             }
         }
-        (start.elapsed(), totals)
-    })?;
+        if let Some(out) = &mut trace {
+            std::io::Write::flush(out)?;
+        }
+        Ok((elapsed, totals))
+    })??;
     progress.finish_and_clear();
     let ticks = args.ticks.max(1) as f64;
     let ms_per_tick = elapsed.as_secs_f64() * 1e3 / ticks;
@@ -304,6 +330,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         states.insert(s.name().to_owned(), json!(n));
     }
     let hash = format!("{:016x}", state_hash(&world));
+    let learned = learned_weights(&world);
     if args.sim.json {
         print_json(&json!({
             "ticks": world.tick(),
@@ -311,6 +338,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             "seed": world.config().seed,
             "state_hash": hash,
             "states": states,
+            "learned": learned,
             "ms_per_tick": ms_per_tick,
         }))?;
     } else {
@@ -325,15 +353,102 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         outln(&format!("state hash  {hash}"))?;
         let states: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
         outln(&format!("states      {}", states.join(", ")))?;
+        for (archetype, w) in &learned {
+            outln(&format!(
+                "learned     {archetype}: chase {:.2}, evade {:.2} (mean weights)",
+                w["chase"].as_f64().unwrap_or(0.0),
+                w["evade"].as_f64().unwrap_or(0.0)
+            ))?;
+        }
         outln(&format!(
-            "time        {ms_per_tick:.4} ms/tick (sense {:.4}, decide {:.4}, steer {:.4}, integrate {:.4})",
+            "time        {ms_per_tick:.4} ms/tick (sense {:.4}, decide {:.4}, steer {:.4}, integrate {:.4}, fog {:.4})",
             per(totals.sense),
             per(totals.decide),
             per(totals.steer),
-            per(totals.integrate)
+            per(totals.integrate),
+            per(totals.fog)
         ))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Mean (chase, evade) weights per archetype whose profile learns.
+fn learned_weights(world: &World) -> serde_json::Map<String, Value> {
+    let mut out = serde_json::Map::new();
+    for (i, archetype) in world.archetypes().iter().enumerate() {
+        if archetype.profile.is_none_or(|p| p.learning.is_none()) {
+            continue;
+        }
+        let (mut sum, mut n) = ([0.0f64; 2], 0usize);
+        for (a, mind) in world
+            .agents()
+            .archetypes()
+            .iter()
+            .zip(world.agents().minds())
+        {
+            if a.index() == i {
+                sum[0] += f64::from(mind.weights[0]);
+                sum[1] += f64::from(mind.weights[1]);
+                n += 1;
+            }
+        }
+        if n > 0 {
+            out.insert(
+                archetype.name.clone(),
+                json!({ "chase": sum[0] / n as f64, "evade": sum[1] / n as f64 }),
+            );
+        }
+    }
+    out
+}
+
+/// Appends one JSON line per agent: why it decided what it did this tick.
+fn write_trace(
+    out: &mut impl std::io::Write,
+    content: &Content,
+    world: &World,
+    decider: &DefaultDecider,
+) -> anyhow::Result<()> {
+    let a = world.agents();
+    let names = a.names();
+    let name = |id: Option<kiai_core::AgentId>| id.map(|id| names[id.index()].as_str());
+    for (i, t) in decider.traces().iter().enumerate() {
+        let d = a.decisions()[i];
+        let archetype = &world.archetypes()[a.archetypes()[i].index()];
+        let profile = content
+            .def
+            .archetypes
+            .get(&archetype.name)
+            .and_then(|def| def.profile.as_deref());
+        let steering = match (archetype.movement, d.state, d.target.is_some()) {
+            (kiai_core::Movement::Static, ..) => "static",
+            (_, BehaviourState::Chase, true) => "pursue",
+            (_, BehaviourState::Evade, true) => "evade",
+            _ => "random_walk",
+        };
+        let rolls: Vec<Value> = t
+            .rolls
+            .iter()
+            .map(|r| json!({ "kind": r.kind.name(), "value": r.value, "threshold": r.threshold }))
+            .collect();
+        let line = json!({
+            "tick": world.tick() - 1,
+            "agent": names[i],
+            "state": d.state.name(),
+            "target": name(d.target),
+            "options": { "chase": name(t.chase_option), "evade": name(t.evade_option) },
+            "chased": t.chased,
+            "rolls": rolls,
+            "decided_by": t.decided_by.name(),
+            "profile": profile,
+            "weights": { "chase": t.weights[0], "evade": t.weights[1] },
+            "outcome": t.outcome.map(|o| format!("{o:?}").to_lowercase()),
+            "steering": steering,
+        });
+        serde_json::to_writer(&mut *out, &line)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 fn perceive(args: &PerceiveArgs) -> anyhow::Result<ExitCode> {
@@ -343,8 +458,9 @@ fn perceive(args: &PerceiveArgs) -> anyhow::Result<ExitCode> {
     let mut world = world_of(&content, args.sim.seed)?;
     with_threads(args.sim.threads, || {
         let mut pipeline = Pipeline::new();
+        let mut decider = DefaultDecider::default();
         for _ in 0..args.tick {
-            pipeline.tick(&mut world, &mut DefaultDecider);
+            pipeline.tick(&mut world, &mut decider);
         }
         pipeline.sense(&mut world);
     })?;
@@ -571,8 +687,9 @@ fn fog(args: &FogArgs) -> anyhow::Result<ExitCode> {
     }
     with_threads(args.sim.threads, || {
         let mut pipeline = Pipeline::new();
+        let mut decider = DefaultDecider::default();
         for _ in 0..args.tick {
-            pipeline.tick(&mut world, &mut DefaultDecider);
+            pipeline.tick(&mut world, &mut decider);
         }
     })?;
     let factions = world.factions();

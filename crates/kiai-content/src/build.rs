@@ -7,10 +7,10 @@ use kiai_core::{
 };
 
 use kiai_core::fog::GridSpec;
-use kiai_core::{FogSettings, Sight};
+use kiai_core::{FogSettings, Learning, Profile, Sight};
 
 use crate::def::{
-    BoundsDef, ContentDef, FilterDef, FogDef, MovementDef, ShapeDef, SightDef, Vec3Def,
+    BoundsDef, ContentDef, FilterDef, FogDef, MovementDef, ProfileDef, ShapeDef, SightDef, Vec3Def,
 };
 use crate::load::Content;
 
@@ -70,6 +70,26 @@ pub(crate) fn fog_grid(fog: &FogDef, bounds: BoundsDef) -> Option<GridSpec> {
     )
     .with_origin([bounds.min.0, bounds.min.2]);
     spec.is_valid().then_some(spec)
+}
+
+/// Converts a profile definition (either weight form) to the runtime profile.
+pub fn profile(def: &ProfileDef) -> Profile {
+    let (chase, evade) = match &def.entries {
+        Some(entries) => Profile::from_entries(entries),
+        None => (def.chase.unwrap_or(0.0), def.evade.unwrap_or(0.0)),
+    };
+    Profile {
+        chase,
+        evade,
+        use_profile: def.use_profile,
+        keep_decision: def.keep_decision,
+        learning: def.learning.map(|l| Learning {
+            rate: l.rate,
+            min_weight: l.min_weight,
+            max_weight: l.max_weight,
+            catch_distance: l.catch_distance,
+        }),
+    }
 }
 
 fn sight(def: &SightDef) -> Sight {
@@ -137,6 +157,11 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
                 .collect(),
             movement: movement(&a.movement),
             sight: a.sight.as_ref().map(sight),
+            profile: a
+                .profile
+                .as_ref()
+                .and_then(|p| def.profiles.get(p))
+                .map(profile),
         })?;
     }
     for a in &def.agents {

@@ -51,6 +51,9 @@ pub struct ContentDef {
     /// Tile fog of war over the bounds' X-Z extent (needs `bounds`).
     #[serde(default)]
     pub fog: Option<FogDef>,
+    /// Behaviour profiles by name (seed 002), referenced by archetypes.
+    #[serde(default)]
+    pub profiles: OrderedMap<ProfileDef>,
     /// Archetypes by name, in file order.
     #[serde(default)]
     pub archetypes: OrderedMap<ArchetypeDef>,
@@ -125,6 +128,67 @@ fn default_directions() -> u16 {
     16
 }
 
+/// A behaviour profile (seed 002): weights for chase and evade when both are
+/// possible, given as `chase`/`evade` or as the seed's array of entries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProfileDef {
+    /// Weight of chasing, >= 0 (with `evade`; not with `entries`).
+    #[serde(default)]
+    pub chase: Option<f32>,
+    /// Weight of evading, >= 0 (with `chase`; not with `entries`).
+    #[serde(default)]
+    pub evade: Option<f32>,
+    /// The seed's array form: `0` = chase, `1` = evade, sampled uniformly.
+    #[serde(default)]
+    pub entries: Option<Vec<i64>>,
+    /// Percent (0..=100) chance that the profile decides; otherwise evade
+    /// beats chase. Default 100.
+    #[serde(default = "hundred")]
+    pub use_profile: f32,
+    /// Percent (0..=100) chance of keeping the last contested decision.
+    /// Default 0.
+    #[serde(default)]
+    pub keep_decision: f32,
+    /// Learning from outcomes (default: none).
+    #[serde(default)]
+    pub learning: Option<LearningDef>,
+}
+
+fn hundred() -> f32 {
+    100.0
+}
+
+/// How a profile's weights shift with outcomes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LearningDef {
+    /// Weight change per outcome, > 0.
+    pub rate: f32,
+    /// Smallest weight, >= 0 (default 0.1).
+    #[serde(default = "min_weight")]
+    pub min_weight: f32,
+    /// Largest weight, >= min_weight (default 100).
+    #[serde(default = "max_weight")]
+    pub max_weight: f32,
+    /// Distance at which a chase catches its target, world units, > 0
+    /// (default 1).
+    #[serde(default = "catch_distance")]
+    pub catch_distance: f32,
+}
+
+fn min_weight() -> f32 {
+    0.1
+}
+
+fn max_weight() -> f32 {
+    100.0
+}
+
+fn catch_distance() -> f32 {
+    1.0
+}
+
 /// What an archetype's agents reveal in the fog of war.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -177,6 +241,9 @@ pub struct ArchetypeDef {
     /// What agents reveal in the fog of war (default: nothing).
     #[serde(default)]
     pub sight: Option<SightDef>,
+    /// Name of the behaviour profile (default: evade beats chase).
+    #[serde(default)]
+    pub profile: Option<String>,
 }
 
 /// One named sense.

@@ -255,6 +255,77 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         }
     }
 
+    // Profiles.
+    c.unique(
+        "profile",
+        def.profiles
+            .0
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (format!("profiles{{{i}}}"), name.as_str())),
+    );
+    for (i, (_, p)) in def.profiles.0.iter().enumerate() {
+        let base = format!("profiles{{{i}}}");
+        match (p.chase, p.evade, &p.entries) {
+            (Some(chase), Some(evade), None) => {
+                c.non_negative(&format!("{base}.chase"), "chase", chase);
+                c.non_negative(&format!("{base}.evade"), "evade", evade);
+                if chase.is_finite() && evade.is_finite() && chase + evade <= 0.0 {
+                    c.error(
+                        &format!("{base}.chase"),
+                        "chase + evade must be greater than 0",
+                    );
+                }
+            }
+            (None, None, Some(entries)) => {
+                if entries.is_empty() {
+                    c.error(&format!("{base}.entries"), "entries must not be empty");
+                }
+                for (j, e) in entries.iter().enumerate() {
+                    if !(0..=1).contains(e) {
+                        c.error(
+                            &format!("{base}.entries[{j}]"),
+                            format!("an entry is 0 (chase) or 1 (evade), not {e}"),
+                        );
+                    }
+                }
+            }
+            _ => c.error(
+                &base,
+                "give either `chase` and `evade` weights or the seed's `entries` array",
+            ),
+        }
+        for (field, value) in [
+            ("use_profile", p.use_profile),
+            ("keep_decision", p.keep_decision),
+        ] {
+            if !(0.0..=100.0).contains(&value) {
+                c.error(
+                    &format!("{base}.{field}"),
+                    format!("{field} is a percentage in 0..=100, not {value}"),
+                );
+            }
+        }
+        if let Some(l) = p.learning {
+            let lb = format!("{base}.learning");
+            c.positive(&format!("{lb}.rate"), "rate", l.rate);
+            c.non_negative(&format!("{lb}.min_weight"), "min_weight", l.min_weight);
+            c.non_negative(&format!("{lb}.max_weight"), "max_weight", l.max_weight);
+            if l.max_weight < l.min_weight {
+                c.error(
+                    &format!("{lb}.max_weight"),
+                    "max_weight must be at least min_weight",
+                );
+            }
+            c.positive(
+                &format!("{lb}.catch_distance"),
+                "catch_distance",
+                l.catch_distance,
+            );
+        }
+    }
+    let profile_names = || def.profiles.0.iter().map(|(n, _)| n.as_str());
+
     // Archetypes.
     c.unique(
         "archetype",
@@ -307,6 +378,14 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                     }
                 }
             }
+        }
+        if let Some(p) = &a.profile
+            && def.profiles.get(p).is_none()
+        {
+            c.error(
+                &format!("{base}.profile"),
+                format!("unknown profile `{p}`{}", hint(p, profile_names())),
+            );
         }
         if let Some(sight) = a.sight {
             let path = format!("{base}.sight");

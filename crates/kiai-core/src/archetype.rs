@@ -1,5 +1,6 @@
 //! Archetypes: the templates agents are made from (senses and movement).
 
+use crate::behaviour::Profile;
 use crate::perception::Sense;
 
 /// How an archetype's agents move.
@@ -58,6 +59,9 @@ pub struct Archetype {
     pub movement: Movement,
     /// What they reveal in the fog of war; `None`: nothing.
     pub sight: Option<Sight>,
+    /// How they choose between chase and evade (seed 002); `None`: evade
+    /// beats chase.
+    pub profile: Option<Profile>,
 }
 
 impl Archetype {

@@ -6,7 +6,7 @@ use crate::world::World;
 
 /// A 64-bit XXH3 hash over every piece of simulation state: tick, seed,
 /// each agent's archetype, faction, position, velocity, facing (as IEEE bit
-/// patterns), decision, random-stream position, the last percepts, and the
+/// patterns), decision, mind (random-stream position, saved decision, weights), the last percepts, and the
 /// fog of war's per-faction visible and explored counts and events.
 ///
 /// Equal hashes mean (with overwhelming probability) bit-identical states.
@@ -28,7 +28,11 @@ pub fn state_hash(world: &World) -> u64 {
         let d = a.decision[i];
         h.update(&[d.state.code()]);
         h.update(&d.target.map_or(u32::MAX, |t| t.0).to_le_bytes());
-        h.update(&a.rng[i].get_word_pos().to_le_bytes());
+        let m = &a.mind[i];
+        h.update(&m.rng.get_word_pos().to_le_bytes());
+        h.update(&[m.saved.map_or(u8::MAX, |s| s.code())]);
+        h.update(&m.weights[0].to_bits().to_le_bytes());
+        h.update(&m.weights[1].to_bits().to_le_bytes());
     }
     h.update(&world.percepts.tick().to_le_bytes());
     for (agent, sense, ids) in world.percepts.iter() {

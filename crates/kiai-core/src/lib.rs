@@ -36,6 +36,7 @@
 //!     }],
 //!     movement: Movement::Static,
 //!     sight: None,
+//!     profile: None,
 //! })?;
 //! let a = world.spawn(AgentSpawn {
 //!     name: "a".into(), archetype: guard, faction: red,
@@ -47,14 +48,14 @@
 //! })?;
 //!
 //! let mut pipeline = Pipeline::new();
-//! pipeline.tick(&mut world, &mut DefaultDecider);
+//! pipeline.tick(&mut world, &mut DefaultDecider::default());
 //! assert_eq!(world.sensed_by_name(a, "eyes"), Some(&[b][..])); // b is ahead of a
 //! assert_eq!(world.sensed_by_name(b, "eyes"), Some(&[][..])); // a is behind b
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod archetype;
-mod behaviour;
+pub mod behaviour;
 mod faction;
 mod hash;
 mod ids;
@@ -65,7 +66,10 @@ pub mod steering;
 mod world;
 
 pub use archetype::{Archetype, Movement, Sight};
-pub use behaviour::{BehaviourState, Decider, Decision, DefaultDecider};
+pub use behaviour::{
+    BehaviourState, Choice, DecidedBy, Decider, Decision, DecisionTrace, DefaultDecider, Learning,
+    Mind, Outcome, Profile, Roll, RollKind, RollLog,
+};
 pub use faction::{Factions, MAX_FACTIONS, TooManyFactions};
 pub use hash::state_hash;
 pub use ids::{AgentId, ArchetypeId, FactionId};

@@ -112,9 +112,9 @@ impl Pipeline {
     fn decide(&mut self, world: &mut World, decider: &mut dyn Decider) {
         self.decisions.clear();
         self.decisions.extend_from_slice(&world.agents.decision);
-        let mut rngs = std::mem::take(&mut world.agents.rng);
-        decider.decide(world, &mut rngs, &mut self.decisions);
-        world.agents.rng = rngs;
+        let mut minds = std::mem::take(&mut world.agents.mind);
+        decider.decide(world, &mut minds, &mut self.decisions);
+        world.agents.mind = minds;
         std::mem::swap(&mut world.agents.decision, &mut self.decisions);
     }
 }
@@ -127,17 +127,20 @@ fn steer_all(world: &mut World) {
         velocity,
         facing,
         decision,
-        rng,
+        mind,
         ..
     } = &mut world.agents;
     let (archetype, position, decision) = (&*archetype, &*position, &*decision);
+    // Targets are led by their velocity of the previous tick.
+    let velocities = velocity.clone();
+    let velocities = &velocities;
     velocity
         .par_iter_mut()
         .zip(facing.par_iter_mut())
-        .zip(rng.par_iter_mut())
+        .zip(mind.par_iter_mut())
         .enumerate()
         .with_min_len(PAR_MIN)
-        .for_each(|(i, ((v, f), rng))| {
+        .for_each(|(i, ((v, f), mind))| {
             let d = decision[i];
             let input = SteerInput {
                 position: position[i],
@@ -145,8 +148,13 @@ fn steer_all(world: &mut World) {
                 facing: *f,
                 decision: d,
                 target_position: d.target.and_then(|t| position.get(t.index()).copied()),
+                target_velocity: d.target.and_then(|t| velocities.get(t.index()).copied()),
             };
-            (*v, *f) = steer(&archetypes[archetype[i].index()].movement, input, rng);
+            (*v, *f) = steer(
+                &archetypes[archetype[i].index()].movement,
+                input,
+                &mut mind.rng,
+            );
         });
 }
 

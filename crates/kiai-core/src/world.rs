@@ -8,11 +8,11 @@ use kiai_fog::{
 };
 
 use crate::archetype::Archetype;
-use crate::behaviour::{BehaviourState, Decision};
+use crate::behaviour::{BehaviourState, Decision, Mind};
 use crate::faction::Factions;
 use crate::ids::{AgentId, ArchetypeId, FactionId};
 use crate::perception::{CompiledSenses, Percepts};
-use crate::rng::{AgentRng, agent_stream};
+use crate::rng::agent_stream;
 
 /// An axis-aligned box in world units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -139,7 +139,7 @@ pub struct Agents {
     pub(crate) velocity: Vec<Vec3>,
     pub(crate) facing: Vec<Vec3>,
     pub(crate) decision: Vec<Decision>,
-    pub(crate) rng: Vec<AgentRng>,
+    pub(crate) mind: Vec<Mind>,
 }
 
 impl Agents {
@@ -191,6 +191,11 @@ impl Agents {
     /// Last decisions, per agent.
     pub fn decisions(&self) -> &[Decision] {
         &self.decision
+    }
+
+    /// Decision memories (random stream, saved decision, weights), per agent.
+    pub fn minds(&self) -> &[Mind] {
+        &self.mind
     }
 
     /// The behaviour state of `agent`, if it exists.
@@ -296,7 +301,14 @@ impl World {
         a.facing
             .push(spawn.facing.try_normalize().unwrap_or(Vec3::X));
         a.decision.push(Decision::default());
-        a.rng.push(agent_stream(self.config.seed, index32));
+        let weights = self.archetypes[spawn.archetype.index()]
+            .profile
+            .map_or([1.0, 1.0], |p| [p.chase, p.evade]);
+        a.mind.push(Mind {
+            rng: agent_stream(self.config.seed, index32),
+            saved: None,
+            weights,
+        });
         self.add_fog_unit(index)?;
         Ok(AgentId(index32))
     }

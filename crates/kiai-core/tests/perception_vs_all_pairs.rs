@@ -90,6 +90,7 @@ fn build(spec: &Spec) -> World {
                         .collect(),
                     movement: Movement::Static,
                     sight: None,
+                    profile: None,
                 })
                 .ok()
         })
@@ -145,7 +146,7 @@ proptest! {
             pool.install(|| {
                 let mut p = Pipeline::new();
                 for _ in 0..5 {
-                    p.tick(&mut world, &mut kiai_core::DefaultDecider);
+                    p.tick(&mut world, &mut kiai_core::DefaultDecider::default());
                 }
             });
             state_hash(&world)

@@ -27,7 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for frame in 0..240 {
         accumulator += frame_time;
         while accumulator >= step {
-            pipeline.tick(&mut world, &mut DefaultDecider);
+            pipeline.tick(&mut world, &mut DefaultDecider::default());
             accumulator -= step;
         }
 

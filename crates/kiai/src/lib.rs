@@ -11,7 +11,7 @@
 //! let mut world = content.world(None)?;
 //! let mut pipeline = Pipeline::new();
 //! for _ in 0..60 {
-//!     pipeline.tick(&mut world, &mut DefaultDecider);
+//!     pipeline.tick(&mut world, &mut DefaultDecider::default());
 //! }
 //! println!("{} agents at tick {}", world.agents().len(), world.tick());
 //! # Ok::<(), Box<dyn std::error::Error>>(())

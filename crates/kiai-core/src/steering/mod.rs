@@ -65,6 +65,71 @@ pub fn seek(position: Vec3, target: Vec3, speed: f32, sign: f32, planar: bool) -
     d.normalize_or_zero() * speed
 }
 
+/// Longest look-ahead when leading a moving target, seconds.
+pub const MAX_LEAD_SECONDS: f32 = 2.0;
+
+/// Where a target moving at `target_velocity` will be when an agent at
+/// `position` moving at `speed` could reach it (first-order lead, capped at
+/// [`MAX_LEAD_SECONDS`]).
+pub fn lead(position: Vec3, speed: f32, target: Vec3, target_velocity: Vec3) -> Vec3 {
+    let t = if speed > 0.0 {
+        (position.distance(target) / speed).min(MAX_LEAD_SECONDS)
+    } else {
+        0.0
+    };
+    target + target_velocity * t
+}
+
+/// Pursue: seek the point where a moving target will be.
+pub fn pursue(
+    position: Vec3,
+    speed: f32,
+    target: Vec3,
+    target_velocity: Vec3,
+    planar: bool,
+) -> Vec3 {
+    seek(
+        position,
+        lead(position, speed, target, target_velocity),
+        speed,
+        1.0,
+        planar,
+    )
+}
+
+/// Evade: flee from the point where a moving threat will be.
+pub fn evade(
+    position: Vec3,
+    speed: f32,
+    threat: Vec3,
+    threat_velocity: Vec3,
+    planar: bool,
+) -> Vec3 {
+    seek(
+        position,
+        lead(position, speed, threat, threat_velocity),
+        speed,
+        -1.0,
+        planar,
+    )
+}
+
+/// Arrive: seek `target` at `speed`, slowing linearly inside `slowing_radius`
+/// (world units, > 0) so the agent stops on it instead of overshooting.
+pub fn arrive(position: Vec3, target: Vec3, speed: f32, slowing_radius: f32) -> Vec3 {
+    let d = target - position;
+    let dist = d.length();
+    if dist <= f32::EPSILON {
+        return Vec3::ZERO;
+    }
+    let ramp = if slowing_radius > 0.0 {
+        (dist / slowing_radius).min(1.0)
+    } else {
+        1.0
+    };
+    d / dist * speed * ramp
+}
+
 /// Inputs of one agent's steering.
 #[derive(Clone, Copy, Debug)]
 pub struct SteerInput {
@@ -78,6 +143,8 @@ pub struct SteerInput {
     pub decision: Decision,
     /// Where the decision's target stands, if it has one.
     pub target_position: Option<Vec3>,
+    /// How the target moves (world units per second), if it has one.
+    pub target_velocity: Option<Vec3>,
 }
 
 /// Steers one agent of `movement` and returns its new `(velocity, facing)`.
@@ -90,14 +157,22 @@ pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec
             direction_change_factor,
             planar,
         } => {
-            let sign = match input.decision.state {
-                BehaviourState::Chase => 1.0,
-                BehaviourState::Evade => -1.0,
-                BehaviourState::RandomWalk => 0.0,
+            let target_velocity = input.target_velocity.unwrap_or(Vec3::ZERO);
+            let steered = match (input.decision.state, input.target_position) {
+                (BehaviourState::Chase, Some(t)) => Some(pursue(
+                    input.position,
+                    max_speed,
+                    t,
+                    target_velocity,
+                    planar,
+                )),
+                (BehaviourState::Evade, Some(t)) => {
+                    Some(evade(input.position, max_speed, t, target_velocity, planar))
+                }
+                _ => None,
             };
-            match input.target_position {
-                Some(target) if sign != 0.0 => {
-                    let v = seek(input.position, target, max_speed, sign, planar);
+            match steered {
+                Some(v) => {
                     let facing = v.try_normalize().unwrap_or(input.facing);
                     (v, facing)
                 }
@@ -141,6 +216,32 @@ mod tests {
         }
         // Expected 1000; a binomial(20000, 1/20) is within ±150 with p > 0.999.
         assert!((850..=1150).contains(&changes), "{changes} changes");
+    }
+
+    #[test]
+    fn pursue_leads_a_crossing_target_and_evade_runs_from_it() {
+        let me = Vec3::ZERO;
+        let target = Vec3::new(10.0, 0.0, 0.0);
+        let crossing = Vec3::new(0.0, 0.0, 2.0);
+        let v = pursue(me, 5.0, target, crossing, true);
+        assert!((v.length() - 5.0).abs() < 1e-4);
+        assert!(v.z > 0.0, "aims ahead of the target: {v}");
+        let e = evade(me, 5.0, target, crossing, true);
+        assert!(e.x < 0.0 && e.z < 0.0, "runs from where it will be: {e}");
+        // A still target is simply sought.
+        assert_eq!(
+            pursue(me, 5.0, target, Vec3::ZERO, true),
+            Vec3::new(5.0, 0.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn arrive_slows_inside_the_radius() {
+        let far = arrive(Vec3::ZERO, Vec3::new(100.0, 0.0, 0.0), 4.0, 10.0);
+        assert!((far.length() - 4.0).abs() < 1e-5);
+        let near = arrive(Vec3::ZERO, Vec3::new(5.0, 0.0, 0.0), 4.0, 10.0);
+        assert!((near.length() - 2.0).abs() < 1e-5);
+        assert_eq!(arrive(Vec3::ONE, Vec3::ONE, 4.0, 10.0), Vec3::ZERO);
     }
 
     #[test]
