@@ -12,6 +12,7 @@ use std::time::Instant;
 
 mod alloc;
 pub mod perception;
+pub mod tick;
 
 pub use alloc::{CountingAllocator, allocations};
 
@@ -86,6 +87,7 @@ pub fn once_ms(f: impl FnOnce()) -> f64 {
 /// [`CountingAllocator`] as its global allocator.
 pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     let mut out = perception::scenarios(effort)?;
+    out.extend(tick::scenarios(effort)?);
     for s in kiai_nav::bench::scenarios(effort.quick, &allocations) {
         if s.note.contains("MISMATCH") {
             return Err(format!("{}: {}", s.name, s.note));

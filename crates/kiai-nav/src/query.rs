@@ -3,7 +3,7 @@
 use glam::Vec3;
 
 use crate::frozen::NONE;
-use crate::heap::MinHeap4;
+use crate::heap::IndexedHeap4;
 use crate::{CostListId, NavError, NavGraph, WaypointId};
 
 /// What a search may use: which cost list prices the links, which waypoints
@@ -137,7 +137,8 @@ struct Search {
 /// Reusable scratch memory for A* searches on a [`NavGraph`].
 ///
 /// Owns a node pool indexed by dense waypoint index with generation stamps
-/// (starting a search is O(1), not O(n)), a binary heap and the path buffer.
+/// (starting a search is O(1), not O(n)), a 4-ary open-list heap with decrease-key
+/// (one entry per open waypoint, no stale entries) and the path buffer.
 /// After the first searches have grown them, a search allocates nothing. Keep
 /// one per thread or per agent group; it can be dropped and recreated at any
 /// time.
@@ -146,7 +147,9 @@ pub struct NavQuery {
     max_nodes: u32,
     generation: u32,
     pool: Vec<Slot>,
-    heap: MinHeap4,
+    /// Heap index of each queued (`OPEN`) waypoint; other entries are stale.
+    heap_at: Vec<u32>,
+    heap: IndexedHeap4,
     path: Vec<WaypointId>,
     search: Option<Search>,
 }
@@ -165,7 +168,8 @@ impl NavQuery {
             max_nodes: max_nodes.max(1),
             generation: 0,
             pool: Vec::new(),
-            heap: MinHeap4::default(),
+            heap_at: Vec::new(),
+            heap: IndexedHeap4::default(),
             path: Vec::new(),
             search: None,
         }
@@ -219,6 +223,9 @@ impl NavQuery {
         if self.pool.len() < nav.ids.len() {
             self.pool.resize(nav.ids.len(), Slot::default());
         }
+        if self.heap_at.len() < nav.ids.len() {
+            self.heap_at.resize(nav.ids.len(), 0);
+        }
         self.generation += 1;
         if self.generation > MAX_GENERATION {
             // Wrapped: stale stamps could collide, so clear once every 2^29 searches.
@@ -228,7 +235,10 @@ impl NavQuery {
         self.heap.clear();
         for id in filter.exclude {
             if let Some(d) = nav.dense(*id) {
-                self.slot(d).stamp |= EXCLUDED;
+                let slot = self.slot(d);
+                slot.stamp |= EXCLUDED;
+                // No path improves on -infinity, so A* never enters it.
+                slot.g = f32::NEG_INFINITY;
             }
         }
         let list = filter.cost_list.index();
@@ -240,7 +250,7 @@ impl NavQuery {
         s.g = 0.0;
         s.h = h;
         s.stamp |= OPEN;
-        self.heap.push(heap_key(h, start));
+        self.heap.push(heap_key(h, start), &mut self.heap_at);
         self.search = Some(Search {
             graph_key: nav.key,
             start,
@@ -271,22 +281,40 @@ impl NavQuery {
             Some(s) if s.graph_key == nav.key => s,
             _ => return Err(NavError::NoSearch),
         };
+        // Two copies of the loop, so the common one has no length test.
+        if s.max_len.is_finite() {
+            self.expand::<true>(nav, &mut s, max_iterations);
+        } else {
+            self.expand::<false>(nav, &mut s, max_iterations);
+        }
+        self.search = Some(s);
+        Ok(if s.done {
+            SliceStatus::Done
+        } else {
+            SliceStatus::InProgress
+        })
+    }
+
+    /// The A* loop of [`update`](Self::update); `LIMIT_LENGTH` = skip links
+    /// longer than `s.max_len`.
+    #[inline(always)]
+    fn expand<const LIMIT_LENGTH: bool>(
+        &mut self,
+        nav: &NavGraph,
+        s: &mut Search,
+        max_iterations: u32,
+    ) {
         let mut iterations = 0;
         let stamp = self.generation << FLAG_BITS;
         let m = nav.targets.len();
         let weighted = &nav.weighted[s.list_base..s.list_base + m];
-        let limit_length = s.max_len.is_finite();
         while !s.done && iterations < max_iterations {
-            let Some(top) = self.heap.pop() else {
+            let Some(top) = self.heap.pop(&mut self.heap_at) else {
                 s.done = true;
                 break;
             };
-            let (f_bits, d) = heap_unkey(top);
+            let (_, d) = heap_unkey(top);
             let slot = &mut self.pool[d as usize];
-            // Stale entry: closed already, or a cheaper g was pushed later.
-            if slot.stamp & CLOSED != 0 || (slot.g + slot.h).to_bits() != f_bits {
-                continue;
-            }
             slot.stamp = (slot.stamp & !OPEN) | CLOSED;
             let g = slot.g;
             let h_d = slot.h;
@@ -311,13 +339,29 @@ impl NavQuery {
             }
             let lo = nav.first_out[d as usize] as usize;
             let hi = nav.first_out[d as usize + 1] as usize;
+            // Start loading the links of the likely next waypoint, so that
+            // memory latency overlaps with relaxing this one's links.
+            if let Some(next) = self.heap.peek() {
+                let (_, n) = heap_unkey(next);
+                if let Some(&first) = nav.first_out.get(n as usize) {
+                    std::hint::black_box(weighted.get(first as usize).copied());
+                }
+            }
             for (e, &(t, w)) in weighted[lo..hi].iter().enumerate() {
-                if w == f32::INFINITY || (limit_length && nav.lengths[lo + e] > s.max_len) {
+                if LIMIT_LENGTH && nav.lengths[lo + e] > s.max_len {
                     continue;
                 }
                 let ng = g + w;
                 let ts = &mut self.pool[t as usize];
-                if ts.stamp & !FLAG_MASK != stamp {
+                let touched = ts.stamp & !FLAG_MASK == stamp;
+                // One test for every case: an untouched waypoint counts as
+                // g = infinity, an excluded one has g = -infinity, and a link
+                // into an inactive waypoint costs infinity (ng = infinity).
+                // Nothing is NaN: g is finite and w finite or infinity.
+                if ng >= if touched { ts.g } else { f32::INFINITY } {
+                    continue;
+                }
+                if !touched {
                     if s.touched >= self.max_nodes {
                         s.hit_node_limit = true;
                         continue;
@@ -329,22 +373,19 @@ impl NavQuery {
                         g: ng,
                         h: nav.pos[t as usize].distance(s.goal_pos) * s.h_scale,
                     };
-                } else if ts.stamp & EXCLUDED != 0 || ng >= ts.g {
-                    continue;
                 } else {
                     ts.g = ng;
                     ts.parent = d;
+                    if ts.stamp & OPEN != 0 {
+                        self.heap
+                            .decrease(heap_key(ng + ts.h, t), &mut self.heap_at);
+                        continue;
+                    }
                 }
                 ts.stamp = (ts.stamp & !CLOSED) | OPEN;
-                self.heap.push(heap_key(ts.g + ts.h, t));
+                self.heap.push(heap_key(ts.g + ts.h, t), &mut self.heap_at);
             }
         }
-        self.search = Some(s);
-        Ok(if s.done {
-            SliceStatus::Done
-        } else {
-            SliceStatus::InProgress
-        })
     }
 
     /// Ends the search and writes the path (to the goal, or partial to the

@@ -1,0 +1,179 @@
+//! The whole tick (sense, decide, steer, integrate, fog) on a 10k-agent
+//! battle, at 2 threads against the same run at 1 thread.
+
+use kiai_core::fog::GridSpec;
+use kiai_core::glam::Vec3;
+use kiai_core::{
+    AgentSpawn, Archetype, DefaultDecider, FogSettings, Movement, Pipeline, Profile, Sense,
+    SenseFilter, Shape, Sight, World, WorldConfig, state_hash,
+};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::{Effort, Scenario};
+
+/// Two hostile factions of `n / 2` walkers each on a square sized for about
+/// 30 agents within eye range; berserker and coward profiles; fog of war on
+/// 2-unit tiles.
+pub fn battle(n: usize, seed: u64) -> Result<World, String> {
+    let side = (n as f32 * std::f32::consts::PI * 15.0 * 15.0 / 30.0).sqrt();
+    let err = |e: kiai_core::WorldError| e.to_string();
+    let mut world = World::new(WorldConfig {
+        seed,
+        tick_seconds: 0.1,
+        bounds: Some(kiai_core::Aabb {
+            min: Vec3::ZERO,
+            max: Vec3::new(side, 2.0, side),
+        }),
+    });
+    let red = world.factions_mut().add("red").map_err(|e| e.to_string())?;
+    let blue = world
+        .factions_mut()
+        .add("blue")
+        .map_err(|e| e.to_string())?;
+    world.factions_mut().set_hostile(red, blue);
+    world.factions_mut().set_hostile(blue, red);
+    let senses = vec![
+        Sense {
+            name: "radar".into(),
+            shape: Shape::Sphere { radius: 8.0 },
+            filter: SenseFilter::Hostile,
+        },
+        Sense {
+            name: "eyes".into(),
+            shape: Shape::Cone {
+                range: 15.0,
+                fov_deg: 120.0,
+            },
+            filter: SenseFilter::Hostile,
+        },
+    ];
+    let walker = Movement::Walker {
+        min_speed: 0.5,
+        max_speed: 2.0,
+        direction_change_factor: 20,
+        planar: true,
+    };
+    let archetypes = [(8.0, 2.0), (2.0, 8.0)]
+        .iter()
+        .enumerate()
+        .map(|(i, &(chase, evade))| {
+            world.add_archetype(Archetype {
+                name: format!("a{i}"),
+                senses: senses.clone(),
+                movement: walker,
+                sight: Some(Sight {
+                    radius: 12.0,
+                    flashlight_fov_deg: None,
+                }),
+                profile: Some(Profile {
+                    chase,
+                    evade,
+                    use_profile: 100.0,
+                    keep_decision: 90.0,
+                    learning: None,
+                }),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(err)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for i in 0..n {
+        let faction = if i % 2 == 0 { red } else { blue };
+        world
+            .spawn(AgentSpawn {
+                name: format!("u{i}"),
+                archetype: archetypes[(i / 2) % 2],
+                faction,
+                position: Vec3::new(
+                    rng.random_range(0.0..side),
+                    0.0,
+                    rng.random_range(0.0..side),
+                ),
+                facing: Vec3::new(
+                    rng.random_range(-1.0..1.0),
+                    0.0,
+                    rng.random_range(-1.0..1.0),
+                ),
+            })
+            .map_err(err)?;
+    }
+    let tiles = (side / 2.0).ceil() as u32;
+    world
+        .enable_fog(&FogSettings {
+            grid: GridSpec::new(tiles, tiles, 2.0),
+            directions: 16,
+            occlusion: false,
+            blocking: Vec::new(),
+        })
+        .map_err(err)?;
+    Ok(world)
+}
+
+/// Per-tick wall times (ms) of `ticks` ticks after `warmup` ticks, and the
+/// final state hash.
+fn run(n: usize, warmup: usize, ticks: usize) -> Result<(Vec<f64>, u64), String> {
+    let mut world = battle(n, 5)?;
+    let mut pipeline = Pipeline::new();
+    let mut decider = DefaultDecider::default();
+    for _ in 0..warmup {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    let mut times = Vec::with_capacity(ticks);
+    for _ in 0..ticks {
+        pipeline.tick(&mut world, &mut decider);
+        times.push(pipeline.timings().total().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok((times, state_hash(&world)))
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted.get(i).copied().unwrap_or(0.0)
+}
+
+/// p50 and p99 of a full tick at 10k agents, 2 threads vs 1 thread.
+pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
+    let n = 10_000;
+    let (warmup, ticks) = if effort.quick { (10, 40) } else { (30, 300) };
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (t2, h2) = two.install(|| run(n, warmup, ticks))?;
+    let (t1, h1) = one.install(|| run(n, warmup, ticks))?;
+    if h1 != h2 {
+        return Err(format!(
+            "tick/10k: state hash differs at 1 and 2 threads ({h1:016x} vs {h2:016x})"
+        ));
+    }
+    let note = |p: &str| {
+        format!(
+            "{p} ms per full tick (sense, decide, steer, integrate, fog) over {ticks} ticks after \
+             {warmup}; {n} walkers in 2 hostile factions, sphere + cone, profiles with hysteresis, \
+             fog of war; ours = 2 threads, peer = the same run on 1 thread (ratio = speed-up); \
+             identical state hash {h2:016x}"
+        )
+    };
+    Ok(vec![
+        Scenario {
+            name: "tick/10k agents/p50".into(),
+            ours_ms: percentile(&t2, 0.5),
+            peer: "kiai on 1 thread".into(),
+            peer_ms: percentile(&t1, 0.5),
+            note: note("p50"),
+        },
+        Scenario {
+            name: "tick/10k agents/p99".into(),
+            ours_ms: percentile(&t2, 0.99),
+            peer: "kiai on 1 thread".into(),
+            peer_ms: percentile(&t1, 0.99),
+            note: note("p99"),
+        },
+    ])
+}
