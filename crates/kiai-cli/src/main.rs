@@ -422,6 +422,10 @@ fn write_trace(
             .and_then(|def| def.profile.as_deref());
         let steering = match (archetype.movement, d.state, d.target.is_some()) {
             (kiai_core::Movement::Static, ..) => "static",
+            (kiai_core::Movement::Missile { .. }, BehaviourState::Chase, true) => {
+                "missile_guidance"
+            }
+            (kiai_core::Movement::Missile { .. }, ..) => "missile_straight",
             (_, BehaviourState::Chase, true) => "pursue",
             (_, BehaviourState::Evade, true) => "evade",
             _ => "random_walk",

@@ -7,10 +7,12 @@ use kiai_core::{
 };
 
 use kiai_core::fog::GridSpec;
+use kiai_core::steering::missile::{ControlMode, Guidance};
 use kiai_core::{FogSettings, Learning, Profile, Sight};
 
 use crate::def::{
-    BoundsDef, ContentDef, FilterDef, FogDef, MovementDef, ProfileDef, ShapeDef, SightDef, Vec3Def,
+    BoundsDef, ContentDef, ControlDef, FilterDef, FogDef, GuidanceDef, MovementDef, ProfileDef,
+    ShapeDef, SightDef, Vec3Def,
 };
 use crate::load::Content;
 
@@ -49,6 +51,27 @@ fn movement(def: &MovementDef) -> Movement {
             max_speed,
             direction_change_factor,
             planar,
+        },
+        MovementDef::Missile {
+            speed,
+            turn_rate_deg,
+            guidance,
+            control,
+            arrival_distance,
+            precision,
+        } => Movement::Missile {
+            speed,
+            turn_rate: turn_rate_deg.to_radians(),
+            control: match control {
+                ControlDef::SeedTwoAxis => ControlMode::SeedTwoAxis,
+                ControlDef::MaxRate => ControlMode::MaxRate,
+            },
+            guidance: match guidance {
+                GuidanceDef::PurePursuit => Guidance::PurePursuit,
+                GuidanceDef::ProportionalNavigation { n } => Guidance::ProportionalNavigation { n },
+            },
+            arrival_distance,
+            precision,
         },
     }
 }

@@ -326,6 +326,58 @@ pub enum MovementDef {
         #[serde(default)]
         planar: bool,
     },
+    /// A guided missile (seed 004) that turns toward its chase target.
+    Missile {
+        /// World units per second, >= 0.
+        speed: f32,
+        /// Turn rate in degrees per second, > 0.
+        turn_rate_deg: f32,
+        /// Guidance (default `PurePursuit`).
+        #[serde(default)]
+        guidance: GuidanceDef,
+        /// Control (default `SeedTwoAxis`).
+        #[serde(default)]
+        control: ControlDef,
+        /// Stops within this distance of the target, world units, >= 0
+        /// (default 1).
+        #[serde(default = "one")]
+        arrival_distance: f32,
+        /// Cosine of the seed's dead-band half-angle, in [-1, 1] (default 0.95).
+        #[serde(default = "seed_precision")]
+        precision: f32,
+    },
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+fn seed_precision() -> f32 {
+    0.95
+}
+
+/// How a missile picks its desired heading.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum GuidanceDef {
+    /// Aim at the target's current position (the seed).
+    #[default]
+    PurePursuit,
+    /// Turn at `n` times the line-of-sight rate (leads moving targets).
+    ProportionalNavigation {
+        /// Navigation constant, > 0 (3 to 5 is typical).
+        n: f32,
+    },
+}
+
+/// How a missile's frame turns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ControlDef {
+    /// The seed's greedy yaw-then-pitch control with a dead-band.
+    #[default]
+    SeedTwoAxis,
+    /// Shortest-arc turn at the maximum rate.
+    MaxRate,
 }
 
 /// One agent of the scene.

@@ -409,6 +409,37 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                 _ => {}
             }
         }
+        if let MovementDef::Missile {
+            speed,
+            turn_rate_deg,
+            guidance,
+            arrival_distance,
+            precision,
+            ..
+        } = a.movement
+        {
+            let m = format!("{base}.movement");
+            c.non_negative(&format!("{m}.speed"), "speed", speed);
+            c.positive(
+                &format!("{m}.turn_rate_deg"),
+                "turn_rate_deg",
+                turn_rate_deg,
+            );
+            c.non_negative(
+                &format!("{m}.arrival_distance"),
+                "arrival_distance",
+                arrival_distance,
+            );
+            if !(-1.0..=1.0).contains(&precision) {
+                c.error(
+                    &format!("{m}.precision"),
+                    format!("precision is a cosine in [-1, 1], not {precision}"),
+                );
+            }
+            if let crate::def::GuidanceDef::ProportionalNavigation { n } = guidance {
+                c.positive(&format!("{m}.guidance.n"), "n", n);
+            }
+        }
         if let MovementDef::Walker {
             min_speed,
             max_speed,

@@ -2,6 +2,7 @@
 
 use crate::behaviour::Profile;
 use crate::perception::Sense;
+use crate::steering::missile::{ControlMode, Guidance};
 
 /// How an archetype's agents move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,6 +25,24 @@ pub enum Movement {
         /// draws 3D directions exactly as the seed does.
         planar: bool,
     },
+    /// A guided missile (seed 004): flies along its facing at `speed`,
+    /// turning toward its decision's target at most `turn_rate` per second;
+    /// it stops within `arrival_distance` of the target. See
+    /// [`crate::steering::missile`].
+    Missile {
+        /// World units per second, >= 0.
+        speed: f32,
+        /// Radians per second, > 0 (per axis under the seed's 2-axis control).
+        turn_rate: f32,
+        /// How the frame turns.
+        control: ControlMode,
+        /// How the desired heading is chosen.
+        guidance: Guidance,
+        /// World units, >= 0.
+        arrival_distance: f32,
+        /// Cosine of the seed's dead-band half-angle, in [-1, 1].
+        precision: f32,
+    },
 }
 
 impl Movement {
@@ -32,6 +51,7 @@ impl Movement {
         match *self {
             Movement::Static => 0.0,
             Movement::Walker { max_speed, .. } => max_speed,
+            Movement::Missile { speed, .. } => speed,
         }
     }
 }

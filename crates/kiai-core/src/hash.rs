@@ -33,6 +33,13 @@ pub fn state_hash(world: &World) -> u64 {
         h.update(&[m.saved.map_or(u8::MAX, |s| s.code())]);
         h.update(&m.weights[0].to_bits().to_le_bytes());
         h.update(&m.weights[1].to_bits().to_le_bytes());
+        if let Some(missile) = &a.missile[i] {
+            for v in [missile.forward(), missile.up()] {
+                for c in v.to_array() {
+                    h.update(&c.to_bits().to_le_bytes());
+                }
+            }
+        }
     }
     h.update(&world.percepts.tick().to_le_bytes());
     for (agent, sense, ids) in world.percepts.iter() {

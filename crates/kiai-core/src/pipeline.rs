@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 use rayon::prelude::*;
 
-use crate::behaviour::{Decider, Decision};
+use crate::behaviour::{BehaviourState, Decider, Decision};
 use crate::perception::{self, SenseInput, UniformGrid};
+use crate::steering::missile::Missile;
 use crate::steering::{SteerInput, steer};
 use crate::world::{Agents, World, fog_pose};
 
@@ -128,8 +129,10 @@ fn steer_all(world: &mut World) {
         facing,
         decision,
         mind,
+        missile,
         ..
     } = &mut world.agents;
+    let dt = world.config.tick_seconds;
     let (archetype, position, decision) = (&*archetype, &*position, &*decision);
     // Targets are led by their velocity of the previous tick.
     let velocities = velocity.clone();
@@ -138,10 +141,15 @@ fn steer_all(world: &mut World) {
         .par_iter_mut()
         .zip(facing.par_iter_mut())
         .zip(mind.par_iter_mut())
+        .zip(missile.par_iter_mut())
         .enumerate()
         .with_min_len(PAR_MIN)
-        .for_each(|(i, ((v, f), mind))| {
+        .for_each(|(i, (((v, f), mind), missile))| {
             let d = decision[i];
+            if let Some(m) = missile {
+                (*v, *f) = steer_missile(m, position[i], d, position, velocities, dt);
+                return;
+            }
             let input = SteerInput {
                 position: position[i],
                 velocity: *v,
@@ -156,6 +164,31 @@ fn steer_all(world: &mut World) {
                 &mut mind.rng,
             );
         });
+}
+
+/// One tick of a missile agent: turn toward the decision's target (if any)
+/// and fly along the new heading, or hold still once arrived.
+fn steer_missile(
+    m: &mut Missile,
+    position: Vec3,
+    d: Decision,
+    positions: &[Vec3],
+    velocities: &[Vec3],
+    dt: f32,
+) -> (Vec3, Vec3) {
+    m.position = position;
+    let target = d.target.filter(|_| d.state == BehaviourState::Chase);
+    let arrived =
+        match target.and_then(|t| Some((positions.get(t.index())?, velocities.get(t.index())?))) {
+            Some((&tp, &tv)) => m.step(tp, tv, dt).arrived,
+            None => false,
+        };
+    let velocity = if arrived {
+        Vec3::ZERO
+    } else {
+        m.forward() * m.speed
+    };
+    (velocity, m.forward())
 }
 
 fn integrate(world: &mut World) {

@@ -7,12 +7,13 @@ use kiai_fog::{
     FogConfig, FogError, FogEvent, FogGrid, GridSpec, Pose, SightShape, UnitDesc, UnitId,
 };
 
-use crate::archetype::Archetype;
+use crate::archetype::{Archetype, Movement};
 use crate::behaviour::{BehaviourState, Decision, Mind};
 use crate::faction::Factions;
 use crate::ids::{AgentId, ArchetypeId, FactionId};
 use crate::perception::{CompiledSenses, Percepts};
 use crate::rng::agent_stream;
+use crate::steering::missile::Missile;
 
 /// An axis-aligned box in world units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -140,6 +141,9 @@ pub struct Agents {
     pub(crate) facing: Vec<Vec3>,
     pub(crate) decision: Vec<Decision>,
     pub(crate) mind: Vec<Mind>,
+    /// Missile state (orthonormal frame, guidance) of agents that move as
+    /// missiles.
+    pub(crate) missile: Vec<Option<Box<Missile>>>,
 }
 
 impl Agents {
@@ -191,6 +195,11 @@ impl Agents {
     /// Last decisions, per agent.
     pub fn decisions(&self) -> &[Decision] {
         &self.decision
+    }
+
+    /// Missile states (frame, guidance), per agent; `None` for non-missiles.
+    pub fn missiles(&self) -> &[Option<Box<Missile>>] {
+        &self.missile
     }
 
     /// Decision memories (random stream, saved decision, weights), per agent.
@@ -301,6 +310,25 @@ impl World {
         a.facing
             .push(spawn.facing.try_normalize().unwrap_or(Vec3::X));
         a.decision.push(Decision::default());
+        let facing = a.facing[index];
+        a.missile
+            .push(match self.archetypes[spawn.archetype.index()].movement {
+                Movement::Missile {
+                    speed,
+                    turn_rate,
+                    control,
+                    guidance,
+                    arrival_distance,
+                    precision,
+                } => Some(Box::new(
+                    Missile::new(spawn.position, facing, Vec3::Y, speed, turn_rate)
+                        .with_control(control)
+                        .with_guidance(guidance)
+                        .with_precision(precision)
+                        .with_arrival_distance(arrival_distance),
+                )),
+                _ => None,
+            });
         let weights = self.archetypes[spawn.archetype.index()]
             .profile
             .map_or([1.0, 1.0], |p| [p.chase, p.evade]);

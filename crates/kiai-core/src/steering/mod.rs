@@ -151,6 +151,9 @@ pub struct SteerInput {
 pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec3, Vec3) {
     match *movement {
         Movement::Static => (Vec3::ZERO, input.facing),
+        // Missiles turn with their own state (the pipeline steers them with
+        // `missile::Missile`); without it they fly straight.
+        Movement::Missile { speed, .. } => (input.facing * speed, input.facing),
         Movement::Walker {
             min_speed,
             max_speed,
