@@ -10,6 +10,9 @@
 //! only its own buffers, so the result is identical at any thread count.
 
 mod grid;
+pub mod hearing;
+pub mod occlusion;
+pub mod pvs;
 mod shape;
 
 pub(crate) use grid::UniformGrid;
