@@ -35,6 +35,9 @@ pub fn scene(n: usize, neighbours: f32, seed: u64) -> Result<World, String> {
                     name: "radar".into(),
                     shape: Shape::Sphere { radius: RADAR },
                     filter: SenseFilter::All,
+                    occluded: false,
+                    lose_range: None,
+                    memory_ticks: 0,
                 },
                 Sense {
                     name: "eyes".into(),
@@ -43,11 +46,15 @@ pub fn scene(n: usize, neighbours: f32, seed: u64) -> Result<World, String> {
                         fov_deg: FOV_DEG,
                     },
                     filter: SenseFilter::All,
+                    occluded: false,
+                    lose_range: None,
+                    memory_ticks: 0,
                 },
             ],
             movement: Movement::Static,
             sight: None,
             profile: None,
+            noise: None,
         })
         .map_err(|e| e.to_string())?;
     // n agents on a square of side L: neighbours within EYES = n * pi EYES² / L².

@@ -38,6 +38,9 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
             name: "radar".into(),
             shape: Shape::Sphere { radius: 8.0 },
             filter: SenseFilter::Hostile,
+            occluded: false,
+            lose_range: None,
+            memory_ticks: 0,
         },
         Sense {
             name: "eyes".into(),
@@ -46,6 +49,9 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
                 fov_deg: 120.0,
             },
             filter: SenseFilter::Hostile,
+            occluded: false,
+            lose_range: None,
+            memory_ticks: 0,
         },
     ];
     let walker = Movement::Walker {
@@ -73,6 +79,7 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
                     keep_decision: 90.0,
                     learning: None,
                 }),
+                noise: None,
             })
         })
         .collect::<Result<Vec<_>, _>>()

@@ -176,6 +176,9 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
                         FilterDef::Hostile => SenseFilter::Hostile,
                         FilterDef::Friendly => SenseFilter::Friendly,
                     },
+                    occluded: false,
+                    lose_range: None,
+                    memory_ticks: 0,
                 })
                 .collect(),
             movement: movement(&a.movement),
@@ -185,6 +188,7 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
                 .as_ref()
                 .and_then(|p| def.profiles.get(p))
                 .map(profile),
+            noise: None,
         })?;
     }
     for a in &def.agents {

@@ -82,6 +82,9 @@ pub struct Archetype {
     /// How they choose between chase and evade (seed 002); `None`: evade
     /// beats chase.
     pub profile: Option<Profile>,
+    /// Volume of the noise they make while moving (scaled by speed / max
+    /// speed), heard by hearing senses; `None`: silent.
+    pub noise: Option<f32>,
 }
 
 impl Archetype {

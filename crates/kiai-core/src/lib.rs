@@ -29,14 +29,15 @@
 //! let red = world.factions_mut().add("red")?;
 //! let guard = world.add_archetype(Archetype {
 //!     name: "guard".into(),
-//!     senses: vec![Sense {
-//!         name: "eyes".into(),
-//!         shape: Shape::Cone { range: 30.0, fov_deg: 120.0 },
-//!         filter: SenseFilter::All,
-//!     }],
+//!     senses: vec![Sense::new(
+//!         "eyes",
+//!         Shape::Cone { range: 30.0, fov_deg: 120.0 },
+//!         SenseFilter::All,
+//!     )],
 //!     movement: Movement::Static,
 //!     sight: None,
 //!     profile: None,
+//!     noise: None,
 //! })?;
 //! let a = world.spawn(AgentSpawn {
 //!     name: "a".into(), archetype: guard, faction: red,
@@ -73,7 +74,10 @@ pub use behaviour::{
 pub use faction::{Factions, MAX_FACTIONS, TooManyFactions};
 pub use hash::state_hash;
 pub use ids::{AgentId, ArchetypeId, FactionId};
-pub use perception::{Percepts, Sense, SenseFilter, Shape};
+pub use perception::{
+    MemoryEntry, Message, Occluders, PerceptEvent, Percepts, Recipient, Sense, SenseFilter,
+    SenseKind, Shape,
+};
 pub use pipeline::{Pipeline, StageTimings};
 pub use world::{Aabb, AgentSpawn, Agents, Fog, FogSettings, World, WorldConfig, WorldError};
 

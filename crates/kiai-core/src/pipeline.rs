@@ -45,6 +45,7 @@ impl StageTimings {
 #[derive(Debug, Default)]
 pub struct Pipeline {
     grid: UniformGrid,
+    regions: Vec<Option<usize>>,
     decisions: Vec<Decision>,
     timings: StageTimings,
 }
@@ -72,6 +73,7 @@ impl Pipeline {
         steer_all(world);
         let steered = Instant::now();
         integrate(world);
+        emit_noise(world);
         let integrated = Instant::now();
         update_fog(world);
         let done = Instant::now();
@@ -93,6 +95,24 @@ impl Pipeline {
             .iter()
             .map(|c| c.reach)
             .fold(0.0f32, f32::max);
+        // Sounds emitted last tick plus those scheduled for this one.
+        let mut sounds = std::mem::take(&mut world.pending_sounds);
+        let due = world
+            .scheduled_sounds
+            .partition_point(|(t, _)| *t <= world.tick);
+        sounds.extend(
+            world
+                .scheduled_sounds
+                .drain(..due)
+                .filter(|(t, _)| *t == world.tick)
+                .map(|(_, s)| s),
+        );
+        let messages = std::mem::take(&mut world.pending_messages);
+        self.regions.clear();
+        if let Some(pvs) = world.occluders.as_ref().and_then(|o| o.pvs.as_ref()) {
+            self.regions
+                .extend(world.agents.position.iter().map(|p| pvs.region_of(*p)));
+        }
         let input = SenseInput {
             positions: &world.agents.position,
             facings: &world.agents.facing,
@@ -100,6 +120,8 @@ impl Pipeline {
             archetype_of: &world.agents.archetype,
             archetypes: &world.compiled,
             factions: &world.factions,
+            occluders: world.occluders.as_ref(),
+            regions: &self.regions,
         };
         perception::sense(
             &input,
@@ -107,6 +129,9 @@ impl Pipeline {
             &mut self.grid,
             &mut world.percepts,
             world.tick,
+            sounds,
+            messages,
+            &mut world.agents.memory,
         );
     }
 
@@ -213,6 +238,30 @@ fn integrate(world: &mut World) {
                 *f = v.try_normalize().unwrap_or(*f);
             }
         });
+}
+
+/// Agents whose archetype makes noise emit a sound where they stand, louder
+/// the faster they move (volume × speed / max speed), heard next tick.
+fn emit_noise(world: &mut World) {
+    let a = &world.agents;
+    for i in 0..a.len() {
+        let archetype = &world.archetypes[a.archetype[i].index()];
+        let Some(volume) = archetype.noise else {
+            continue;
+        };
+        let max = archetype.movement.max_speed();
+        let speed = a.velocity[i].length();
+        if speed > 0.0 && max > 0.0 {
+            world
+                .pending_sounds
+                .push(crate::perception::hearing::Sound {
+                    position: a.position[i],
+                    volume: volume * (speed / max).min(1.0),
+                    source: i as u32,
+                    tag: 0,
+                });
+        }
+    }
 }
 
 /// Moves every sighted agent's fog unit to its new pose; the grid re-stamps

@@ -11,7 +11,8 @@ use crate::archetype::{Archetype, Movement};
 use crate::behaviour::{BehaviourState, Decision, Mind};
 use crate::faction::Factions;
 use crate::ids::{AgentId, ArchetypeId, FactionId};
-use crate::perception::{CompiledSenses, Percepts};
+use crate::perception::hearing::Sound;
+use crate::perception::{CompiledSenses, MemoryEntry, Message, Occluders, Percepts};
 use crate::rng::agent_stream;
 use crate::steering::missile::Missile;
 
@@ -144,6 +145,8 @@ pub struct Agents {
     /// Missile state (orthonormal frame, guidance) of agents that move as
     /// missiles.
     pub(crate) missile: Vec<Option<Box<Missile>>>,
+    /// What each agent remembers, sorted by (sense, target).
+    pub(crate) memory: Vec<Vec<MemoryEntry>>,
 }
 
 impl Agents {
@@ -233,6 +236,13 @@ pub struct World {
     pub(crate) agents: Agents,
     pub(crate) percepts: Percepts,
     pub(crate) fog: Option<Fog>,
+    pub(crate) occluders: Option<Occluders>,
+    /// Sounds emitted during this tick, heard at the next sense stage.
+    pub(crate) pending_sounds: Vec<Sound>,
+    /// Sounds scheduled by content: (tick, sound), sorted by tick.
+    pub(crate) scheduled_sounds: Vec<(u64, Sound)>,
+    /// Messages sent during this tick, delivered at the next sense stage.
+    pub(crate) pending_messages: Vec<Message>,
 }
 
 impl World {
@@ -247,6 +257,10 @@ impl World {
             agents: Agents::default(),
             percepts: Percepts::default(),
             fog: None,
+            occluders: None,
+            pending_sounds: Vec::new(),
+            scheduled_sounds: Vec::new(),
+            pending_messages: Vec::new(),
         }
     }
 
@@ -311,6 +325,7 @@ impl World {
             .push(spawn.facing.try_normalize().unwrap_or(Vec3::X));
         a.decision.push(Decision::default());
         let facing = a.facing[index];
+        a.memory.push(Vec::new());
         a.missile
             .push(match self.archetypes[spawn.archetype.index()].movement {
                 Movement::Missile {
@@ -394,6 +409,42 @@ impl World {
             fog_pose(a.position[index], a.facing[index]),
         )?;
         Ok(())
+    }
+
+    /// Sets the walls and the potentially visible set used by `occluded`
+    /// senses (replacing earlier ones).
+    pub fn set_occluders(&mut self, occluders: Occluders) {
+        self.occluders = Some(occluders);
+    }
+
+    /// The walls and potentially visible set, if any.
+    pub fn occluders(&self) -> Option<&Occluders> {
+        self.occluders.as_ref()
+    }
+
+    /// Emits a sound now; hearing senses hear it at the next sense stage.
+    pub fn emit_sound(&mut self, sound: Sound) {
+        self.pending_sounds.push(sound);
+    }
+
+    /// Schedules a sound to be heard at the sense stage of tick `tick`.
+    pub fn schedule_sound(&mut self, tick: u64, sound: Sound) {
+        let at = self.scheduled_sounds.partition_point(|(t, _)| *t <= tick);
+        self.scheduled_sounds.insert(at, (tick, sound));
+    }
+
+    /// Sends a message now; it is delivered at the next sense stage.
+    pub fn send_message(&mut self, message: Message) {
+        self.pending_messages.push(message);
+    }
+
+    /// What `agent` remembers: per sense and target, where and when it was
+    /// last sensed (senses with `memory_ticks > 0` only).
+    pub fn memory(&self, agent: AgentId) -> &[MemoryEntry] {
+        self.agents
+            .memory
+            .get(agent.index())
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The fog of war, when enabled.

@@ -15,6 +15,9 @@ fn senses() -> Vec<Sense> {
             name: "radar".into(),
             shape: Shape::Sphere { radius: 10.0 },
             filter: SenseFilter::Hostile,
+            occluded: false,
+            lose_range: None,
+            memory_ticks: 0,
         },
         Sense {
             name: "eyes".into(),
@@ -23,6 +26,9 @@ fn senses() -> Vec<Sense> {
                 fov_deg: 90.0,
             },
             filter: SenseFilter::Hostile,
+            occluded: false,
+            lose_range: None,
+            memory_ticks: 0,
         },
     ]
 }
@@ -51,6 +57,7 @@ fn decisions(profile: Profile, seed: u64, ticks: usize) -> Vec<BehaviourState> {
                 movement: Movement::Static,
                 sight: None,
                 profile: Some(profile),
+                noise: None,
             })
             .unwrap_or_else(|e| panic!("{e}"))
     };

@@ -33,6 +33,9 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
                     fov_deg: 360.0,
                 },
                 filter: SenseFilter::Hostile,
+                occluded: false,
+                lose_range: None,
+                memory_ticks: 0,
             }],
             movement: Movement::Missile {
                 speed: 20.0,
@@ -48,6 +51,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
                 evade: 0.0,
                 ..Profile::default()
             }),
+            noise: None,
         })
         .unwrap_or_else(|e| panic!("{e}"));
     let target = world
@@ -57,6 +61,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
             movement: Movement::Static,
             sight: None,
             profile: None,
+            noise: None,
         })
         .unwrap_or_else(|e| panic!("{e}"));
     for (name, archetype, faction, position, facing) in [

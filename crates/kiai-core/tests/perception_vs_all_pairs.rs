@@ -86,11 +86,15 @@ fn build(spec: &Spec) -> World {
                             name: format!("s{k}"),
                             shape: *shape,
                             filter: *filter,
+                            occluded: false,
+                            lose_range: None,
+                            memory_ticks: 0,
                         })
                         .collect(),
                     movement: Movement::Static,
                     sight: None,
                     profile: None,
+                    noise: None,
                 })
                 .ok()
         })

@@ -18,7 +18,7 @@ use rand::RngExt;
 use rayon::prelude::*;
 
 use crate::ids::AgentId;
-use crate::perception::Shape;
+use crate::perception::SenseKind;
 use crate::rng::AgentRng;
 use crate::world::World;
 
@@ -201,7 +201,12 @@ fn nearest_hostile(world: &World, agent: usize, all_around: bool) -> Option<Agen
     let faction = a.factions()[agent];
     let mut best: Option<(f32, AgentId)> = None;
     for (s, sense) in archetype.senses.iter().enumerate() {
-        if matches!(sense.shape, Shape::Sphere { .. }) != all_around {
+        let wanted = if all_around {
+            SenseKind::AllAround
+        } else {
+            SenseKind::Directed
+        };
+        if sense.shape.kind() != wanted {
             continue;
         }
         for &other in world.percepts().sensed(me, s) {
@@ -227,7 +232,12 @@ fn notices(world: &World, agent: usize, target: AgentId, all_around: bool) -> bo
         return false;
     };
     archetype.senses.iter().enumerate().any(|(s, sense)| {
-        matches!(sense.shape, Shape::Sphere { .. }) == all_around
+        sense.shape.kind()
+            == if all_around {
+                SenseKind::AllAround
+            } else {
+                SenseKind::Directed
+            }
             && world
                 .percepts()
                 .sensed(AgentId::from_index(agent), s)

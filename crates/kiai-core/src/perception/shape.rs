@@ -7,6 +7,8 @@
 
 use glam::{Vec2, Vec3};
 
+use super::hearing::Falloff;
+
 /// The region in which a sense notices other agents.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Shape {
@@ -44,9 +46,68 @@ pub enum Shape {
         /// Distance of the ellipse's centre ahead of the agent, world units.
         center_ahead: f32,
     },
+    /// Hearing (seed 003): senses sounds, not agents. A sound is heard when
+    /// its loudness at the listener (by `falloff`) is at least `threshold`;
+    /// the sense reports the agents that made the sounds heard.
+    Hearing {
+        /// Quietest loudness heard, > 0, on the scale of sound volumes.
+        threshold: f32,
+        /// How loudness falls with distance.
+        falloff: Falloff,
+    },
+}
+
+/// What a sense perceives, for deciders that treat senses by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenseKind {
+    /// All-around (a sphere): radar, noise, presence (seed 000).
+    AllAround,
+    /// Directed (cone, sector, ellipse): eyes (seed 000, 003).
+    Directed,
+    /// Hearing: sound events (seed 003).
+    Hearing,
 }
 
 impl Shape {
+    /// Whether the shape is all-around, directed or hearing.
+    pub fn kind(&self) -> SenseKind {
+        match self {
+            Shape::Sphere { .. } => SenseKind::AllAround,
+            Shape::Cone { .. } | Shape::Sector { .. } | Shape::Ellipse { .. } => {
+                SenseKind::Directed
+            }
+            Shape::Hearing { .. } => SenseKind::Hearing,
+        }
+    }
+
+    /// The same shape reaching `range` instead (for the lose-sight range of
+    /// hysteresis); an ellipse scales both axes and its offset. Hearing is
+    /// unchanged.
+    pub fn with_range(&self, range: f32) -> Shape {
+        match *self {
+            Shape::Sphere { .. } => Shape::Sphere { radius: range },
+            Shape::Cone { fov_deg, .. } => Shape::Cone { range, fov_deg },
+            Shape::Sector {
+                fov_deg,
+                max_height_diff,
+                ..
+            } => Shape::Sector {
+                range,
+                fov_deg,
+                max_height_diff,
+            },
+            Shape::Ellipse { a, b, center_ahead } => {
+                let k = range / self.reach().max(f32::EPSILON);
+                Shape::Ellipse {
+                    a: a * k,
+                    b: b * k,
+                    center_ahead: center_ahead * k,
+                }
+            }
+            Shape::Hearing { .. } => *self,
+        }
+    }
+
     /// The horizontal (X-Z) distance from the agent beyond which the shape
     /// cannot contain anything: the broadphase gathers candidates within it.
     pub fn reach(&self) -> f32 {
@@ -56,6 +117,7 @@ impl Shape {
             Shape::Ellipse {
                 a, center_ahead, ..
             } => center_ahead.abs() + a,
+            Shape::Hearing { .. } => 0.0,
         }
     }
 
@@ -86,6 +148,7 @@ impl Shape {
                     two_a: 2.0 * a,
                 }
             }
+            Shape::Hearing { .. } => CompiledShape::Hearing,
         }
     }
 }
@@ -128,6 +191,8 @@ pub enum CompiledShape {
         /// 2a, world units.
         two_a: f32,
     },
+    /// See [`Shape::Hearing`]: contains no agent.
+    Hearing,
 }
 
 impl CompiledShape {
@@ -180,6 +245,7 @@ impl CompiledShape {
                 let f2 = e + f * focus_far;
                 p.distance(f1) + p.distance(f2) <= two_a
             }
+            CompiledShape::Hearing => false,
         }
     }
 }
