@@ -543,3 +543,66 @@ fn learned_weights_are_reported_and_deterministic() {
         "only learning profiles are reported"
     );
 }
+
+#[test]
+fn the_fortress_hides_hears_and_culls() {
+    let senses = |v: &serde_json::Value, agent: &str, sense: &str| -> Vec<String> {
+        v["agents"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|a| a["name"] == agent)
+            .and_then(|a| {
+                a["senses"][sense].as_array().map(|l| {
+                    l.iter()
+                        .filter_map(|x| x.as_str().map(str::to_owned))
+                        .collect()
+                })
+            })
+            .unwrap_or_default()
+    };
+    let t0 = json(&["perceive", "content/demo/fortress.ron", "--json"]);
+    assert_eq!(
+        senses(&t0, "gate_guard", "eyes"),
+        ["thief_at_gate"],
+        "through the gate"
+    );
+    assert!(
+        senses(&t0, "vault_guard", "eyes").is_empty(),
+        "the vault sees nothing"
+    );
+    assert!(
+        senses(&t0, "thief_at_wall", "eyes").is_empty(),
+        "the east wall hides the vault"
+    );
+    assert_eq!(senses(&t0, "hall_guard", "eyes"), ["thief_in_hall"]);
+    // The bell rings at tick 5 in the hall: its guard hears it, the gate guard does not.
+    let t5 = json(&[
+        "perceive",
+        "content/demo/fortress.ron",
+        "--tick",
+        "5",
+        "--json",
+    ]);
+    let hears = |agent: &str| {
+        t5["agents"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|a| a["name"] == agent)
+            .map(|a| a["hears"].clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        hears("hall_guard").as_array().is_some_and(|h| h
+            .iter()
+            .any(|x| x["tag"] == 1 && x["loudness"].as_f64().unwrap_or(0.0) > 0.5)),
+        "{}",
+        hears("hall_guard")
+    );
+    assert!(
+        !hears("gate_guard")
+            .as_array()
+            .is_some_and(|h| h.iter().any(|x| x["tag"] == 1))
+    );
+}

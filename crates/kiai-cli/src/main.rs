@@ -484,17 +484,35 @@ fn perceive(args: &PerceiveArgs) -> anyhow::Result<ExitCode> {
             seen.sort_unstable();
             senses.insert(sense.name.clone(), json!(seen));
         }
-        report.push((names[id.index()].as_str(), senses));
+        // Everything its hearing senses heard, loudest first.
+        let mut hears: Vec<(f32, Value)> = Vec::new();
+        for (s, sense) in archetype.senses.iter().enumerate() {
+            for h in world.percepts().heard(id, s) {
+                let Some(sound) = world.percepts().sounds().get(h.sound) else {
+                    continue;
+                };
+                let source = names.get(sound.source as usize).map_or("", String::as_str);
+                hears.push((
+                    h.loudness,
+                    json!({ "source": source, "loudness": h.loudness, "sense": sense.name, "tag": sound.tag }),
+                ));
+            }
+        }
+        hears.sort_by(|a, b| b.0.total_cmp(&a.0));
+        report.push((names[id.index()].as_str(), senses, hears));
     }
     if args.sim.json {
         let agents: Vec<Value> = report
             .into_iter()
-            .map(|(name, senses)| json!({ "name": name, "senses": senses, "hears": [] }))
+            .map(|(name, senses, hears)| {
+                let hears: Vec<Value> = hears.into_iter().map(|(_, h)| h).collect();
+                json!({ "name": name, "senses": senses, "hears": hears })
+            })
             .collect();
         print_json(&json!({ "tick": world.tick(), "agents": agents }))?;
     } else {
         outln(&format!("tick {}", world.tick()))?;
-        for (name, senses) in report {
+        for (name, senses, hears) in report {
             let parts: Vec<String> = senses
                 .iter()
                 .map(|(sense, seen)| {
@@ -505,7 +523,17 @@ fn perceive(args: &PerceiveArgs) -> anyhow::Result<ExitCode> {
                     format!("{sense} [{}]", list.join(", "))
                 })
                 .collect();
-            outln(&format!("{name}: {}", parts.join("; ")))?;
+            let mut line = format!("{name}: {}", parts.join("; "));
+            for (loudness, h) in &hears {
+                line.push_str(&format!(
+                    "; hears {} ({loudness:.3})",
+                    h["source"]
+                        .as_str()
+                        .filter(|s| !s.is_empty())
+                        .unwrap_or("a sound")
+                ));
+            }
+            outln(&line)?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -6,13 +6,20 @@ use kiai_core::{
     World, WorldConfig, WorldError,
 };
 
+use kiai_core::Occluders;
 use kiai_core::fog::GridSpec;
+use kiai_core::glam::Vec2;
+use kiai_core::perception::hearing::{Falloff, NO_SOURCE, Sound};
+use kiai_core::perception::occlusion::{RayScratch, Wall, Walls};
+use kiai_core::perception::pvs::{Pvs, Region};
 use kiai_core::steering::missile::{ControlMode, Guidance};
 use kiai_core::{FogSettings, Learning, Profile, Sight};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use crate::def::{
-    BoundsDef, ContentDef, ControlDef, FilterDef, FogDef, GuidanceDef, MovementDef, ProfileDef,
-    ShapeDef, SightDef, Vec3Def,
+    BoundsDef, ContentDef, ControlDef, FalloffDef, FilterDef, FogDef, GuidanceDef, MovementDef,
+    ProfileDef, ShapeDef, SightDef, Vec3Def,
 };
 use crate::load::Content;
 
@@ -35,6 +42,13 @@ pub fn shape(def: &ShapeDef) -> Shape {
             max_height_diff,
         },
         ShapeDef::Ellipse { a, b, center_ahead } => Shape::Ellipse { a, b, center_ahead },
+        ShapeDef::Hearing { threshold, falloff } => Shape::Hearing {
+            threshold,
+            falloff: match falloff {
+                FalloffDef::InverseSquare => Falloff::InverseSquare,
+                FalloffDef::Linear { range } => Falloff::Linear { range },
+            },
+        },
     }
 }
 
@@ -115,6 +129,62 @@ pub fn profile(def: &ProfileDef) -> Profile {
     }
 }
 
+/// Sample rays per region when a potentially visible set is computed.
+const PVS_SAMPLES: usize = 64;
+/// Eye height of the sample rays, world units.
+const PVS_EYE_HEIGHT: f32 = 1.5;
+
+/// The walls and regions of `def`, or `None` when it has neither. A region
+/// set with a `sees` list everywhere is taken as authored; otherwise it is
+/// computed by sample rays against the walls, seeded by `seed`.
+fn occluders(def: &ContentDef, seed: u64) -> Option<Occluders> {
+    if def.walls.is_empty() && def.regions.is_empty() {
+        return None;
+    }
+    let walls = Walls::build(
+        def.walls
+            .iter()
+            .map(|w| {
+                Wall::new(
+                    Vec2::new(w.from.0, w.from.1),
+                    Vec2::new(w.to.0, w.to.1),
+                    w.height,
+                )
+            })
+            .collect(),
+        None,
+    );
+    let regions: Vec<Region> = def
+        .regions
+        .iter()
+        .map(|r| Region {
+            polygon: r.polygon.iter().map(|&(x, z)| Vec2::new(x, z)).collect(),
+        })
+        .collect();
+    let pvs = if regions.is_empty() {
+        None
+    } else if def.regions.iter().all(|r| r.sees.is_some()) {
+        let index = |name: &String| def.regions.iter().position(|r| &r.name == name);
+        let lists: Vec<Vec<usize>> = def
+            .regions
+            .iter()
+            .map(|r| r.sees.iter().flatten().filter_map(index).collect())
+            .collect();
+        Pvs::from_lists(regions, &lists).ok()
+    } else {
+        let mut scratch = RayScratch::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        Some(Pvs::compute(
+            regions,
+            PVS_SAMPLES,
+            PVS_EYE_HEIGHT,
+            |a, b| walls.blocks(a, b, &mut scratch),
+            || rng.random_range(0.0f32..1.0),
+        ))
+    };
+    Some(Occluders { walls, pvs })
+}
+
 fn sight(def: &SightDef) -> Sight {
     match *def {
         SightDef::Circle { radius } => Sight {
@@ -176,9 +246,9 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
                         FilterDef::Hostile => SenseFilter::Hostile,
                         FilterDef::Friendly => SenseFilter::Friendly,
                     },
-                    occluded: false,
-                    lose_range: None,
-                    memory_ticks: 0,
+                    occluded: s.occluded,
+                    lose_range: s.lose_range,
+                    memory_ticks: s.memory_ticks,
                 })
                 .collect(),
             movement: movement(&a.movement),
@@ -188,7 +258,7 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
                 .as_ref()
                 .and_then(|p| def.profiles.get(p))
                 .map(profile),
-            noise: None,
+            noise: a.noise,
         })?;
     }
     for a in &def.agents {
@@ -208,6 +278,25 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
             position: v3(a.pos),
             facing: v3(a.facing),
         })?;
+    }
+    if let Some(occluders) = occluders(def, world.config().seed) {
+        world.set_occluders(occluders);
+    }
+    for snd in &def.sounds {
+        let source = snd
+            .source
+            .as_ref()
+            .and_then(|name| world.agents().find(name))
+            .map_or(NO_SOURCE, |a| a.0);
+        world.schedule_sound(
+            snd.tick,
+            Sound {
+                position: v3(snd.pos),
+                volume: snd.volume,
+                source,
+                tag: snd.tag,
+            },
+        );
     }
     if let (Some(fog), Some(bounds)) = (&def.fog, def.bounds) {
         let grid = fog_grid(fog, bounds).ok_or_else(|| unknown("fog grid", "out of range"))?;

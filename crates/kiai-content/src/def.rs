@@ -48,6 +48,16 @@ pub struct ContentDef {
     /// Directed links between waypoints.
     #[serde(default)]
     pub links: Vec<LinkDef>,
+    /// Walls on X-Z that hide agents from `occluded` senses.
+    #[serde(default)]
+    pub walls: Vec<WallDef>,
+    /// Regions (rooms) with the regions each can see: a potentially visible
+    /// set that culls `occluded` senses before any ray is cast.
+    #[serde(default)]
+    pub regions: Vec<RegionDef>,
+    /// Sounds that happen at given ticks.
+    #[serde(default)]
+    pub sounds: Vec<SoundDef>,
     /// Tile fog of war over the bounds' X-Z extent (needs `bounds`).
     #[serde(default)]
     pub fog: Option<FogDef>,
@@ -104,6 +114,51 @@ pub struct LinkDef {
     /// Also add the link `to -> from` with the same costs.
     #[serde(default)]
     pub two_way: bool,
+}
+
+/// A wall: a segment on X-Z from the ground up to `height`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallDef {
+    /// One end `(x, z)`, world units.
+    pub from: (f32, f32),
+    /// The other end `(x, z)`, world units.
+    pub to: (f32, f32),
+    /// Height above y = 0, world units, > 0.
+    pub height: f32,
+}
+
+/// A region of the potentially visible set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionDef {
+    /// Unique name.
+    pub name: String,
+    /// A simple polygon on X-Z, `(x, z)` corners in order, at least 3.
+    pub polygon: Vec<(f32, f32)>,
+    /// Names of the regions it can see (it always sees itself). When any
+    /// region leaves this out, the whole set is computed by casting sample
+    /// rays between regions against the walls.
+    #[serde(default)]
+    pub sees: Option<Vec<String>>,
+}
+
+/// A sound at a given tick (a bell, an explosion).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoundDef {
+    /// The tick whose sense stage hears it.
+    pub tick: u64,
+    /// Where, world units.
+    pub pos: Vec3Def,
+    /// Loudness at the source, >= 0.
+    pub volume: f32,
+    /// The agent that made it, if any.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// The game's code for what it is.
+    #[serde(default)]
+    pub tag: u32,
 }
 
 /// The tile fog of war: a grid over the bounds on X-Z.
@@ -244,6 +299,9 @@ pub struct ArchetypeDef {
     /// Name of the behaviour profile (default: evade beats chase).
     #[serde(default)]
     pub profile: Option<String>,
+    /// Volume of the noise agents make while moving (default: silent).
+    #[serde(default)]
+    pub noise: Option<f32>,
 }
 
 /// One named sense.
@@ -257,6 +315,17 @@ pub struct SenseDef {
     /// Which agents are reported (default `All`).
     #[serde(default)]
     pub filter: FilterDef,
+    /// Walls hide targets, and the regions' visible sets cull them first
+    /// (default false).
+    #[serde(default)]
+    pub occluded: bool,
+    /// Hysteresis: a target sensed last tick stays sensed out to this range,
+    /// world units, at least the shape's reach (default: none).
+    #[serde(default)]
+    pub lose_range: Option<f32>,
+    /// Ticks a target stays remembered after it was last sensed (default 0).
+    #[serde(default)]
+    pub memory_ticks: u32,
 }
 
 /// A sense shape; see `kiai_core::Shape` for the exact tests.
@@ -292,6 +361,28 @@ pub enum ShapeDef {
         b: f32,
         /// Centre's distance ahead of the agent, world units.
         center_ahead: f32,
+    },
+    /// Hearing: sounds at least `threshold` loud at the listener.
+    Hearing {
+        /// Quietest loudness heard, > 0.
+        threshold: f32,
+        /// How loudness falls with distance (default `InverseSquare`).
+        #[serde(default)]
+        falloff: FalloffDef,
+    },
+}
+
+/// How loudness falls with distance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum FalloffDef {
+    /// `volume / distance²`, seed 003's code.
+    #[default]
+    InverseSquare,
+    /// `volume * (1 - distance / range)`, seed 003's text.
+    Linear {
+        /// World units, > 0.
+        range: f32,
     },
 }
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use kiai_core::MAX_FACTIONS;
 
-use crate::def::{ContentDef, MovementDef, ShapeDef, SightDef, Vec3Def};
+use crate::def::{ContentDef, FalloffDef, MovementDef, ShapeDef, SightDef, Vec3Def};
 use crate::diag::{Diagnostic, hint};
 use crate::locate::SpanIndex;
 
@@ -207,6 +207,67 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         }
     }
 
+    // Walls, regions, sounds.
+    for (i, w) in def.walls.iter().enumerate() {
+        let base = format!("walls[{i}]");
+        for (field, (x, z)) in [("from", w.from), ("to", w.to)] {
+            if !(x.is_finite() && z.is_finite()) {
+                c.error(
+                    &format!("{base}.{field}"),
+                    format!("{field} must be finite, not ({x}, {z})"),
+                );
+            }
+        }
+        c.positive(&format!("{base}.height"), "height", w.height);
+    }
+    c.unique(
+        "region",
+        def.regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (format!("regions[{i}].name"), r.name.as_str())),
+    );
+    let region_names = || def.regions.iter().map(|r| r.name.as_str());
+    for (i, r) in def.regions.iter().enumerate() {
+        let base = format!("regions[{i}]");
+        if r.polygon.len() < 3 {
+            c.error(
+                &format!("{base}.polygon"),
+                "a region's polygon needs at least 3 corners",
+            );
+        }
+        for (j, (x, z)) in r.polygon.iter().enumerate() {
+            if !(x.is_finite() && z.is_finite()) {
+                c.error(
+                    &format!("{base}.polygon[{j}]"),
+                    format!("corner must be finite, not ({x}, {z})"),
+                );
+            }
+        }
+        for (j, seen) in r.sees.iter().flatten().enumerate() {
+            if !region_names().any(|n| n == seen) {
+                c.error(
+                    &format!("{base}.sees[{j}]"),
+                    format!("unknown region `{seen}`{}", hint(seen, region_names())),
+                );
+            }
+        }
+    }
+    let agent_names = || def.agents.iter().map(|a| a.name.as_str());
+    for (i, snd) in def.sounds.iter().enumerate() {
+        let base = format!("sounds[{i}]");
+        c.finite3(&format!("{base}.pos"), "pos", snd.pos);
+        c.non_negative(&format!("{base}.volume"), "volume", snd.volume);
+        if let Some(src) = &snd.source
+            && !agent_names().any(|n| n == src)
+        {
+            c.error(
+                &format!("{base}.source"),
+                format!("unknown agent `{src}`{}", hint(src, agent_names())),
+            );
+        }
+    }
+
     // Fog of war.
     let mut fog_tile = None;
     if let Some(fog) = &def.fog {
@@ -366,6 +427,12 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                         max_height_diff,
                     );
                 }
+                ShapeDef::Hearing { threshold, falloff } => {
+                    c.positive(&field("threshold"), "threshold", threshold);
+                    if let FalloffDef::Linear { range } = falloff {
+                        c.positive(&field("falloff.range"), "range", range);
+                    }
+                }
                 ShapeDef::Ellipse { a, b, center_ahead } => {
                     c.positive(&field("a"), "a", a);
                     c.positive(&field("b"), "b", b);
@@ -378,6 +445,29 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                     }
                 }
             }
+        }
+        for (j, sense) in a.senses.iter().enumerate() {
+            let path = format!("{base}.senses[{j}]");
+            if let Some(lose) = sense.lose_range {
+                let reach = crate::build::shape(&sense.shape).reach();
+                if !(lose.is_finite() && lose >= reach) {
+                    c.error(
+                        &format!("{path}.lose_range"),
+                        format!(
+                            "lose_range must be at least the sense's reach ({reach}), not {lose}"
+                        ),
+                    );
+                }
+            }
+            if sense.occluded && def.walls.is_empty() && def.regions.is_empty() {
+                c.warning(
+                    &format!("{path}.occluded"),
+                    "occluded has no effect: the file has no walls or regions",
+                );
+            }
+        }
+        if let Some(noise) = a.noise {
+            c.non_negative(&format!("{base}.noise"), "noise", noise);
         }
         if let Some(p) = &a.profile
             && def.profiles.get(p).is_none()
