@@ -55,6 +55,7 @@ pub fn scene(n: usize, neighbours: f32, seed: u64) -> Result<World, String> {
             sight: None,
             profile: None,
             noise: None,
+            decider: None,
         })
         .map_err(|e| e.to_string())?;
     // n agents on a square of side L: neighbours within EYES = n * pi EYES² / L².

@@ -80,6 +80,7 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
                     learning: None,
                 }),
                 noise: None,
+                decider: None,
             })
         })
         .collect::<Result<Vec<_>, _>>()

@@ -12,10 +12,12 @@ use kiai_core::glam::Vec2;
 use kiai_core::perception::hearing::{Falloff, NO_SOURCE, Sound};
 use kiai_core::perception::occlusion::{RayScratch, Wall, Walls};
 use kiai_core::perception::pvs::{Pvs, Region};
+use kiai_core::plugins::Plugins;
 use kiai_core::steering::missile::{ControlMode, Guidance};
 use kiai_core::{FogSettings, Learning, Profile, Sight};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
 
 use crate::def::{
     BoundsDef, ContentDef, ControlDef, FalloffDef, FilterDef, FogDef, GuidanceDef, MovementDef,
@@ -52,8 +54,8 @@ pub fn shape(def: &ShapeDef) -> Shape {
     }
 }
 
-fn movement(def: &MovementDef) -> Movement {
-    match *def {
+fn movement(def: &MovementDef, plugins: &Plugins) -> Result<Movement, WorldError> {
+    Ok(match *def {
         MovementDef::Static => Movement::Static,
         MovementDef::Walker {
             min_speed,
@@ -87,6 +89,27 @@ fn movement(def: &MovementDef) -> Movement {
             arrival_distance,
             precision,
         },
+        MovementDef::Custom {
+            ref name,
+            max_speed,
+        } => Movement::Custom {
+            behaviour: plugins.steering_index(name).ok_or_else(|| {
+                WorldError::UnknownHandle(format!(
+                    "steering behaviour `{name}` (registered: {})",
+                    list(plugins.steering_names())
+                ))
+            })?,
+            max_speed,
+        },
+    })
+}
+
+fn list<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.collect();
+    if names.is_empty() {
+        "none; register it with kiai_core::plugins::Plugins".to_owned()
+    } else {
+        names.join(", ")
     }
 }
 
@@ -204,6 +227,17 @@ fn sight(def: &SightDef) -> Sight {
 /// Expects validated content (see [`Content`]); on unvalidated input it
 /// returns an error rather than panicking.
 pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldError> {
+    build_world_with(def, seed, Arc::default())
+}
+
+/// [`build_world`] with a game's registered deciders and steering behaviours,
+/// which archetypes name in `decider` and `movement: Custom(name: ...)`. An
+/// unregistered name is an error.
+pub fn build_world_with(
+    def: &ContentDef,
+    seed: Option<u64>,
+    plugins: Arc<Plugins>,
+) -> Result<World, WorldError> {
     let mut world = World::new(WorldConfig {
         seed: seed.unwrap_or(def.seed),
         tick_seconds: def.tick_seconds,
@@ -251,7 +285,7 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
                     memory_ticks: s.memory_ticks,
                 })
                 .collect(),
-            movement: movement(&a.movement),
+            movement: movement(&a.movement, &plugins)?,
             sight: a.sight.as_ref().map(sight),
             profile: a
                 .profile
@@ -259,6 +293,15 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
                 .and_then(|p| def.profiles.get(p))
                 .map(profile),
             noise: a.noise,
+            decider: match &a.decider {
+                None => None,
+                Some(name) => Some(plugins.decider_index(name).ok_or_else(|| {
+                    WorldError::UnknownHandle(format!(
+                        "decider `{name}` (registered: {})",
+                        list(plugins.decider_names())
+                    ))
+                })?),
+            },
         })?;
     }
     for a in &def.agents {
@@ -279,6 +322,7 @@ pub fn build_world(def: &ContentDef, seed: Option<u64>) -> Result<World, WorldEr
             facing: v3(a.facing),
         })?;
     }
+    world.set_plugins(plugins);
     if let Some(occluders) = occluders(def, world.config().seed) {
         world.set_occluders(occluders);
     }
@@ -314,5 +358,14 @@ impl Content {
     /// The runtime world this content describes; `seed` overrides the file's.
     pub fn world(&self, seed: Option<u64>) -> Result<World, WorldError> {
         build_world(&self.def, seed)
+    }
+
+    /// [`Content::world`] with the game's registered plugins.
+    pub fn world_with(
+        &self,
+        seed: Option<u64>,
+        plugins: Arc<Plugins>,
+    ) -> Result<World, WorldError> {
+        build_world_with(&self.def, seed, plugins)
     }
 }

@@ -302,6 +302,10 @@ pub struct ArchetypeDef {
     /// Volume of the noise agents make while moving (default: silent).
     #[serde(default)]
     pub noise: Option<f32>,
+    /// A decider the game registers by name, consulted before the profile
+    /// (default: none).
+    #[serde(default)]
+    pub decider: Option<String>,
 }
 
 /// One named sense.
@@ -399,7 +403,7 @@ pub enum FilterDef {
 }
 
 /// How agents move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum MovementDef {
     /// Never moves.
@@ -436,6 +440,14 @@ pub enum MovementDef {
         /// Cosine of the seed's dead-band half-angle, in [-1, 1] (default 0.95).
         #[serde(default = "seed_precision")]
         precision: f32,
+    },
+    /// A steering behaviour the game registers by name (see
+    /// `kiai_core::plugins`).
+    Custom {
+        /// The registered name.
+        name: String,
+        /// Speed cap, world units per second, >= 0.
+        max_speed: f32,
     },
 }
 

@@ -36,7 +36,7 @@ mod locate;
 mod nav;
 mod validate;
 
-pub use build::{build_world, profile, shape};
+pub use build::{build_world, build_world_with, profile, shape};
 pub use def::FORMAT_VERSION;
 pub use diag::{Diagnostic, Diagnostics, Severity, did_you_mean};
 pub use load::{Content, MAX_FILE_BYTES, MAX_NESTING, parse};

@@ -530,6 +530,13 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                 c.positive(&format!("{m}.guidance.n"), "n", n);
             }
         }
+        if let MovementDef::Custom { max_speed, .. } = a.movement {
+            c.non_negative(
+                &format!("{base}.movement.max_speed"),
+                "max_speed",
+                max_speed,
+            );
+        }
         if let MovementDef::Walker {
             min_speed,
             max_speed,

@@ -43,6 +43,13 @@ pub enum Movement {
         /// Cosine of the seed's dead-band half-angle, in [-1, 1].
         precision: f32,
     },
+    /// A game-registered steering behaviour ([`crate::plugins`]).
+    Custom {
+        /// Index into the world's [`Plugins`](crate::plugins::Plugins) steering.
+        behaviour: usize,
+        /// Velocities are capped at this speed, world units per second, >= 0.
+        max_speed: f32,
+    },
 }
 
 impl Movement {
@@ -52,6 +59,7 @@ impl Movement {
             Movement::Static => 0.0,
             Movement::Walker { max_speed, .. } => max_speed,
             Movement::Missile { speed, .. } => speed,
+            Movement::Custom { max_speed, .. } => max_speed,
         }
     }
 }
@@ -85,6 +93,9 @@ pub struct Archetype {
     /// Volume of the noise they make while moving (scaled by speed / max
     /// speed), heard by hearing senses; `None`: silent.
     pub noise: Option<f32>,
+    /// A game-registered decider ([`crate::plugins`]) consulted before the
+    /// built-in logic: index into the world's plugins.
+    pub decider: Option<usize>,
 }
 
 impl Archetype {

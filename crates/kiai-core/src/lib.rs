@@ -38,6 +38,7 @@
 //!     sight: None,
 //!     profile: None,
 //!     noise: None,
+//!     decider: None,
 //! })?;
 //! let a = world.spawn(AgentSpawn {
 //!     name: "a".into(), archetype: guard, faction: red,
@@ -62,6 +63,7 @@ mod hash;
 mod ids;
 pub mod perception;
 mod pipeline;
+pub mod plugins;
 pub mod rng;
 pub mod steering;
 mod world;

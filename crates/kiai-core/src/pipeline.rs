@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 use rayon::prelude::*;
 
+use crate::archetype::Movement;
 use crate::behaviour::{BehaviourState, Decider, Decision};
 use crate::perception::{self, SenseInput, UniformGrid};
 use crate::steering::missile::Missile;
@@ -147,6 +148,7 @@ impl Pipeline {
 
 fn steer_all(world: &mut World) {
     let archetypes = &world.archetypes;
+    let plugins = &*world.plugins;
     let Agents {
         archetype,
         position,
@@ -183,11 +185,23 @@ fn steer_all(world: &mut World) {
                 target_position: d.target.and_then(|t| position.get(t.index()).copied()),
                 target_velocity: d.target.and_then(|t| velocities.get(t.index()).copied()),
             };
-            (*v, *f) = steer(
-                &archetypes[archetype[i].index()].movement,
-                input,
-                &mut mind.rng,
-            );
+            let movement = &archetypes[archetype[i].index()].movement;
+            (*v, *f) = match *movement {
+                Movement::Custom {
+                    behaviour,
+                    max_speed,
+                } => match plugins.steering(behaviour) {
+                    Some(b) => {
+                        let (v, f) = b.steer(&input, mind, dt);
+                        (
+                            v.clamp_length_max(max_speed),
+                            f.try_normalize().unwrap_or(input.facing),
+                        )
+                    }
+                    None => (Vec3::ZERO, input.facing),
+                },
+                _ => steer(movement, input, &mut mind.rng),
+            };
         });
 }
 

@@ -237,6 +237,7 @@ pub struct World {
     pub(crate) percepts: Percepts,
     pub(crate) fog: Option<Fog>,
     pub(crate) occluders: Option<Occluders>,
+    pub(crate) plugins: std::sync::Arc<crate::plugins::Plugins>,
     /// Sounds emitted during this tick, heard at the next sense stage.
     pub(crate) pending_sounds: Vec<Sound>,
     /// Sounds scheduled by content: (tick, sound), sorted by tick.
@@ -258,6 +259,7 @@ impl World {
             percepts: Percepts::default(),
             fog: None,
             occluders: None,
+            plugins: std::sync::Arc::default(),
             pending_sounds: Vec::new(),
             scheduled_sounds: Vec::new(),
             pending_messages: Vec::new(),
@@ -409,6 +411,18 @@ impl World {
             fog_pose(a.position[index], a.facing[index]),
         )?;
         Ok(())
+    }
+
+    /// Sets the game's deciders and steering behaviours, which archetypes
+    /// refer to by index ([`Archetype::decider`](crate::Archetype::decider),
+    /// [`Movement::Custom`](crate::Movement::Custom)).
+    pub fn set_plugins(&mut self, plugins: std::sync::Arc<crate::plugins::Plugins>) {
+        self.plugins = plugins;
+    }
+
+    /// The game's deciders and steering behaviours.
+    pub fn plugins(&self) -> &crate::plugins::Plugins {
+        &self.plugins
     }
 
     /// Sets the walls and the potentially visible set used by `occluded`

@@ -58,6 +58,7 @@ fn decisions(profile: Profile, seed: u64, ticks: usize) -> Vec<BehaviourState> {
                 sight: None,
                 profile: Some(profile),
                 noise: None,
+                decider: None,
             })
             .unwrap_or_else(|e| panic!("{e}"))
     };

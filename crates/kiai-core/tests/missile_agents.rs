@@ -52,6 +52,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
                 ..Profile::default()
             }),
             noise: None,
+            decider: None,
         })
         .unwrap_or_else(|e| panic!("{e}"));
     let target = world
@@ -62,6 +63,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
             sight: None,
             profile: None,
             noise: None,
+            decider: None,
         })
         .unwrap_or_else(|e| panic!("{e}"));
     for (name, archetype, faction, position, facing) in [

@@ -20,6 +20,7 @@ fn archetype(senses: Vec<Sense>) -> Archetype {
         sight: None,
         profile: None,
         noise: None,
+        decider: None,
     }
 }
 

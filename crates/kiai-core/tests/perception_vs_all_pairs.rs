@@ -95,6 +95,7 @@ fn build(spec: &Spec) -> World {
                     sight: None,
                     profile: None,
                     noise: None,
+                    decider: None,
                 })
                 .ok()
         })

@@ -270,8 +270,21 @@ fn decide_agent(
     out: &mut Decision,
 ) -> DecisionTrace {
     let a = world.agents();
-    let profile = world
-        .archetype(a.archetypes()[i])
+    let archetype = world.archetype(a.archetypes()[i]);
+    if let Some(plugin) = archetype
+        .and_then(|arch| arch.decider)
+        .and_then(|k| world.plugins().decider(k))
+        && let Some(decision) = plugin.decide(world, AgentId::from_index(i), mind)
+    {
+        *out = decision;
+        return DecisionTrace {
+            chased,
+            decided_by: DecidedBy::Plugin,
+            weights: mind.weights,
+            ..DecisionTrace::default()
+        };
+    }
+    let profile = archetype
         .and_then(|arch| arch.profile.as_ref())
         .unwrap_or(&NO_PROFILE);
     let outcome = profile.learning.as_ref().and_then(|l| {

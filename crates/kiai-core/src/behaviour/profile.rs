@@ -146,6 +146,8 @@ pub enum DecidedBy {
     Weights,
     /// Both were possible; the last contested decision was kept.
     Kept,
+    /// A game-registered decider decided ([`crate::plugins`]).
+    Plugin,
 }
 
 impl DecidedBy {
@@ -157,6 +159,7 @@ impl DecidedBy {
             DecidedBy::SingleOption => "single_option",
             DecidedBy::Weights => "weights",
             DecidedBy::Kept => "kept",
+            DecidedBy::Plugin => "plugin",
         }
     }
 }

@@ -154,6 +154,9 @@ pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec
         // Missiles turn with their own state (the pipeline steers them with
         // `missile::Missile`); without it they fly straight.
         Movement::Missile { speed, .. } => (input.facing * speed, input.facing),
+        // Custom behaviours are run by the pipeline with the world's plugins;
+        // without them the agent stands still.
+        Movement::Custom { .. } => (Vec3::ZERO, input.facing),
         Movement::Walker {
             min_speed,
             max_speed,
