@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::archetype::Movement;
 use crate::behaviour::{BehaviourState, Decider, Decision};
+use crate::perception::occlusion::RayScratch;
 use crate::perception::{self, SenseInput, UniformGrid};
 use crate::steering::missile::Missile;
 use crate::steering::{SteerInput, steer};
@@ -230,9 +231,18 @@ fn steer_missile(
     (velocity, m.forward())
 }
 
+/// Height above an agent's position at which wall crossings are tested,
+/// world units (walls stand on y = 0).
+const STEP_HEIGHT: f32 = 0.1;
+
+/// Moves every agent by one step. A step that would cross a wall is not
+/// taken: the agent turns back (velocity reversed, facing follows), so walls
+/// are never walked through. Missiles fly over walls lower than them like
+/// anything else: the test is the same segment test as occlusion.
 fn integrate(world: &mut World) {
     let dt = world.config.tick_seconds;
     let bounds = world.config.bounds;
+    let walls = world.occluders.as_ref().map(|o| &o.walls);
     let Agents {
         position,
         velocity,
@@ -244,8 +254,21 @@ fn integrate(world: &mut World) {
         .zip(velocity.par_iter_mut())
         .zip(facing.par_iter_mut())
         .with_min_len(PAR_MIN)
-        .for_each(|((p, v), f)| {
-            *p += *v * dt;
+        .for_each_init(RayScratch::new, |scratch, ((p, v), f)| {
+            let next = *p + *v * dt;
+            if let Some(walls) = walls
+                && *v != Vec3::ZERO
+                && walls.blocks(
+                    *p + Vec3::Y * STEP_HEIGHT,
+                    next + Vec3::Y * STEP_HEIGHT,
+                    scratch,
+                )
+            {
+                *v = -*v;
+                *f = v.try_normalize().unwrap_or(*f);
+                return;
+            }
+            *p = next;
             if let Some(b) = bounds
                 && reflect(p, v, b.min, b.max)
             {

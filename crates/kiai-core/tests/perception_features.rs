@@ -376,3 +376,65 @@ fn messages_reach_their_recipients_next_sense_in_order() {
     p.sense(&mut world);
     assert!(world.percepts().messages().is_empty(), "delivered once");
 }
+
+/// Walkers never cross a wall: a box of walls keeps a random walker inside
+/// for thousands of ticks.
+#[test]
+fn walkers_do_not_walk_through_walls() {
+    let mut world = World::new(WorldConfig {
+        seed: 9,
+        tick_seconds: 0.1,
+        bounds: None,
+    });
+    let f = world
+        .factions_mut()
+        .add("f")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let walker = Movement::Walker {
+        min_speed: 2.0,
+        max_speed: 6.0,
+        direction_change_factor: 5,
+        planar: true,
+    };
+    let a = world
+        .add_archetype(Archetype {
+            movement: walker,
+            ..archetype(vec![])
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    for i in 0..20 {
+        let x = (i % 5) as f32 * 3.0 - 6.0;
+        let z = (i / 5) as f32 * 3.0 - 6.0;
+        world
+            .spawn(AgentSpawn {
+                name: format!("w{i}"),
+                archetype: a,
+                faction: f,
+                position: Vec3::new(x, 0.0, z),
+                facing: Vec3::X,
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let corners = [
+        Vec2::new(-10.0, -10.0),
+        Vec2::new(10.0, -10.0),
+        Vec2::new(10.0, 10.0),
+        Vec2::new(-10.0, 10.0),
+    ];
+    world.set_occluders(Occluders {
+        walls: Walls::build(Wall::polygon(&corners, 2.0), None),
+        pvs: None,
+    });
+    let mut p = Pipeline::new();
+    let mut d = DefaultDecider::default();
+    let mut moved = 0.0;
+    for _ in 0..3000 {
+        let before = world.agents().positions()[0];
+        p.tick(&mut world, &mut d);
+        moved += before.distance(world.agents().positions()[0]);
+        for q in world.agents().positions() {
+            assert!(q.x.abs() < 10.0 && q.z.abs() < 10.0, "escaped to {q}");
+        }
+    }
+    assert!(moved > 100.0, "the walker did walk ({moved})");
+}
