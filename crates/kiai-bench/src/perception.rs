@@ -56,6 +56,7 @@ pub fn scene(n: usize, neighbours: f32, seed: u64) -> Result<World, String> {
             profile: None,
             noise: None,
             decider: None,
+            cost_list: None,
         })
         .map_err(|e| e.to_string())?;
     // n agents on a square of side L: neighbours within EYES = n * pi EYES² / L².

@@ -81,6 +81,7 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
                 }),
                 noise: None,
                 decider: None,
+                cost_list: None,
             })
         })
         .collect::<Result<Vec<_>, _>>()

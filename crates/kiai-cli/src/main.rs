@@ -426,6 +426,8 @@ fn write_trace(
                 "missile_guidance"
             }
             (kiai_core::Movement::Missile { .. }, ..) => "missile_straight",
+            (kiai_core::Movement::WaypointWalker { .. }, ..) => "waypoints",
+            (kiai_core::Movement::Custom { .. }, ..) => "custom",
             (_, BehaviourState::Chase, true) => "pursue",
             (_, BehaviourState::Evade, true) => "evade",
             _ => "random_walk",

@@ -9,6 +9,7 @@ use kiai_core::{
 use kiai_core::Occluders;
 use kiai_core::fog::GridSpec;
 use kiai_core::glam::Vec2;
+use kiai_core::navigate::RouteMode;
 use kiai_core::perception::hearing::{Falloff, NO_SOURCE, Sound};
 use kiai_core::perception::occlusion::{RayScratch, Wall, Walls};
 use kiai_core::perception::pvs::{Pvs, Region};
@@ -21,7 +22,7 @@ use std::sync::Arc;
 
 use crate::def::{
     BoundsDef, ContentDef, ControlDef, FalloffDef, FilterDef, FogDef, GuidanceDef, MovementDef,
-    ProfileDef, ShapeDef, SightDef, Vec3Def,
+    ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def,
 };
 use crate::load::Content;
 
@@ -88,6 +89,20 @@ fn movement(def: &MovementDef, plugins: &Plugins) -> Result<Movement, WorldError
             },
             arrival_distance,
             precision,
+        },
+        MovementDef::WaypointWalker {
+            speed,
+            route,
+            arrive_radius,
+            jitter,
+        } => Movement::WaypointWalker {
+            speed,
+            route: match route {
+                RouteDef::Select => RouteMode::Select,
+                RouteDef::AStar => RouteMode::AStar,
+            },
+            arrive_radius,
+            jitter,
         },
         MovementDef::Custom {
             ref name,
@@ -293,6 +308,11 @@ pub fn build_world_with(
                 .and_then(|p| def.profiles.get(p))
                 .map(profile),
             noise: a.noise,
+            cost_list: a
+                .cost_list
+                .as_ref()
+                .and_then(|l| def.cost_lists.iter().position(|n| n == l))
+                .map(|k| kiai_core::nav::CostListId(k as u16)),
             decider: match &a.decider {
                 None => None,
                 Some(name) => Some(plugins.decider_index(name).ok_or_else(|| {
@@ -323,6 +343,11 @@ pub fn build_world_with(
         })?;
     }
     world.set_plugins(plugins);
+    if !def.waypoints.is_empty() {
+        let nav =
+            crate::nav::build_nav(def).map_err(|e| WorldError::UnknownHandle(e.to_string()))?;
+        world.set_nav(nav.graph.freeze());
+    }
     if let Some(occluders) = occluders(def, world.config().seed) {
         world.set_occluders(occluders);
     }

@@ -306,6 +306,10 @@ pub struct ArchetypeDef {
     /// (default: none).
     #[serde(default)]
     pub decider: Option<String>,
+    /// The movement-cost list waypoint walkers use (a name from
+    /// `cost_lists`; default: the first).
+    #[serde(default)]
+    pub cost_list: Option<String>,
 }
 
 /// One named sense.
@@ -441,6 +445,21 @@ pub enum MovementDef {
         #[serde(default = "seed_precision")]
         precision: f32,
     },
+    /// Walks the waypoint graph (seed 001) with the archetype's cost list.
+    WaypointWalker {
+        /// World units per second, >= 0.
+        speed: f32,
+        /// `Select` (seed 001's local choice, default) or `AStar` routes.
+        #[serde(default)]
+        route: RouteDef,
+        /// A waypoint counts as reached within this distance, world units,
+        /// > 0 (default 0.5).
+        #[serde(default = "half")]
+        arrive_radius: f32,
+        /// Random cost variation of the local choice, >= 0 (default 0).
+        #[serde(default)]
+        jitter: f32,
+    },
     /// A steering behaviour the game registers by name (see
     /// `kiai_core::plugins`).
     Custom {
@@ -449,6 +468,20 @@ pub enum MovementDef {
         /// Speed cap, world units per second, >= 0.
         max_speed: f32,
     },
+}
+
+fn half() -> f32 {
+    0.5
+}
+
+/// How waypoint walkers route.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RouteDef {
+    /// Seed 001's local choice at every waypoint.
+    #[default]
+    Select,
+    /// A* routes to the destination.
+    AStar,
 }
 
 fn one() -> f32 {

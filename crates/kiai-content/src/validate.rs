@@ -530,6 +530,36 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                 c.positive(&format!("{m}.guidance.n"), "n", n);
             }
         }
+        if let MovementDef::WaypointWalker {
+            speed,
+            arrive_radius,
+            jitter,
+            ..
+        } = a.movement
+        {
+            let m = format!("{base}.movement");
+            c.non_negative(&format!("{m}.speed"), "speed", speed);
+            c.positive(
+                &format!("{m}.arrive_radius"),
+                "arrive_radius",
+                arrive_radius,
+            );
+            c.non_negative(&format!("{m}.jitter"), "jitter", jitter);
+            if def.waypoints.is_empty() {
+                c.error(&m, "a WaypointWalker needs waypoints: the file has none");
+            }
+        }
+        if let Some(list) = &a.cost_list
+            && !def.cost_lists.iter().any(|l| l == list)
+        {
+            c.error(
+                &format!("{base}.cost_list"),
+                format!(
+                    "unknown cost list `{list}`{}",
+                    hint(list, def.cost_lists.iter().map(String::as_str))
+                ),
+            );
+        }
         if let MovementDef::Custom { max_speed, .. } = a.movement {
             c.non_negative(
                 &format!("{base}.movement.max_speed"),

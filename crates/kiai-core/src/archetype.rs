@@ -43,6 +43,19 @@ pub enum Movement {
         /// Cosine of the seed's dead-band half-angle, in [-1, 1].
         precision: f32,
     },
+    /// Walks the world's waypoint graph (seed 001): random neighbours while
+    /// random-walking, toward a chase target's waypoint or away from a
+    /// threat's. See [`crate::navigate`].
+    WaypointWalker {
+        /// World units per second, >= 0.
+        speed: f32,
+        /// Local selection or A* routes.
+        route: crate::navigate::RouteMode,
+        /// A waypoint counts as reached within this distance, world units, > 0.
+        arrive_radius: f32,
+        /// Random cost variation of seed 001's selection, >= 0 (0: none).
+        jitter: f32,
+    },
     /// A game-registered steering behaviour ([`crate::plugins`]).
     Custom {
         /// Index into the world's [`Plugins`](crate::plugins::Plugins) steering.
@@ -60,6 +73,7 @@ impl Movement {
             Movement::Walker { max_speed, .. } => max_speed,
             Movement::Missile { speed, .. } => speed,
             Movement::Custom { max_speed, .. } => max_speed,
+            Movement::WaypointWalker { speed, .. } => speed,
         }
     }
 }
@@ -96,6 +110,9 @@ pub struct Archetype {
     /// A game-registered decider ([`crate::plugins`]) consulted before the
     /// built-in logic: index into the world's plugins.
     pub decider: Option<usize>,
+    /// The movement-cost list waypoint walkers use (seed 001's
+    /// `CostListID`); `None`: the first list.
+    pub cost_list: Option<kiai_nav::CostListId>,
 }
 
 impl Archetype {

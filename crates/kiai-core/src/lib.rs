@@ -39,6 +39,7 @@
 //!     profile: None,
 //!     noise: None,
 //!     decider: None,
+//!     cost_list: None,
 //! })?;
 //! let a = world.spawn(AgentSpawn {
 //!     name: "a".into(), archetype: guard, faction: red,
@@ -61,6 +62,7 @@ pub mod behaviour;
 mod faction;
 mod hash;
 mod ids;
+pub mod navigate;
 pub mod perception;
 mod pipeline;
 pub mod plugins;
@@ -85,3 +87,4 @@ pub use world::{Aabb, AgentSpawn, Agents, Fog, FogSettings, World, WorldConfig, 
 
 pub use glam;
 pub use kiai_fog as fog;
+pub use kiai_nav as nav;

@@ -48,6 +48,8 @@ impl StageTimings {
 pub struct Pipeline {
     grid: UniformGrid,
     regions: Vec<Option<usize>>,
+    nav_query: Option<kiai_nav::NavQuery>,
+    waypoints: Vec<Option<Vec3>>,
     decisions: Vec<Decision>,
     timings: StageTimings,
 }
@@ -72,7 +74,8 @@ impl Pipeline {
         let sensed = Instant::now();
         self.decide(world, decider);
         let decided = Instant::now();
-        steer_all(world);
+        crate::navigate::navigate(world, &mut self.nav_query);
+        steer_all(world, &mut self.waypoints);
         let steered = Instant::now();
         integrate(world);
         emit_noise(world);
@@ -147,7 +150,16 @@ impl Pipeline {
     }
 }
 
-fn steer_all(world: &mut World) {
+fn steer_all(world: &mut World, waypoints: &mut Vec<Option<Vec3>>) {
+    waypoints.clear();
+    waypoints.extend(
+        world
+            .agents
+            .nav
+            .iter()
+            .map(|s| crate::navigate::next_waypoint_pos(world, s)),
+    );
+    let waypoints = &*waypoints;
     let archetypes = &world.archetypes;
     let plugins = &*world.plugins;
     let Agents {
@@ -185,6 +197,8 @@ fn steer_all(world: &mut World) {
                 decision: d,
                 target_position: d.target.and_then(|t| position.get(t.index()).copied()),
                 target_velocity: d.target.and_then(|t| velocities.get(t.index()).copied()),
+                waypoint: waypoints[i],
+                dt,
             };
             let movement = &archetypes[archetype[i].index()].movement;
             (*v, *f) = match *movement {

@@ -147,6 +147,8 @@ pub struct Agents {
     pub(crate) missile: Vec<Option<Box<Missile>>>,
     /// What each agent remembers, sorted by (sense, target).
     pub(crate) memory: Vec<Vec<MemoryEntry>>,
+    /// Where waypoint walkers are on the graph.
+    pub(crate) nav: Vec<crate::navigate::NavState>,
 }
 
 impl Agents {
@@ -237,6 +239,7 @@ pub struct World {
     pub(crate) percepts: Percepts,
     pub(crate) fog: Option<Fog>,
     pub(crate) occluders: Option<Occluders>,
+    pub(crate) nav: Option<kiai_nav::NavGraph>,
     pub(crate) plugins: std::sync::Arc<crate::plugins::Plugins>,
     /// Sounds emitted during this tick, heard at the next sense stage.
     pub(crate) pending_sounds: Vec<Sound>,
@@ -259,6 +262,7 @@ impl World {
             percepts: Percepts::default(),
             fog: None,
             occluders: None,
+            nav: None,
             plugins: std::sync::Arc::default(),
             pending_sounds: Vec::new(),
             scheduled_sounds: Vec::new(),
@@ -328,6 +332,7 @@ impl World {
         a.decision.push(Decision::default());
         let facing = a.facing[index];
         a.memory.push(Vec::new());
+        a.nav.push(crate::navigate::NavState::default());
         a.missile
             .push(match self.archetypes[spawn.archetype.index()].movement {
                 Movement::Missile {
@@ -429,6 +434,21 @@ impl World {
     /// senses (replacing earlier ones).
     pub fn set_occluders(&mut self, occluders: Occluders) {
         self.occluders = Some(occluders);
+    }
+
+    /// Sets the waypoint graph that waypoint walkers walk (seed 001).
+    pub fn set_nav(&mut self, nav: kiai_nav::NavGraph) {
+        self.nav = Some(nav);
+    }
+
+    /// The waypoint graph, if any.
+    pub fn nav(&self) -> Option<&kiai_nav::NavGraph> {
+        self.nav.as_ref()
+    }
+
+    /// Where each waypoint walker is on the graph, per agent.
+    pub fn nav_states(&self) -> &[crate::navigate::NavState] {
+        &self.agents.nav
     }
 
     /// The walls and potentially visible set, if any.

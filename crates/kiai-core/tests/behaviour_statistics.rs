@@ -59,6 +59,7 @@ fn decisions(profile: Profile, seed: u64, ticks: usize) -> Vec<BehaviourState> {
                 profile: Some(profile),
                 noise: None,
                 decider: None,
+                cost_list: None,
             })
             .unwrap_or_else(|e| panic!("{e}"))
     };

@@ -53,6 +53,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
             }),
             noise: None,
             decider: None,
+            cost_list: None,
         })
         .unwrap_or_else(|e| panic!("{e}"));
     let target = world
@@ -64,6 +65,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
             profile: None,
             noise: None,
             decider: None,
+            cost_list: None,
         })
         .unwrap_or_else(|e| panic!("{e}"));
     for (name, archetype, faction, position, facing) in [

@@ -21,6 +21,7 @@ fn archetype(senses: Vec<Sense>) -> Archetype {
         profile: None,
         noise: None,
         decider: None,
+        cost_list: None,
     }
 }
 

@@ -96,6 +96,7 @@ fn build(spec: &Spec) -> World {
                     profile: None,
                     noise: None,
                     decider: None,
+                    cost_list: None,
                 })
                 .ok()
         })

@@ -145,6 +145,10 @@ pub struct SteerInput {
     pub target_position: Option<Vec3>,
     /// How the target moves (world units per second), if it has one.
     pub target_velocity: Option<Vec3>,
+    /// The waypoint a waypoint walker walks to, if any.
+    pub waypoint: Option<Vec3>,
+    /// Seconds per tick.
+    pub dt: f32,
 }
 
 /// Steers one agent of `movement` and returns its new `(velocity, facing)`.
@@ -157,6 +161,20 @@ pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec
         // Custom behaviours are run by the pipeline with the world's plugins;
         // without them the agent stands still.
         Movement::Custom { .. } => (Vec3::ZERO, input.facing),
+        Movement::WaypointWalker { speed, .. } => match input.waypoint {
+            Some(w) => {
+                let mut to = w - input.position;
+                to.y = 0.0;
+                let dist = to.length();
+                if dist <= f32::EPSILON {
+                    return (Vec3::ZERO, input.facing);
+                }
+                // Do not overshoot the waypoint within one tick.
+                let v = to / dist * speed.min(dist / input.dt.max(f32::EPSILON));
+                (v, to / dist)
+            }
+            None => (Vec3::ZERO, input.facing),
+        },
         Movement::Walker {
             min_speed,
             max_speed,
