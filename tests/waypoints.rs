@@ -13,18 +13,8 @@ fn level(route: &str, cost_list: &str) -> String {
     for i in 0..16 {
         let (x, z) = ((i % 4) as f32 * 10.0, (i / 4) as f32 * 10.0);
         waypoints += &format!("(id: {i}, pos: ({x:.1}, 0.0, {z:.1})),");
-        let edge = |j: usize| {
-            i % 4 == 0
-                || i % 4 == 3
-                || i / 4 == 0
-                || i / 4 == 3
-                || j % 4 == 0
-                || j % 4 == 3
-                || j / 4 == 0
-                || j / 4 == 3
-        };
         if i % 4 < 3 {
-            let road = (i / 4 == 0 || i / 4 == 3) && edge(i + 1);
+            let road = i / 4 == 0 || i / 4 == 3;
             links += &format!(
                 "(from: {i}, to: {}, costs: [1.0, {}], two_way: true),",
                 i + 1,
@@ -32,7 +22,7 @@ fn level(route: &str, cost_list: &str) -> String {
             );
         }
         if i / 4 < 3 {
-            let road = (i % 4 == 0 || i % 4 == 3) && edge(i + 4);
+            let road = i % 4 == 0 || i % 4 == 3;
             links += &format!(
                 "(from: {i}, to: {}, costs: [1.0, {}], two_way: true),",
                 i + 4,
