@@ -57,6 +57,7 @@ pub fn scene(n: usize, neighbours: f32, seed: u64) -> Result<World, String> {
             noise: None,
             decider: None,
             cost_list: None,
+            separation: None,
         })
         .map_err(|e| e.to_string())?;
     // n agents on a square of side L: neighbours within EYES = n * pi EYES² / L².

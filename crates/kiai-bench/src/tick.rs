@@ -82,6 +82,7 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
                 noise: None,
                 decider: None,
                 cost_list: None,
+                separation: None,
             })
         })
         .collect::<Result<Vec<_>, _>>()

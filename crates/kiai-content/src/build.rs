@@ -104,6 +104,7 @@ fn movement(def: &MovementDef, plugins: &Plugins) -> Result<Movement, WorldError
             arrive_radius,
             jitter,
         },
+        MovementDef::Wander { speed, turn_deg } => Movement::Wander { speed, turn_deg },
         MovementDef::Custom {
             ref name,
             max_speed,
@@ -308,6 +309,7 @@ pub fn build_world_with(
                 .and_then(|p| def.profiles.get(p))
                 .map(profile),
             noise: a.noise,
+            separation: a.separation,
             cost_list: a
                 .cost_list
                 .as_ref()

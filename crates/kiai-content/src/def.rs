@@ -310,6 +310,10 @@ pub struct ArchetypeDef {
     /// `cost_lists`; default: the first).
     #[serde(default)]
     pub cost_list: Option<String>,
+    /// Keep this far from agents the all-around senses notice, world units,
+    /// > 0 (default: no separation).
+    #[serde(default)]
+    pub separation: Option<f32>,
 }
 
 /// One named sense.
@@ -459,6 +463,13 @@ pub enum MovementDef {
         /// Random cost variation of the local choice, >= 0 (default 0).
         #[serde(default)]
         jitter: f32,
+    },
+    /// Reynolds' wander: constant speed, heading turning smoothly at random.
+    Wander {
+        /// World units per second, >= 0.
+        speed: f32,
+        /// Largest turn per tick, degrees, in [0, 180].
+        turn_deg: f32,
     },
     /// A steering behaviour the game registers by name (see
     /// `kiai_core::plugins`).

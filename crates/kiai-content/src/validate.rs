@@ -560,6 +560,18 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                 ),
             );
         }
+        if let MovementDef::Wander { speed, turn_deg } = a.movement {
+            c.non_negative(&format!("{base}.movement.speed"), "speed", speed);
+            if !(0.0..=180.0).contains(&turn_deg) {
+                c.error(
+                    &format!("{base}.movement.turn_deg"),
+                    format!("turn_deg must be in [0, 180], not {turn_deg}"),
+                );
+            }
+        }
+        if let Some(sep) = a.separation {
+            c.positive(&format!("{base}.separation"), "separation", sep);
+        }
         if let MovementDef::Custom { max_speed, .. } = a.movement {
             c.non_negative(
                 &format!("{base}.movement.max_speed"),

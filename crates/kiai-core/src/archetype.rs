@@ -56,6 +56,15 @@ pub enum Movement {
         /// Random cost variation of seed 001's selection, >= 0 (0: none).
         jitter: f32,
     },
+    /// Reynolds' wander on the X-Z plane: constant speed, the heading
+    /// turning by a random angle in `[-turn_deg, turn_deg]` each tick, so the
+    /// path meanders smoothly instead of seed 000's sudden changes.
+    Wander {
+        /// World units per second, >= 0.
+        speed: f32,
+        /// Largest turn per tick, degrees, in [0, 180].
+        turn_deg: f32,
+    },
     /// A game-registered steering behaviour ([`crate::plugins`]).
     Custom {
         /// Index into the world's [`Plugins`](crate::plugins::Plugins) steering.
@@ -74,6 +83,7 @@ impl Movement {
             Movement::Missile { speed, .. } => speed,
             Movement::Custom { max_speed, .. } => max_speed,
             Movement::WaypointWalker { speed, .. } => speed,
+            Movement::Wander { speed, .. } => speed,
         }
     }
 }
@@ -113,6 +123,9 @@ pub struct Archetype {
     /// The movement-cost list waypoint walkers use (seed 001's
     /// `CostListID`); `None`: the first list.
     pub cost_list: Option<kiai_nav::CostListId>,
+    /// Keep this far (world units, > 0) from the agents the all-around
+    /// senses notice, by steering away from them; `None`: no separation.
+    pub separation: Option<f32>,
 }
 
 impl Archetype {

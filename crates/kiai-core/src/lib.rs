@@ -40,6 +40,7 @@
 //!     noise: None,
 //!     decider: None,
 //!     cost_list: None,
+//!     separation: None,
 //! })?;
 //! let a = world.spawn(AgentSpawn {
 //!     name: "a".into(), archetype: guard, faction: red,

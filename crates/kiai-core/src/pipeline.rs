@@ -10,10 +10,12 @@ use rayon::prelude::*;
 
 use crate::archetype::Movement;
 use crate::behaviour::{BehaviourState, Decider, Decision};
+use crate::ids::AgentId;
+use crate::perception::SenseKind;
 use crate::perception::occlusion::RayScratch;
 use crate::perception::{self, SenseInput, UniformGrid};
 use crate::steering::missile::Missile;
-use crate::steering::{SteerInput, steer};
+use crate::steering::{SteerInput, separation, steer};
 use crate::world::{Agents, World, fog_pose};
 
 /// Fewest agents per parallel work item of the per-agent stages: below it
@@ -162,6 +164,7 @@ fn steer_all(world: &mut World, waypoints: &mut Vec<Option<Vec3>>) {
     let waypoints = &*waypoints;
     let archetypes = &world.archetypes;
     let plugins = &*world.plugins;
+    let percepts = &world.percepts;
     let Agents {
         archetype,
         position,
@@ -217,6 +220,23 @@ fn steer_all(world: &mut World, waypoints: &mut Vec<Option<Vec3>>) {
                 },
                 _ => steer(movement, input, &mut mind.rng),
             };
+            let archetype = &archetypes[archetype[i].index()];
+            if let Some(radius) = archetype.separation {
+                let me = AgentId::from_index(i);
+                let neighbours = archetype
+                    .senses
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.shape.kind() == SenseKind::AllAround)
+                    .flat_map(|(k, _)| percepts.sensed(me, k))
+                    .map(|other| position[other.index()]);
+                let push = separation(position[i], neighbours, radius);
+                if push != Vec3::ZERO {
+                    let max = movement.max_speed();
+                    *v = (*v + push * max).clamp_length_max(max);
+                    *f = v.try_normalize().unwrap_or(*f);
+                }
+            }
         });
 }
 

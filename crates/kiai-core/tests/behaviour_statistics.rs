@@ -60,6 +60,7 @@ fn decisions(profile: Profile, seed: u64, ticks: usize) -> Vec<BehaviourState> {
                 noise: None,
                 decider: None,
                 cost_list: None,
+                separation: None,
             })
             .unwrap_or_else(|e| panic!("{e}"))
     };

@@ -54,6 +54,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
             noise: None,
             decider: None,
             cost_list: None,
+            separation: None,
         })
         .unwrap_or_else(|e| panic!("{e}"));
     let target = world
@@ -66,6 +67,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
             noise: None,
             decider: None,
             cost_list: None,
+            separation: None,
         })
         .unwrap_or_else(|e| panic!("{e}"));
     for (name, archetype, faction, position, facing) in [

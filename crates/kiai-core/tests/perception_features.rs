@@ -22,6 +22,7 @@ fn archetype(senses: Vec<Sense>) -> Archetype {
         noise: None,
         decider: None,
         cost_list: None,
+        separation: None,
     }
 }
 
@@ -438,4 +439,61 @@ fn walkers_do_not_walk_through_walls() {
         }
     }
     assert!(moved > 100.0, "the walker did walk ({moved})");
+}
+
+/// Separation spreads a crowd that starts packed together.
+#[test]
+fn separation_spreads_a_crowd() {
+    let run = |separation: Option<f32>| {
+        let mut world = World::new(WorldConfig {
+            seed: 2,
+            tick_seconds: 0.1,
+            bounds: None,
+        });
+        let f = world
+            .factions_mut()
+            .add("f")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let radar = Sense::new("radar", Shape::Sphere { radius: 6.0 }, SenseFilter::All);
+        let a = world
+            .add_archetype(Archetype {
+                movement: Movement::Wander {
+                    speed: 1.0,
+                    turn_deg: 20.0,
+                },
+                separation,
+                ..archetype(vec![radar])
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        for i in 0..12 {
+            let t = i as f32;
+            world
+                .spawn(AgentSpawn {
+                    name: format!("c{i}"),
+                    archetype: a,
+                    faction: f,
+                    position: Vec3::new(t.sin(), 0.0, t.cos()) * 0.5,
+                    facing: Vec3::X,
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let mut p = Pipeline::new();
+        let mut d = DefaultDecider::default();
+        for _ in 0..100 {
+            p.tick(&mut world, &mut d);
+        }
+        let ps = world.agents().positions();
+        let mut closest = f32::INFINITY;
+        for i in 0..ps.len() {
+            for j in i + 1..ps.len() {
+                closest = closest.min(ps[i].distance(ps[j]));
+            }
+        }
+        closest
+    };
+    let (without, with) = (run(None), run(Some(4.0)));
+    assert!(
+        with > 2.0 * without && with > 1.0,
+        "closest pair: {without} without, {with} with separation"
+    );
 }

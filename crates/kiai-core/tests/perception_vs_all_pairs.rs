@@ -97,6 +97,7 @@ fn build(spec: &Spec) -> World {
                     noise: None,
                     decider: None,
                     cost_list: None,
+                    separation: None,
                 })
                 .ok()
         })

@@ -130,6 +130,37 @@ pub fn arrive(position: Vec3, target: Vec3, speed: f32, slowing_radius: f32) -> 
     d / dist * speed * ramp
 }
 
+/// Reynolds' wander, planar: turn the facing by a random angle in
+/// `[-turn_deg, turn_deg]` about Y and move along it at `speed`.
+pub fn wander(rng: &mut AgentRng, facing: Vec3, speed: f32, turn_deg: f32) -> (Vec3, Vec3) {
+    let flat = Vec3::new(facing.x, 0.0, facing.z)
+        .try_normalize()
+        .unwrap_or(Vec3::X);
+    let limit = turn_deg.clamp(0.0, 180.0).to_radians();
+    let angle = if limit > 0.0 {
+        rng.random_range(-limit..=limit)
+    } else {
+        0.0
+    };
+    let heading = glam::Quat::from_rotation_y(angle) * flat;
+    (heading * speed, heading)
+}
+
+/// Separation: a push (unit-free, length up to the number of neighbours)
+/// away from each neighbour closer than `radius`, stronger the closer it is.
+pub fn separation(position: Vec3, neighbours: impl IntoIterator<Item = Vec3>, radius: f32) -> Vec3 {
+    let mut push = Vec3::ZERO;
+    for q in neighbours {
+        let mut away = position - q;
+        away.y = 0.0;
+        let d = away.length();
+        if d > f32::EPSILON && d < radius {
+            push += away / d * (1.0 - d / radius);
+        }
+    }
+    push
+}
+
 /// Inputs of one agent's steering.
 #[derive(Clone, Copy, Debug)]
 pub struct SteerInput {
@@ -161,6 +192,30 @@ pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec
         // Custom behaviours are run by the pipeline with the world's plugins;
         // without them the agent stands still.
         Movement::Custom { .. } => (Vec3::ZERO, input.facing),
+        Movement::Wander { speed, turn_deg } => match (input.decision.state, input.target_position)
+        {
+            (BehaviourState::Chase, Some(t)) => {
+                let v = pursue(
+                    input.position,
+                    speed,
+                    t,
+                    input.target_velocity.unwrap_or(Vec3::ZERO),
+                    true,
+                );
+                (v, v.try_normalize().unwrap_or(input.facing))
+            }
+            (BehaviourState::Evade, Some(t)) => {
+                let v = evade(
+                    input.position,
+                    speed,
+                    t,
+                    input.target_velocity.unwrap_or(Vec3::ZERO),
+                    true,
+                );
+                (v, v.try_normalize().unwrap_or(input.facing))
+            }
+            _ => wander(rng, input.facing, speed, turn_deg),
+        },
         Movement::WaypointWalker { speed, .. } => match input.waypoint {
             Some(w) => {
                 let mut to = w - input.position;
@@ -256,6 +311,35 @@ mod tests {
         assert_eq!(
             pursue(me, 5.0, target, Vec3::ZERO, true),
             Vec3::new(5.0, 0.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn wander_turns_at_most_its_limit_and_keeps_speed() {
+        let mut rng = agent_stream(3, 0);
+        let mut f = Vec3::X;
+        for _ in 0..1000 {
+            let (v, nf) = wander(&mut rng, f, 2.0, 10.0);
+            assert!((v.length() - 2.0).abs() < 1e-4);
+            assert!(f.dot(nf) >= 10f32.to_radians().cos() - 1e-5);
+            f = nf;
+        }
+    }
+
+    #[test]
+    fn separation_pushes_away_from_close_neighbours_only() {
+        let p = Vec3::ZERO;
+        let push = separation(
+            p,
+            [Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.0, 0.0, 10.0)],
+            4.0,
+        );
+        assert!(push.x < 0.0 && push.z == 0.0, "{push}");
+        assert!((push.length() - 0.75).abs() < 1e-6);
+        assert_eq!(
+            separation(p, [p], 4.0),
+            Vec3::ZERO,
+            "no direction from a coincident neighbour"
         );
     }
 
