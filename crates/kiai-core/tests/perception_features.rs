@@ -76,8 +76,14 @@ proptest! {
     /// everything through (a conservative PVS must change nothing).
     #[test]
     fn occluded_senses_equal_brute_force(walls in prop::collection::vec(wall(), 0..30), agents in prop::collection::vec(agent(), 2..60), with_pvs in any::<bool>()) {
-        let shapes = [Shape::Sphere { radius: 25.0 }, Shape::Cone { range: 40.0, fov_deg: 100.0 }];
-        let mut world = world_with(vec![occluded("r", shapes[0]), occluded("e", shapes[1])], &agents);
+        let shapes = [
+            Shape::Sphere { radius: 25.0 },
+            Shape::Cone { range: 40.0, fov_deg: 100.0 },
+            Shape::Sector { range: 35.0, fov_deg: 200.0, max_height_diff: 2.0 },
+            Shape::Ellipse { a: 20.0, b: 8.0, center_ahead: 12.0 },
+        ];
+        let senses = shapes.iter().enumerate().map(|(k, shape)| occluded(&format!("s{k}"), *shape)).collect();
+        let mut world = world_with(senses, &agents);
         let quads = [(-40.0, -40.0), (0.0, -40.0), (-40.0, 0.0), (0.0, 0.0)];
         let regions: Vec<Region> = quads.iter().map(|&(x, z)| Region { polygon: vec![Vec2::new(x, z), Vec2::new(x + 40.0, z), Vec2::new(x + 40.0, z + 40.0), Vec2::new(x, z + 40.0)] }).collect();
         world.set_occluders(Occluders {
