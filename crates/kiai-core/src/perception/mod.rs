@@ -24,10 +24,10 @@ mod shape;
 pub(crate) use grid::UniformGrid;
 pub use shape::{CompiledShape, SenseKind, Shape, half_angle_cos};
 
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 use rayon::prelude::*;
 
-use crate::faction::Factions;
+use crate::faction::{Factions, MAX_FACTIONS};
 use crate::ids::{AgentId, ArchetypeId, FactionId};
 
 use hearing::{Heard, Sound};
@@ -261,9 +261,7 @@ struct PerceptChunk {
     inbox: Vec<u32>,
     events: Vec<PerceptEvent>,
     rays: u64,
-    /// Scratch: candidates (positions in cell order) of the agent being
-    /// processed.
-    candidates: Vec<u32>,
+    sense_scratch: SenseScratch,
     scratch: RayScratch,
     hear_buf: Vec<Heard>,
 }
@@ -451,6 +449,17 @@ pub(crate) fn sense(
     );
     out.rank.clear();
     out.rank.extend_from_slice(&grid.rank);
+    let hostile: Vec<u64> = (0..MAX_FACTIONS)
+        .map(|from| {
+            (0..MAX_FACTIONS)
+                .filter(|&to| {
+                    input
+                        .factions
+                        .is_hostile(FactionId::from_index(from), FactionId::from_index(to))
+                })
+                .fold(0u64, |mask, to| mask | 1 << to)
+        })
+        .collect();
     let grid = &*grid;
     let prev = &out.prev;
     let (sounds, messages) = (&out.sounds, &out.messages);
@@ -462,6 +471,8 @@ pub(crate) fn sense(
                 input,
                 grid,
                 prev,
+                hostile: &hostile,
+                reach: cell_size,
                 sounds,
                 messages,
             };
@@ -543,6 +554,10 @@ struct ChunkContext<'a> {
     input: &'a SenseInput<'a>,
     grid: &'a UniformGrid,
     prev: &'a [PerceptChunk],
+    /// Per faction, the bit mask of the factions it is hostile to.
+    hostile: &'a [u64],
+    /// The largest reach of any archetype.
+    reach: f32,
     sounds: &'a [Sound],
     messages: &'a [Message],
 }
@@ -571,33 +586,127 @@ fn receives(m: &Message, agent: usize, input: &SenseInput<'_>) -> bool {
     }
 }
 
-/// Appends to `ids` the agent (by `order`) at every candidate position `t`
-/// for which `pass(t)` holds, in candidate order. Branch-free: every
-/// candidate is written, and the write cursor advances only on a pass.
-#[inline(always)]
-fn collect(
-    candidates: &[u32],
-    order: &[u32],
-    ids: &mut Vec<AgentId>,
-    mut pass: impl FnMut(usize) -> bool,
+/// Writes into `hits` (one per element of the positions `xs`, `ys`, `zs`)
+/// whether `shape` of an agent at `eye` facing `facing` contains each. The
+/// sphere and cone loops are straight-line arithmetic over arrays, which the
+/// compiler vectorises; they compute exactly what
+/// [`CompiledShape::contains`] computes, operation for operation.
+fn shape_hits(
+    shape: CompiledShape,
+    eye: Vec3,
+    facing: Vec3,
+    (xs, ys, zs): (&[f32], &[f32], &[f32]),
+    hits: &mut [bool],
 ) {
-    let base = ids.len();
-    ids.resize(base + candidates.len(), AgentId(0));
-    let out = &mut ids[base..];
-    let mut m = 0;
-    for (k, &t) in candidates.iter().enumerate() {
-        let t = t as usize;
-        let hit = pass(t);
-        out[m.min(k)] = AgentId(order[t]);
-        m += usize::from(hit);
+    let n = hits.len().min(xs.len()).min(ys.len()).min(zs.len());
+    let (xs, ys, zs, hits) = (&xs[..n], &ys[..n], &zs[..n], &mut hits[..n]);
+    match shape {
+        CompiledShape::Sphere { radius_sq } => {
+            for e in 0..n {
+                let (dx, dy, dz) = (xs[e] - eye.x, ys[e] - eye.y, zs[e] - eye.z);
+                hits[e] = radius_sq > dx * dx + dy * dy + dz * dz;
+            }
+        }
+        CompiledShape::Cone {
+            range_sq,
+            cos_half_fov,
+        } => {
+            for e in 0..n {
+                let (dx, dy, dz) = (xs[e] - eye.x, ys[e] - eye.y, zs[e] - eye.z);
+                let dist_sq = dx * dx + dy * dy + dz * dz;
+                let inv = 1.0 / dist_sq.sqrt();
+                let dot = facing.x * (dx * inv) + facing.y * (dy * inv) + facing.z * (dz * inv);
+                hits[e] = (range_sq > dist_sq) & (dist_sq != 0.0) & (dot > cos_half_fov);
+            }
+        }
+        _ => {
+            for e in 0..n {
+                hits[e] = shape.contains(eye, facing, Vec3::new(xs[e], ys[e], zs[e]));
+            }
+        }
     }
-    ids.truncate(base + m);
 }
 
+/// Elements of a [`Neighbourhood`] come in blocks of this many, so that the
+/// vectorised loops have no scalar tail.
+const BLOCK: usize = 16;
+
+/// The agents near one grid cell, copied into contiguous arrays: everything
+/// the agents of that cell test their senses against. Padded to a multiple
+/// of [`BLOCK`] with points at infinity, which no shape contains.
+#[derive(Debug, Default)]
+struct Neighbourhood {
+    /// The cell, or `usize::MAX` when none is loaded.
+    cell: usize,
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    zs: Vec<f32>,
+    ids: Vec<u32>,
+    factions: Vec<FactionId>,
+    /// Elements before the padding.
+    len: usize,
+    /// Per row of cells: its offset in the arrays and first position in
+    /// cell order.
+    rows: Vec<(usize, usize)>,
+    /// Offset in the arrays of the row span holding the cell itself, and
+    /// that span's first position in cell order (to find an agent's own
+    /// element).
+    own_row: (usize, usize),
+}
+
+impl Neighbourhood {
+    fn load(&mut self, grid: &UniformGrid, cell: usize, reach: f32) {
+        self.cell = cell;
+        self.xs.clear();
+        self.ys.clear();
+        self.zs.clear();
+        self.ids.clear();
+        self.factions.clear();
+        self.rows.clear();
+        let own = grid.for_each_cell_span(cell, reach, |span| {
+            self.rows.push((self.xs.len(), span.start));
+            self.xs.extend_from_slice(&grid.xs[span.clone()]);
+            self.ys.extend_from_slice(&grid.ys[span.clone()]);
+            self.zs.extend_from_slice(&grid.zs[span.clone()]);
+            self.ids.extend_from_slice(&grid.order[span.clone()]);
+            if !grid.sorted.faction.is_empty() {
+                self.factions
+                    .extend_from_slice(&grid.sorted.faction[span.clone()]);
+            }
+        });
+        self.own_row = self.rows.get(own).copied().unwrap_or((0, 0));
+        self.len = self.xs.len();
+        let padded = self.len.div_ceil(BLOCK) * BLOCK;
+        self.xs.resize(padded, f32::INFINITY);
+        self.ys.resize(padded, f32::INFINITY);
+        self.zs.resize(padded, f32::INFINITY);
+        self.ids.resize(padded, 0);
+        self.factions.resize(padded, FactionId(0));
+    }
+
+    /// The element of the agent at position `k` in cell order (which lies
+    /// in the loaded cell).
+    fn own(&self, k: usize) -> usize {
+        self.own_row.0 + (k - self.own_row.1)
+    }
+}
+
+/// Per-chunk scratch of the sense loop.
+#[derive(Debug, Default)]
+struct SenseScratch {
+    near: Neighbourhood,
+    /// Per element of `near`: inside the sense's shape.
+    hits: Vec<bool>,
+    /// Per element of `near`: inside the lose-sight shape.
+    keeps: Vec<bool>,
+}
+
+/// The sense stage for the agents at positions `ranks` in cell order.
 fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mut PerceptChunk) {
     let input = ctx.input;
     let grid = ctx.grid;
     let (xs, ys, zs, order) = (&grid.xs[..], &grid.ys[..], &grid.zs[..], &grid.order[..]);
+    let sorted = &grid.sorted;
     chunk.slot_start.clear();
     chunk.slot_end.clear();
     chunk.ids.clear();
@@ -608,40 +717,35 @@ fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mu
     chunk.events.clear();
     chunk.rays = 0;
     chunk.slot_start.push(0);
+    let scratch = &mut chunk.sense_scratch;
+    scratch.near.cell = usize::MAX;
+    let mut cell = grid.cell_of_position(ranks.start);
     for k in ranks {
         let i = order[k] as usize;
-        let sorted = &grid.sorted;
         let compiled = &input.archetypes[sorted.archetype[k].index()];
-        let (senses, reach) = (&compiled.senses[..], compiled.reach);
+        let senses = &compiled.senses[..];
         let eye = Vec3::new(xs[k], ys[k], zs[k]);
         let facing = sorted.facing[k];
         let faction = sorted.faction[k];
+        let hostile = ctx.hostile.get(faction.index()).copied().unwrap_or(0);
         let region = input.regions.get(i).copied().flatten();
-        let mut n = 0;
-        if senses.iter().any(|s| s.hearing.is_none()) {
-            // Pad the reach so f32 rounding at the edge never loses a candidate;
-            // the exact tests below decide.
-            let padded = reach + reach * 1e-5 + 1e-5;
-            let reach_sq = padded * padded;
-            let candidates = &mut chunk.candidates;
-            grid.for_each_span(Vec2::new(eye.x, eye.z), padded, |span| {
-                let need = n + span.len();
-                if candidates.len() < need {
-                    candidates.resize(need, 0);
-                }
-                let out = &mut candidates[n..need];
-                let (sx, sz) = (&xs[span.clone()], &zs[span.clone()]);
-                let mut m = 0;
-                for (t, (&x, &z)) in sx.iter().zip(sz).enumerate() {
-                    let (dx, dz) = (x - eye.x, z - eye.z);
-                    let keep = dx * dx + dz * dz <= reach_sq && span.start + t != k;
-                    out[m.min(t)] = (span.start + t) as u32;
-                    m += usize::from(keep);
-                }
-                n += m;
-            });
+        let senses_agents = senses.iter().any(|s| s.hearing.is_none());
+        if senses_agents {
+            cell = grid.cell_at(k, cell);
+            if scratch.near.cell != cell {
+                // Pad the reach so f32 rounding at the edge never loses a
+                // candidate; the exact tests below decide.
+                let padded = ctx.reach + ctx.reach * 1e-5 + 1e-5;
+                scratch.near.load(grid, cell, padded);
+            }
         }
-        let candidates = &chunk.candidates[..n];
+        let near = &scratch.near;
+        let own = if senses_agents { near.own(k) } else { 0 };
+        let width = near.xs.len();
+        if scratch.hits.len() < width {
+            scratch.hits.resize(width, false);
+            scratch.keeps.resize(width, false);
+        }
         for (s_index, s) in senses.iter().enumerate() {
             let start = chunk.ids.len();
             if let Some((threshold, falloff)) = s.hearing {
@@ -671,64 +775,75 @@ fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mu
                 chunk.ids.dedup_from(start);
             } else {
                 let before = ctx.before(k, s_index);
-                let passes = |t: usize| s.filter.passes(input.factions, faction, sorted.faction[t]);
                 let simple = !s.occluded && s.keep.is_none();
-                match (s.shape, simple, s.filter) {
-                    (CompiledShape::Sphere { radius_sq }, true, f) => {
-                        let sphere = |t: usize| {
-                            let d = Vec3::new(xs[t] - eye.x, ys[t] - eye.y, zs[t] - eye.z);
-                            radius_sq > d.length_squared()
-                        };
-                        if f == SenseFilter::All {
-                            collect(candidates, order, &mut chunk.ids, sphere);
-                        } else {
-                            collect(candidates, order, &mut chunk.ids, |t| sphere(t) & passes(t));
+                let len = near.len;
+                let pos = (&near.xs[..], &near.ys[..], &near.zs[..]);
+                let hits = &mut scratch.hits[..width];
+                shape_hits(s.shape, eye, facing, pos, hits);
+                // An agent never senses itself.
+                hits[own] = false;
+                let factions = &near.factions[..width];
+                match s.filter {
+                    SenseFilter::All => {}
+                    SenseFilter::Hostile => {
+                        for (h, f) in hits.iter_mut().zip(factions) {
+                            *h &= hostile >> (f.index() % MAX_FACTIONS) & 1 != 0;
                         }
                     }
-                    (shape @ CompiledShape::Cone { .. }, true, f) => {
-                        let cone =
-                            |t: usize| shape.contains(eye, facing, Vec3::new(xs[t], ys[t], zs[t]));
-                        if f == SenseFilter::All {
-                            collect(candidates, order, &mut chunk.ids, cone);
-                        } else {
-                            collect(candidates, order, &mut chunk.ids, |t| cone(t) & passes(t));
+                    SenseFilter::Friendly => {
+                        for (h, f) in hits.iter_mut().zip(factions) {
+                            *h &= hostile >> (f.index() % MAX_FACTIONS) & 1 == 0;
                         }
                     }
-                    _ => {
-                        for &t in candidates {
-                            let t = t as usize;
-                            let j = order[t];
-                            let target = AgentId(j);
-                            if s.filter != SenseFilter::All && !passes(t) {
-                                continue;
-                            }
-                            let p = Vec3::new(xs[t], ys[t], zs[t]);
-                            let inside = s.shape.contains(eye, facing, p)
-                                || s.keep.is_some_and(|keep| {
-                                    keep.contains(eye, facing, p)
-                                        && before.binary_search(&target).is_ok()
-                                });
-                            if !inside {
-                                continue;
-                            }
-                            if s.occluded
-                                && let Some(occ) = input.occluders
+                }
+                let (hits, ids) = (&hits[..len], &near.ids[..len]);
+                if simple {
+                    // Branch-free: write every id, advance on a hit.
+                    let base = chunk.ids.len();
+                    chunk.ids.resize(base + len, AgentId(0));
+                    let out = &mut chunk.ids[base..];
+                    let mut m = 0;
+                    for (e, (&id, &hit)) in ids.iter().zip(hits).enumerate() {
+                        out[m.min(e)] = AgentId(id);
+                        m += usize::from(hit);
+                    }
+                    chunk.ids.truncate(base + m);
+                } else {
+                    let keeps = &mut scratch.keeps[..width];
+                    match s.keep {
+                        Some(keep) => {
+                            shape_hits(keep, eye, facing, pos, keeps);
+                            keeps[own] = false;
+                        }
+                        None => keeps.fill(false),
+                    }
+                    for e in 0..len {
+                        let target = AgentId(ids[e]);
+                        let inside = hits[e]
+                            || (keeps[e]
+                                && s.filter.passes(input.factions, faction, near.factions[e])
+                                && before.binary_search(&target).is_ok());
+                        if !inside {
+                            continue;
+                        }
+                        if s.occluded
+                            && let Some(occ) = input.occluders
+                        {
+                            let other = input.regions.get(target.index()).copied().flatten();
+                            if occ
+                                .pvs
+                                .as_ref()
+                                .is_some_and(|pvs| !pvs.can_see(region, other))
                             {
-                                let other = input.regions.get(j as usize).copied().flatten();
-                                if occ
-                                    .pvs
-                                    .as_ref()
-                                    .is_some_and(|pvs| !pvs.can_see(region, other))
-                                {
-                                    continue;
-                                }
-                                chunk.rays += 1;
-                                if occ.walls.blocks(eye, p, &mut chunk.scratch) {
-                                    continue;
-                                }
+                                continue;
                             }
-                            chunk.ids.push(target);
+                            chunk.rays += 1;
+                            let p = Vec3::new(near.xs[e], near.ys[e], near.zs[e]);
+                            if occ.walls.blocks(eye, p, &mut chunk.scratch) {
+                                continue;
+                            }
                         }
+                        chunk.ids.push(target);
                     }
                 }
                 chunk.ids[start..].sort_unstable();
