@@ -78,7 +78,10 @@ fn world(seed: u64) -> World {
     world
 }
 
-fn key(e: &PerceptEvent) -> (u32, u16, u8, u32) {
+/// (agent, sense, kind: 0 lost, 1 gained, 2 heard, 3 message, target).
+type Key = (u32, u16, u8, u32);
+
+fn key(e: &PerceptEvent) -> Key {
     match *e {
         PerceptEvent::Lost {
             agent,
@@ -95,7 +98,7 @@ fn key(e: &PerceptEvent) -> (u32, u16, u8, u32) {
     }
 }
 
-fn run(threads: usize) -> (u64, Vec<Vec<(u32, u16, u8, u32)>>) {
+fn run(threads: usize) -> (u64, Vec<Vec<Key>>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
