@@ -73,6 +73,31 @@ pub fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
     times[times.len() / 2]
 }
 
+/// Median wall times in milliseconds of contenders `0..count`, where
+/// `run(k)` runs contender `k` once: run in turn (one of each per round,
+/// `reps` rounds after one warm-up round), so that every contender sees the
+/// same machine load.
+pub fn medians_interleaved(reps: usize, count: usize, mut run: impl FnMut(usize)) -> Vec<f64> {
+    for k in 0..count {
+        run(k);
+    }
+    let mut times = vec![Vec::with_capacity(reps); count];
+    for _ in 0..reps.max(1) {
+        for (k, t) in times.iter_mut().enumerate() {
+            let start = Instant::now();
+            run(k);
+            t.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    times
+        .iter_mut()
+        .map(|t| {
+            t.sort_by(f64::total_cmp);
+            t[t.len() / 2]
+        })
+        .collect()
+}
+
 /// Time of one run of `f` in milliseconds (for estimating repetitions).
 pub fn once_ms(f: impl FnOnce()) -> f64 {
     let t = Instant::now();

@@ -1,7 +1,16 @@
 //! Uniform grid broadphase on the X-Z plane, rebuilt every tick by counting
 //! sort (two passes over the agents, no per-cell allocation).
+//!
+//! Besides the buckets, the grid keeps the agents' positions as separate
+//! `x`, `y`, `z` arrays in cell order, so that the candidate filter of the
+//! sense stage runs over contiguous memory (and vectorises), and the
+//! permutation between agent ids and cell order in both directions, so that
+//! the sense stage can process agents in cell order (neighbouring agents
+//! read the same cells) and still report per agent id.
 
 use glam::{Vec2, Vec3};
+
+use crate::ids::{ArchetypeId, FactionId};
 
 /// Most cells per agent the grid will allocate; beyond that cells grow.
 const MAX_CELLS_PER_AGENT: usize = 4;
@@ -14,11 +23,30 @@ pub(crate) struct UniformGrid {
     inv_cell: f32,
     dims: [usize; 2],
     cell_start: Vec<u32>,
-    items: Vec<u32>,
-    /// Positions of `items`, in the same (cell) order, for cache-friendly
-    /// candidate gathering.
-    item_pos: Vec<Vec3>,
+    /// Agent ids in cell order (rows of cells along X, then Z; ascending id
+    /// within a cell).
+    pub(crate) order: Vec<u32>,
+    /// Per agent id, its position in `order`.
+    pub(crate) rank: Vec<u32>,
+    /// Positions of `order`, in the same (cell) order, one array per axis.
+    pub(crate) xs: Vec<f32>,
+    pub(crate) ys: Vec<f32>,
+    pub(crate) zs: Vec<f32>,
+    /// Per-agent inputs of the sense stage gathered into cell order (see
+    /// [`UniformGrid::gather`]).
+    pub(crate) sorted: SortedInputs,
     cell_of: Vec<u32>,
+}
+
+/// Per-agent inputs in the grid's cell order.
+#[derive(Debug, Default)]
+pub(crate) struct SortedInputs {
+    pub(crate) facing: Vec<Vec3>,
+    pub(crate) archetype: Vec<ArchetypeId>,
+    pub(crate) faction: Vec<FactionId>,
+    /// The agent's position in the previous sense stage's order, or
+    /// `u32::MAX` when it did not exist then.
+    pub(crate) prev: Vec<u32>,
 }
 
 impl UniformGrid {
@@ -27,8 +55,11 @@ impl UniformGrid {
     /// exceed a few cells per agent).
     pub(crate) fn rebuild(&mut self, positions: &[Vec3], cell_size: f32) {
         let n = positions.len();
-        self.items.clear();
-        self.item_pos.clear();
+        self.order.clear();
+        self.rank.clear();
+        self.xs.clear();
+        self.ys.clear();
+        self.zs.clear();
         self.cell_of.clear();
         if n == 0 {
             self.dims = [0, 0];
@@ -44,8 +75,9 @@ impl UniformGrid {
         }
         let extent = (max - min).max(Vec2::splat(1e-3));
         // Cells of half the reach: the query square then spans 2.5 reaches
-        // instead of 3, about a third fewer candidates.
-        let mut cell = (cell_size * 0.5).max(1e-3);
+        // instead of 3, about a third fewer candidates. One percent more, so
+        // that the padded reach around a whole cell still spans 5 cells.
+        let mut cell = (cell_size * 0.505).max(1e-3);
         let budget = (n * MAX_CELLS_PER_AGENT).max(64) as f32;
         let cells = |c: f32| ((extent.x / c).floor() + 1.0) * ((extent.y / c).floor() + 1.0);
         if cells(cell) > budget {
@@ -71,20 +103,54 @@ impl UniformGrid {
         for c in 0..cell_count {
             self.cell_start[c + 1] += self.cell_start[c];
         }
-        self.items.resize(n, 0);
-        self.item_pos.resize(n, Vec3::ZERO);
+        self.order.resize(n, 0);
+        self.rank.resize(n, 0);
+        self.xs.resize(n, 0.0);
+        self.ys.resize(n, 0.0);
+        self.zs.resize(n, 0.0);
         // `cell_start[c]` serves as the write cursor of cell c; afterwards it
         // holds the cell's end, so shift back by one cell.
-        for (i, &c) in self.cell_of.iter().enumerate() {
+        for (i, (&c, p)) in self.cell_of.iter().zip(positions).enumerate() {
             let slot = &mut self.cell_start[c as usize];
-            self.items[*slot as usize] = i as u32;
-            self.item_pos[*slot as usize] = positions[i];
+            let k = *slot as usize;
             *slot += 1;
+            self.order[k] = i as u32;
+            self.rank[i] = k as u32;
+            self.xs[k] = p.x;
+            self.ys[k] = p.y;
+            self.zs[k] = p.z;
         }
         for c in (1..=cell_count).rev() {
             self.cell_start[c] = self.cell_start[c - 1];
         }
         self.cell_start[0] = 0;
+    }
+
+    /// Copies the per-agent inputs the sense stage reads into cell order, so
+    /// that it reads them sequentially: one pass in agent order, scattering
+    /// (independent writes overlap their cache misses, where reads in the
+    /// inner loop would wait for each). `prev_rank` is the previous stage's
+    /// agent-to-position map.
+    pub(crate) fn gather(
+        &mut self,
+        facings: &[Vec3],
+        archetypes: &[ArchetypeId],
+        factions: &[FactionId],
+        prev_rank: &[u32],
+    ) {
+        let n = self.order.len();
+        let s = &mut self.sorted;
+        s.facing.resize(n, Vec3::ZERO);
+        s.archetype.resize(n, ArchetypeId(0));
+        s.faction.resize(n, FactionId(0));
+        s.prev.resize(n, u32::MAX);
+        for (i, &k) in self.rank.iter().enumerate() {
+            let k = k as usize;
+            s.facing[k] = facings[i];
+            s.archetype[k] = archetypes[i];
+            s.faction[k] = factions[i];
+            s.prev[k] = prev_rank.get(i).copied().unwrap_or(u32::MAX);
+        }
     }
 
     fn axis_cell(&self, v: f32, axis: usize) -> usize {
@@ -105,11 +171,63 @@ impl UniformGrid {
         self.axis_cell(p.y, 1) * self.dims[0] + self.axis_cell(p.x, 0)
     }
 
-    /// Calls `f` with the index and position of every agent whose position
-    /// lies in cells overlapping the square `center ± reach` (a superset of
-    /// the agents within `reach` on X-Z).
-    pub(crate) fn for_each_near(&self, center: Vec2, reach: f32, mut f: impl FnMut(u32, Vec3)) {
-        if self.items.is_empty() {
+    /// The cell holding position `k` in cell order, searching from `from`
+    /// (a cell at or before it).
+    pub(crate) fn cell_at(&self, k: usize, from: usize) -> usize {
+        let mut c = from;
+        while self.cell_start[c + 1] as usize <= k {
+            c += 1;
+        }
+        c
+    }
+
+    /// The cell holding position `k` in cell order.
+    pub(crate) fn cell_of_position(&self, k: usize) -> usize {
+        self.cell_start
+            .partition_point(|&s| s as usize <= k)
+            .saturating_sub(1)
+    }
+
+    /// Calls `f` with the range of positions of each row of cells that may
+    /// hold an agent within `reach` on X-Z of any point of cell `cell`, and
+    /// returns the index of the call whose row holds `cell` itself.
+    pub(crate) fn for_each_cell_span(
+        &self,
+        cell: usize,
+        reach: f32,
+        mut f: impl FnMut(std::ops::Range<usize>),
+    ) -> usize {
+        let (cx, cz) = (cell % self.dims[0], cell / self.dims[0]);
+        let h = 1.0 / self.inv_cell;
+        let (lx, lz) = (self.origin.x + cx as f32 * h, self.origin.y + cz as f32 * h);
+        // Slack for the rounding of a position into its cell.
+        let magnitude = self.origin.abs().max_element() + lx.abs().max(lz.abs()) + h;
+        let reach = reach + h * 1e-3 + magnitude * 8.0 * f32::EPSILON;
+        let x0 = self.axis_cell(lx - reach, 0);
+        let x1 = self.axis_cell(lx + h + reach, 0);
+        let z0 = self.axis_cell(lz - reach, 1);
+        let z1 = self.axis_cell(lz + h + reach, 1);
+        for z in z0..=z1 {
+            let row = z * self.dims[0];
+            let start = self.cell_start[row + x0] as usize;
+            let end = self.cell_start[row + x1 + 1] as usize;
+            f(start..end);
+        }
+        cz - z0
+    }
+
+    /// Calls `f` with each range of positions in cell order (indices into
+    /// `order`, `xs`, `ys`, `zs`) whose cells overlap the square
+    /// `center ± reach`: one range per row of cells, ascending. Together they
+    /// hold a superset of the agents within `reach` on X-Z.
+    #[cfg(test)]
+    pub(crate) fn for_each_span(
+        &self,
+        center: Vec2,
+        reach: f32,
+        mut f: impl FnMut(std::ops::Range<usize>),
+    ) {
+        if self.order.is_empty() {
             return;
         }
         let x0 = self.axis_cell(center.x - reach, 0);
@@ -120,13 +238,22 @@ impl UniformGrid {
             let row = z * self.dims[0];
             let start = self.cell_start[row + x0] as usize;
             let end = self.cell_start[row + x1 + 1] as usize;
-            for (&i, &p) in self.items[start..end]
-                .iter()
-                .zip(&self.item_pos[start..end])
-            {
-                f(i, p);
+            if start < end {
+                f(start..end);
             }
         }
+    }
+
+    /// Calls `f` with the index and position of every agent whose position
+    /// lies in cells overlapping the square `center ± reach` (a superset of
+    /// the agents within `reach` on X-Z).
+    #[cfg(test)]
+    pub(crate) fn for_each_near(&self, center: Vec2, reach: f32, mut f: impl FnMut(u32, Vec3)) {
+        self.for_each_span(center, reach, |span| {
+            for k in span {
+                f(self.order[k], Vec3::new(self.xs[k], self.ys[k], self.zs[k]));
+            }
+        });
     }
 }
 

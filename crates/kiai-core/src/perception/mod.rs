@@ -24,10 +24,10 @@ mod shape;
 pub(crate) use grid::UniformGrid;
 pub use shape::{CompiledShape, SenseKind, Shape, half_angle_cos};
 
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 use rayon::prelude::*;
 
-use crate::faction::Factions;
+use crate::faction::{Factions, MAX_FACTIONS};
 use crate::ids::{AgentId, ArchetypeId, FactionId};
 
 use hearing::{Heard, Sound};
@@ -228,10 +228,17 @@ pub struct MemoryEntry {
 pub(crate) const CHUNK: usize = 256;
 
 /// What every agent perceived in the last sense stage.
+///
+/// Results are stored in the order the sense stage processed the agents
+/// (grid cell order, for locality), in fixed chunks of [`CHUNK`]; `rank`
+/// maps an agent id to its position in that order.
 #[derive(Debug, Default)]
 pub struct Percepts {
     chunks: Vec<PerceptChunk>,
     prev: Vec<PerceptChunk>,
+    /// Per agent id, its position in processing order.
+    rank: Vec<u32>,
+    prev_rank: Vec<u32>,
     tick: u64,
     sounds: Vec<Sound>,
     messages: Vec<Message>,
@@ -254,8 +261,7 @@ struct PerceptChunk {
     inbox: Vec<u32>,
     events: Vec<PerceptEvent>,
     rays: u64,
-    /// Scratch: candidates (index, position) of the agent being processed.
-    candidates: Vec<(u32, Vec3)>,
+    sense_scratch: SenseScratch,
     scratch: RayScratch,
     hear_buf: Vec<Heard>,
 }
@@ -292,35 +298,39 @@ impl PerceptChunk {
     }
 }
 
+/// The chunk and local index holding `agent`'s results.
+fn locate<'a>(
+    chunks: &'a [PerceptChunk],
+    rank: &[u32],
+    agent: usize,
+) -> Option<(&'a PerceptChunk, usize)> {
+    let r = *rank.get(agent)? as usize;
+    Some((chunks.get(r / CHUNK)?, r % CHUNK))
+}
+
 impl Percepts {
     /// The agents that sense number `sense` (index into the archetype's
     /// senses) of `agent` noticed, ascending. For a hearing sense: the agents
     /// whose sounds it heard. Empty for unknown agents or senses.
     pub fn sensed(&self, agent: AgentId, sense: usize) -> &[AgentId] {
-        let i = agent.index();
-        self.chunks
-            .get(i / CHUNK)
-            .map_or(&[], |chunk| chunk.sensed(i % CHUNK, sense))
+        locate(&self.chunks, &self.rank, agent.index())
+            .map_or(&[], |(chunk, local)| chunk.sensed(local, sense))
     }
 
     /// The sounds hearing sense `sense` of `agent` heard, loudest first
     /// (ties by sound index); `Heard::sound` indexes [`Percepts::sounds`].
     pub fn heard(&self, agent: AgentId, sense: usize) -> &[Heard] {
-        let i = agent.index();
-        self.chunks
-            .get(i / CHUNK)
-            .and_then(|c| Some((c, c.slot_range(i % CHUNK, sense)?.0)))
+        locate(&self.chunks, &self.rank, agent.index())
+            .and_then(|(c, local)| Some((c, c.slot_range(local, sense)?.0)))
             .map_or(&[], |(c, slot)| c.heard_of(slot))
     }
 
     /// Indices into [`Percepts::messages`] of the messages `agent` received
     /// this tick, in sending order.
     pub fn inbox(&self, agent: AgentId) -> &[u32] {
-        let i = agent.index();
-        let Some(c) = self.chunks.get(i / CHUNK) else {
+        let Some((c, local)) = locate(&self.chunks, &self.rank, agent.index()) else {
             return &[];
         };
-        let local = i % CHUNK;
         let Some(&end) = c.inbox_end.get(local) else {
             return &[];
         };
@@ -361,13 +371,17 @@ impl Percepts {
     /// Every (agent, sense, ids) triple in agent then sense order; for hashing
     /// and reports.
     pub fn iter(&self) -> impl Iterator<Item = (AgentId, usize, &[AgentId])> + '_ {
-        self.chunks.iter().enumerate().flat_map(|(c, chunk)| {
-            let agents = chunk.slot_start.len().saturating_sub(1);
-            (0..agents).flat_map(move |local| {
-                let agent = AgentId::from_index(c * CHUNK + local);
-                let first = chunk.slot_start[local] as usize;
-                let next = chunk.slot_start[local + 1] as usize;
-                (first..next).map(move |slot| (agent, slot - first, chunk.ids_of(slot)))
+        (0..self.rank.len()).flat_map(move |a| {
+            let located = locate(&self.chunks, &self.rank, a);
+            let (first, next) = located.map_or((0, 0), |(chunk, local)| {
+                (
+                    chunk.slot_start[local] as usize,
+                    chunk.slot_start[local + 1] as usize,
+                )
+            });
+            (first..next).filter_map(move |slot| {
+                let (chunk, _) = located?;
+                Some((AgentId::from_index(a), slot - first, chunk.ids_of(slot)))
             })
         })
     }
@@ -399,6 +413,12 @@ pub(crate) struct SenseInput<'a> {
 /// Runs the sense stage into `out`, using `grid` as scratch. `sounds` and
 /// `messages` are those of this stage (taken over by `out`); `memory` is
 /// per agent.
+///
+/// Agents are processed in the grid's cell order (neighbours read the same
+/// cells, from position arrays in that order), in fixed chunks of [`CHUNK`];
+/// results are looked up per agent id through the permutation, events are
+/// put back in agent order, and memory is updated afterwards in agent order.
+/// Nothing depends on the number of threads.
 #[allow(clippy::too_many_arguments, reason = "one call site, the pipeline")]
 pub(crate) fn sense(
     input: &SenseInput<'_>,
@@ -415,28 +435,48 @@ pub(crate) fn sense(
     grid.rebuild(input.positions, cell_size);
     let chunk_count = n.div_ceil(CHUNK);
     std::mem::swap(&mut out.chunks, &mut out.prev);
+    std::mem::swap(&mut out.rank, &mut out.prev_rank);
     out.chunks.resize_with(chunk_count, PerceptChunk::default);
+    out.chunks.truncate(chunk_count);
     out.tick = tick;
     out.sounds = sounds;
     out.messages = messages;
+    grid.gather(
+        input.facings,
+        input.archetype_of,
+        input.factions_of,
+        &out.prev_rank,
+    );
+    out.rank.clear();
+    out.rank.extend_from_slice(&grid.rank);
+    let hostile: Vec<u64> = (0..MAX_FACTIONS)
+        .map(|from| {
+            (0..MAX_FACTIONS)
+                .filter(|&to| {
+                    input
+                        .factions
+                        .is_hostile(FactionId::from_index(from), FactionId::from_index(to))
+                })
+                .fold(0u64, |mask, to| mask | 1 << to)
+        })
+        .collect();
     let grid = &*grid;
     let prev = &out.prev;
     let (sounds, messages) = (&out.sounds, &out.messages);
     out.chunks
         .par_iter_mut()
-        .zip(memory.par_chunks_mut(CHUNK))
         .enumerate()
-        .for_each(|(c, (chunk, memory))| {
+        .for_each(|(c, chunk)| {
             let ctx = ChunkContext {
                 input,
                 grid,
-                prev: prev.get(c),
+                prev,
+                hostile: &hostile,
+                reach: cell_size,
                 sounds,
                 messages,
-                first: c * CHUNK,
-                tick,
             };
-            sense_chunk(&ctx, c * CHUNK..((c + 1) * CHUNK).min(n), chunk, memory);
+            sense_chunk(&ctx, c * CHUNK..((c + 1) * CHUNK).min(n), chunk);
         });
     out.events.clear();
     out.rays = 0;
@@ -444,16 +484,93 @@ pub(crate) fn sense(
         out.events.extend_from_slice(&chunk.events);
         out.rays += chunk.rays;
     }
+    // Chunks hold agents in cell order; a stable sort by agent restores agent
+    // order and keeps each agent's events in the order they were made.
+    out.events.sort_by_key(|e| event_agent(e).0);
+    if input
+        .archetypes
+        .iter()
+        .any(|a| a.senses.iter().any(|s| s.memory_ticks > 0))
+    {
+        let out = &*out;
+        memory
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .for_each(|(c, memory)| {
+                for (local, mem) in memory.iter_mut().enumerate() {
+                    remember(input, out, c * CHUNK + local, mem, tick);
+                }
+            });
+    }
+}
+
+fn event_agent(e: &PerceptEvent) -> AgentId {
+    match *e {
+        PerceptEvent::Gained { agent, .. }
+        | PerceptEvent::Lost { agent, .. }
+        | PerceptEvent::Heard { agent, .. }
+        | PerceptEvent::Message { agent, .. } => agent,
+    }
+}
+
+/// Memory: refresh what agent `i` senses now, forget what is too old.
+fn remember(
+    input: &SenseInput<'_>,
+    percepts: &Percepts,
+    i: usize,
+    mem: &mut Vec<MemoryEntry>,
+    tick: u64,
+) {
+    let senses = &input.archetypes[input.archetype_of[i].index()].senses;
+    if !senses.iter().any(|s| s.memory_ticks > 0) {
+        return;
+    }
+    let agent = AgentId::from_index(i);
+    for (s_index, s) in senses.iter().enumerate() {
+        if s.memory_ticks == 0 {
+            continue;
+        }
+        for &target in percepts.sensed(agent, s_index) {
+            let entry = MemoryEntry {
+                sense: s_index as u16,
+                target,
+                position: input.positions[target.index()],
+                tick,
+            };
+            match mem.binary_search_by_key(&(entry.sense, target), |m| (m.sense, m.target)) {
+                Ok(k) => mem[k] = entry,
+                Err(k) => mem.insert(k, entry),
+            }
+        }
+    }
+    mem.retain(|m| {
+        senses
+            .get(m.sense as usize)
+            .is_some_and(|s| m.tick + u64::from(s.memory_ticks) >= tick)
+    });
 }
 
 struct ChunkContext<'a> {
     input: &'a SenseInput<'a>,
     grid: &'a UniformGrid,
-    prev: Option<&'a PerceptChunk>,
+    prev: &'a [PerceptChunk],
+    /// Per faction, the bit mask of the factions it is hostile to.
+    hostile: &'a [u64],
+    /// The largest reach of any archetype.
+    reach: f32,
     sounds: &'a [Sound],
     messages: &'a [Message],
-    first: usize,
-    tick: u64,
+}
+
+impl ChunkContext<'_> {
+    /// What sense `sense` of the agent at position `k` in cell order sensed
+    /// in the previous stage.
+    fn before(&self, k: usize, sense: usize) -> &[AgentId] {
+        let r = self.grid.sorted.prev[k] as usize;
+        self.prev
+            .get(r / CHUNK)
+            .map_or(&[], |c| c.sensed(r % CHUNK, sense))
+    }
 }
 
 fn receives(m: &Message, agent: usize, input: &SenseInput<'_>) -> bool {
@@ -469,13 +586,127 @@ fn receives(m: &Message, agent: usize, input: &SenseInput<'_>) -> bool {
     }
 }
 
-fn sense_chunk(
-    ctx: &ChunkContext<'_>,
-    agents: std::ops::Range<usize>,
-    chunk: &mut PerceptChunk,
-    memory: &mut [Vec<MemoryEntry>],
+/// Writes into `hits` (one per element of the positions `xs`, `ys`, `zs`)
+/// whether `shape` of an agent at `eye` facing `facing` contains each. The
+/// sphere and cone loops are straight-line arithmetic over arrays, which the
+/// compiler vectorises; they compute exactly what
+/// [`CompiledShape::contains`] computes, operation for operation.
+fn shape_hits(
+    shape: CompiledShape,
+    eye: Vec3,
+    facing: Vec3,
+    (xs, ys, zs): (&[f32], &[f32], &[f32]),
+    hits: &mut [bool],
 ) {
+    let n = hits.len().min(xs.len()).min(ys.len()).min(zs.len());
+    let (xs, ys, zs, hits) = (&xs[..n], &ys[..n], &zs[..n], &mut hits[..n]);
+    match shape {
+        CompiledShape::Sphere { radius_sq } => {
+            for e in 0..n {
+                let (dx, dy, dz) = (xs[e] - eye.x, ys[e] - eye.y, zs[e] - eye.z);
+                hits[e] = radius_sq > dx * dx + dy * dy + dz * dz;
+            }
+        }
+        CompiledShape::Cone {
+            range_sq,
+            cos_half_fov,
+        } => {
+            for e in 0..n {
+                let (dx, dy, dz) = (xs[e] - eye.x, ys[e] - eye.y, zs[e] - eye.z);
+                let dist_sq = dx * dx + dy * dy + dz * dz;
+                let inv = 1.0 / dist_sq.sqrt();
+                let dot = facing.x * (dx * inv) + facing.y * (dy * inv) + facing.z * (dz * inv);
+                hits[e] = (range_sq > dist_sq) & (dist_sq != 0.0) & (dot > cos_half_fov);
+            }
+        }
+        _ => {
+            for e in 0..n {
+                hits[e] = shape.contains(eye, facing, Vec3::new(xs[e], ys[e], zs[e]));
+            }
+        }
+    }
+}
+
+/// Elements of a [`Neighbourhood`] come in blocks of this many, so that the
+/// vectorised loops have no scalar tail.
+const BLOCK: usize = 16;
+
+/// The agents near one grid cell, copied into contiguous arrays: everything
+/// the agents of that cell test their senses against. Padded to a multiple
+/// of [`BLOCK`] with points at infinity, which no shape contains.
+#[derive(Debug, Default)]
+struct Neighbourhood {
+    /// The cell, or `usize::MAX` when none is loaded.
+    cell: usize,
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    zs: Vec<f32>,
+    ids: Vec<u32>,
+    factions: Vec<FactionId>,
+    /// Elements before the padding.
+    len: usize,
+    /// Per row of cells: its offset in the arrays and first position in
+    /// cell order.
+    rows: Vec<(usize, usize)>,
+    /// Offset in the arrays of the row span holding the cell itself, and
+    /// that span's first position in cell order (to find an agent's own
+    /// element).
+    own_row: (usize, usize),
+}
+
+impl Neighbourhood {
+    fn load(&mut self, grid: &UniformGrid, cell: usize, reach: f32) {
+        self.cell = cell;
+        self.xs.clear();
+        self.ys.clear();
+        self.zs.clear();
+        self.ids.clear();
+        self.factions.clear();
+        self.rows.clear();
+        let own = grid.for_each_cell_span(cell, reach, |span| {
+            self.rows.push((self.xs.len(), span.start));
+            self.xs.extend_from_slice(&grid.xs[span.clone()]);
+            self.ys.extend_from_slice(&grid.ys[span.clone()]);
+            self.zs.extend_from_slice(&grid.zs[span.clone()]);
+            self.ids.extend_from_slice(&grid.order[span.clone()]);
+            if !grid.sorted.faction.is_empty() {
+                self.factions
+                    .extend_from_slice(&grid.sorted.faction[span.clone()]);
+            }
+        });
+        self.own_row = self.rows.get(own).copied().unwrap_or((0, 0));
+        self.len = self.xs.len();
+        let padded = self.len.div_ceil(BLOCK) * BLOCK;
+        self.xs.resize(padded, f32::INFINITY);
+        self.ys.resize(padded, f32::INFINITY);
+        self.zs.resize(padded, f32::INFINITY);
+        self.ids.resize(padded, 0);
+        self.factions.resize(padded, FactionId(0));
+    }
+
+    /// The element of the agent at position `k` in cell order (which lies
+    /// in the loaded cell).
+    fn own(&self, k: usize) -> usize {
+        self.own_row.0 + (k - self.own_row.1)
+    }
+}
+
+/// Per-chunk scratch of the sense loop.
+#[derive(Debug, Default)]
+struct SenseScratch {
+    near: Neighbourhood,
+    /// Per element of `near`: inside the sense's shape.
+    hits: Vec<bool>,
+    /// Per element of `near`: inside the lose-sight shape.
+    keeps: Vec<bool>,
+}
+
+/// The sense stage for the agents at positions `ranks` in cell order.
+fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mut PerceptChunk) {
     let input = ctx.input;
+    let grid = ctx.grid;
+    let (xs, ys, zs, order) = (&grid.xs[..], &grid.ys[..], &grid.zs[..], &grid.order[..]);
+    let sorted = &grid.sorted;
     chunk.slot_start.clear();
     chunk.slot_end.clear();
     chunk.ids.clear();
@@ -486,28 +717,34 @@ fn sense_chunk(
     chunk.events.clear();
     chunk.rays = 0;
     chunk.slot_start.push(0);
-    for i in agents {
-        let local = i - ctx.first;
-        let compiled = &input.archetypes[input.archetype_of[i].index()];
-        let (senses, reach) = (&compiled.senses[..], compiled.reach);
-        let eye = input.positions[i];
-        let facing = input.facings[i];
-        let faction = input.factions_of[i];
+    let scratch = &mut chunk.sense_scratch;
+    scratch.near.cell = usize::MAX;
+    let mut cell = grid.cell_of_position(ranks.start);
+    for k in ranks {
+        let i = order[k] as usize;
+        let compiled = &input.archetypes[sorted.archetype[k].index()];
+        let senses = &compiled.senses[..];
+        let eye = Vec3::new(xs[k], ys[k], zs[k]);
+        let facing = sorted.facing[k];
+        let faction = sorted.faction[k];
+        let hostile = ctx.hostile.get(faction.index()).copied().unwrap_or(0);
         let region = input.regions.get(i).copied().flatten();
-        chunk.candidates.clear();
-        if senses.iter().any(|s| s.hearing.is_none()) {
-            // Pad the reach so f32 rounding at the edge never loses a candidate;
-            // the exact tests below decide.
-            let padded = reach + reach * 1e-5 + 1e-5;
-            let reach_sq = padded * padded;
-            let candidates = &mut chunk.candidates;
-            ctx.grid
-                .for_each_near(Vec2::new(eye.x, eye.z), padded, |j, p| {
-                    let (dx, dz) = (p.x - eye.x, p.z - eye.z);
-                    if dx * dx + dz * dz <= reach_sq && j as usize != i {
-                        candidates.push((j, p));
-                    }
-                });
+        let senses_agents = senses.iter().any(|s| s.hearing.is_none());
+        if senses_agents {
+            cell = grid.cell_at(k, cell);
+            if scratch.near.cell != cell {
+                // Pad the reach so f32 rounding at the edge never loses a
+                // candidate; the exact tests below decide.
+                let padded = ctx.reach + ctx.reach * 1e-5 + 1e-5;
+                scratch.near.load(grid, cell, padded);
+            }
+        }
+        let near = &scratch.near;
+        let own = if senses_agents { near.own(k) } else { 0 };
+        let width = near.xs.len();
+        if scratch.hits.len() < width {
+            scratch.hits.resize(width, false);
+            scratch.keeps.resize(width, false);
         }
         for (s_index, s) in senses.iter().enumerate() {
             let start = chunk.ids.len();
@@ -535,117 +772,164 @@ fn sense_chunk(
                     });
                 }
                 chunk.ids[start..].sort_unstable();
-                let mut k = start;
-                for r in start..chunk.ids.len() {
-                    if k == start || chunk.ids[r] != chunk.ids[k - 1] {
-                        chunk.ids[k] = chunk.ids[r];
-                        k += 1;
+                chunk.ids.dedup_from(start);
+            } else {
+                let before = ctx.before(k, s_index);
+                let simple = !s.occluded && s.keep.is_none();
+                let len = near.len;
+                let pos = (&near.xs[..], &near.ys[..], &near.zs[..]);
+                let hits = &mut scratch.hits[..width];
+                shape_hits(s.shape, eye, facing, pos, hits);
+                // An agent never senses itself.
+                hits[own] = false;
+                let factions = &near.factions[..width];
+                match s.filter {
+                    SenseFilter::All => {}
+                    SenseFilter::Hostile => {
+                        for (h, f) in hits.iter_mut().zip(factions) {
+                            *h &= hostile >> (f.index() % MAX_FACTIONS) & 1 != 0;
+                        }
+                    }
+                    SenseFilter::Friendly => {
+                        for (h, f) in hits.iter_mut().zip(factions) {
+                            *h &= hostile >> (f.index() % MAX_FACTIONS) & 1 == 0;
+                        }
                     }
                 }
-                chunk.ids.truncate(k);
-            } else {
-                let before = ctx.prev.map_or(&[][..], |p| p.sensed(local, s_index));
-                for &(j, p) in &chunk.candidates {
-                    let target = AgentId(j);
-                    if !s
-                        .filter
-                        .passes(input.factions, faction, input.factions_of[j as usize])
-                    {
-                        continue;
+                let (hits, ids) = (&hits[..len], &near.ids[..len]);
+                if simple {
+                    // Branch-free: write every id, advance on a hit.
+                    let base = chunk.ids.len();
+                    chunk.ids.resize(base + len, AgentId(0));
+                    let out = &mut chunk.ids[base..];
+                    let mut m = 0;
+                    for (e, (&id, &hit)) in ids.iter().zip(hits).enumerate() {
+                        out[m.min(e)] = AgentId(id);
+                        m += usize::from(hit);
                     }
-                    let inside = s.shape.contains(eye, facing, p)
-                        || s.keep.is_some_and(|keep| {
-                            keep.contains(eye, facing, p) && before.binary_search(&target).is_ok()
-                        });
-                    if !inside {
-                        continue;
+                    chunk.ids.truncate(base + m);
+                } else {
+                    let keeps = &mut scratch.keeps[..width];
+                    match s.keep {
+                        Some(keep) => {
+                            shape_hits(keep, eye, facing, pos, keeps);
+                            keeps[own] = false;
+                        }
+                        None => keeps.fill(false),
                     }
-                    if s.occluded
-                        && let Some(occ) = input.occluders
-                    {
-                        let other = input.regions.get(j as usize).copied().flatten();
-                        if occ
-                            .pvs
-                            .as_ref()
-                            .is_some_and(|pvs| !pvs.can_see(region, other))
+                    for e in 0..len {
+                        let target = AgentId(ids[e]);
+                        let inside = hits[e]
+                            || (keeps[e]
+                                && s.filter.passes(input.factions, faction, near.factions[e])
+                                && before.binary_search(&target).is_ok());
+                        if !inside {
+                            continue;
+                        }
+                        if s.occluded
+                            && let Some(occ) = input.occluders
                         {
-                            continue;
+                            let other = input.regions.get(target.index()).copied().flatten();
+                            if occ
+                                .pvs
+                                .as_ref()
+                                .is_some_and(|pvs| !pvs.can_see(region, other))
+                            {
+                                continue;
+                            }
+                            chunk.rays += 1;
+                            let p = Vec3::new(near.xs[e], near.ys[e], near.zs[e]);
+                            if occ.walls.blocks(eye, p, &mut chunk.scratch) {
+                                continue;
+                            }
                         }
-                        chunk.rays += 1;
-                        if occ.walls.blocks(eye, p, &mut chunk.scratch) {
-                            continue;
-                        }
+                        chunk.ids.push(target);
                     }
-                    chunk.ids.push(target);
                 }
                 chunk.ids[start..].sort_unstable();
-                // Lost, then gained, since last tick (both lists sorted).
-                let now = &chunk.ids[start..];
-                let agent = AgentId::from_index(i);
-                let sense = s_index as u16;
-                for &target in before {
-                    if now.binary_search(&target).is_err() {
-                        chunk.events.push(PerceptEvent::Lost {
-                            agent,
-                            sense,
-                            target,
-                        });
-                    }
-                }
-                for k in start..chunk.ids.len() {
-                    let target = chunk.ids[k];
-                    if before.binary_search(&target).is_err() {
-                        chunk.events.push(PerceptEvent::Gained {
-                            agent,
-                            sense,
-                            target,
-                        });
-                    }
-                }
+                diff_events(
+                    &mut chunk.events,
+                    AgentId::from_index(i),
+                    s_index as u16,
+                    before,
+                    &chunk.ids[start..],
+                );
             }
             chunk.slot_end.push(chunk.ids.len() as u32);
             chunk.heard_end.push(chunk.heard.len() as u32);
         }
-        // Memory: refresh what is sensed now, forget what is too old.
-        if let Some(mem) = memory.get_mut(local)
-            && senses.iter().any(|s| s.memory_ticks > 0)
-        {
-            let first = *chunk.slot_start.last().unwrap_or(&0) as usize;
-            for (s_index, s) in senses.iter().enumerate() {
-                if s.memory_ticks == 0 {
-                    continue;
-                }
-                for &target in chunk.ids_of(first + s_index) {
-                    let entry = MemoryEntry {
-                        sense: s_index as u16,
-                        target,
-                        position: input.positions[target.index()],
-                        tick: ctx.tick,
-                    };
-                    match mem.binary_search_by_key(&(entry.sense, target), |m| (m.sense, m.target))
-                    {
-                        Ok(k) => mem[k] = entry,
-                        Err(k) => mem.insert(k, entry),
-                    }
-                }
-            }
-            mem.retain(|m| {
-                senses
-                    .get(m.sense as usize)
-                    .is_some_and(|s| m.tick + u64::from(s.memory_ticks) >= ctx.tick)
-            });
-        }
         // Messages, in sending order.
-        for (k, m) in ctx.messages.iter().enumerate() {
+        for (m_index, m) in ctx.messages.iter().enumerate() {
             if receives(m, i, input) {
-                chunk.inbox.push(k as u32);
+                chunk.inbox.push(m_index as u32);
                 chunk.events.push(PerceptEvent::Message {
                     agent: AgentId::from_index(i),
-                    message: k as u32,
+                    message: m_index as u32,
                 });
             }
         }
         chunk.inbox_end.push(chunk.inbox.len() as u32);
         chunk.slot_start.push(chunk.slot_end.len() as u32);
+    }
+}
+
+/// Lost, then gained events between two ascending lists.
+fn diff_events(
+    events: &mut Vec<PerceptEvent>,
+    agent: AgentId,
+    sense: u16,
+    before: &[AgentId],
+    now: &[AgentId],
+) {
+    if before == now {
+        return;
+    }
+    let (mut a, mut b) = (0, 0);
+    while a < before.len() {
+        if b < now.len() && now[b] < before[a] {
+            b += 1;
+        } else {
+            if b >= now.len() || now[b] != before[a] {
+                events.push(PerceptEvent::Lost {
+                    agent,
+                    sense,
+                    target: before[a],
+                });
+            }
+            a += 1;
+        }
+    }
+    let (mut a, mut b) = (0, 0);
+    while b < now.len() {
+        if a < before.len() && before[a] < now[b] {
+            a += 1;
+        } else {
+            if a >= before.len() || before[a] != now[b] {
+                events.push(PerceptEvent::Gained {
+                    agent,
+                    sense,
+                    target: now[b],
+                });
+            }
+            b += 1;
+        }
+    }
+}
+
+/// Removes adjacent duplicates from `self[start..]`.
+trait DedupFrom {
+    fn dedup_from(&mut self, start: usize);
+}
+
+impl DedupFrom for Vec<AgentId> {
+    fn dedup_from(&mut self, start: usize) {
+        let mut k = start;
+        for r in start..self.len() {
+            if k == start || self[r] != self[k - 1] {
+                self[k] = self[r];
+                k += 1;
+            }
+        }
+        self.truncate(k);
     }
 }
