@@ -94,14 +94,7 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         out: Vec::new(),
     };
     if def.format != crate::FORMAT_VERSION {
-        c.error(
-            "format",
-            format!(
-                "unsupported format version {}; this kiai reads version {}",
-                def.format,
-                crate::FORMAT_VERSION
-            ),
-        );
+        c.error("format", crate::load::unsupported(u64::from(def.format)));
     }
     c.positive("tick_seconds", "tick_seconds", def.tick_seconds);
     if let Some(b) = def.bounds {
@@ -166,7 +159,6 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         }
         c.finite3(&format!("{base}.pos"), "pos", w.pos);
     }
-    let lists = def.cost_lists.len().max(1);
     for (i, l) in def.links.iter().enumerate() {
         let base = format!("links[{i}]");
         for (field, id) in [("from", l.from), ("to", l.to)] {
@@ -186,24 +178,42 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                 format!("waypoint {} links to itself", l.from),
             );
         }
-        if !l.costs.is_empty() && l.costs.len() != lists {
-            c.error(
-                &format!("{base}.costs"),
-                format!(
-                    "{} costs given but there {} {lists} cost list{} ({}); give one per list, in order",
-                    l.costs.len(),
-                    if lists == 1 { "is" } else { "are" },
-                    if lists == 1 { "" } else { "s" },
-                    if def.cost_lists.is_empty() {
-                        "the implicit `default`".to_owned()
-                    } else {
-                        def.cost_lists.join(", ")
-                    }
-                ),
-            );
-        }
-        for (j, cost) in l.costs.iter().enumerate() {
-            c.non_negative(&format!("{base}.costs[{j}]"), "a cost multiplier", *cost);
+        let list_names = || {
+            def.cost_lists.iter().map(String::as_str).chain(
+                def.cost_lists
+                    .is_empty()
+                    .then_some(crate::DEFAULT_COST_LIST),
+            )
+        };
+        for (j, (list, cost)) in l.costs.iter().enumerate() {
+            let key = format!("{base}.costs{{{j}}}");
+            if !list_names().any(|n| n == list) {
+                c.error(
+                    &key,
+                    format!(
+                        "unknown cost list `{list}`{}",
+                        match hint(list, list_names()) {
+                            h if h.is_empty() => format!(
+                                "; this file has: {}",
+                                list_names().collect::<Vec<_>>().join(", ")
+                            ),
+                            h => h,
+                        }
+                    ),
+                );
+            } else if l.costs.position(list) != Some(j) {
+                c.error(&key, format!("cost list `{list}` given twice"));
+            }
+            if !(cost.is_finite() && *cost >= 0.0) {
+                // Format 2 writes `{"name": cost}`, format 1 wrote `[cost]`.
+                let value = format!("{key}#value");
+                let path = if c.spans.contains(&value) {
+                    value
+                } else {
+                    format!("{base}.costs[{j}]")
+                };
+                c.non_negative(&path, "a cost multiplier", *cost);
+            }
         }
     }
 
