@@ -42,7 +42,7 @@ fn pretty() -> PrettyConfig {
 /// any) as `path` + `.bak`.
 pub fn save(path: &Path, def: &ContentDef) -> std::io::Result<()> {
     let text = to_ron(def).map_err(std::io::Error::other)?;
-    write_atomic(path, text.as_bytes())
+    write_atomic(path, text.as_bytes(), true)
 }
 
 /// `path` with `.bak` appended (`level.ron` -> `level.ron.bak`).
@@ -53,8 +53,8 @@ pub fn backup_path(path: &Path) -> PathBuf {
 }
 
 /// Writes `bytes` to `path` atomically (temporary file, fsync, rename),
-/// keeping the previous file as `path.bak`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// keeping the previous file as `path.bak` when `backup` is set.
+pub fn write_atomic(path: &Path, bytes: &[u8], backup: bool) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -75,7 +75,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);
-        if path.exists() {
+        if backup && path.exists() {
             // The backup also appears atomically: link (or copy) to a
             // temporary name, then rename over the old backup.
             let bak_tmp = temp("bak");
