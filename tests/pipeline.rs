@@ -46,7 +46,11 @@ fn a_pack_gives_the_same_results_as_its_content() {
         assert_eq!(out["out"], pack);
         let bytes = std::fs::metadata(pack).map(|m| m.len()).unwrap_or(0);
         assert_eq!(out["bytes"], bytes);
-        assert!(std::fs::read(pack).unwrap_or_default().starts_with(b"KIAIPACK"));
+        assert!(
+            std::fs::read(pack)
+                .unwrap_or_default()
+                .starts_with(b"KIAIPACK")
+        );
 
         let run = |file: &str| {
             without_timing(json(&[
@@ -77,9 +81,23 @@ fn a_pack_gives_the_same_results_as_its_content() {
     let village = "content/demo/village.ron";
     let pack = dir.path().join("village.kpack");
     let pack = path_str(&pack);
-    for (from, to, list) in [("0", "69", "vehicle"), ("0", "69", "infantry"), ("5", "60", "vehicle")] {
+    for (from, to, list) in [
+        ("0", "69", "vehicle"),
+        ("0", "69", "infantry"),
+        ("5", "60", "vehicle"),
+    ] {
         let p = |file: &str| {
-            json(&["path", file, "--from", from, "--to", to, "--cost-list", list, "--json"])
+            json(&[
+                "path",
+                file,
+                "--from",
+                from,
+                "--to",
+                to,
+                "--cost-list",
+                list,
+                "--json",
+            ])
         };
         assert_eq!(p(village), p(pack), "path {from} -> {to} {list}");
     }
@@ -150,7 +168,17 @@ fn migrate_rewrites_a_v1_file_in_place_with_a_backup() {
     assert!(v1.contains("format: 1,"));
     std::fs::write(&file, &v1).unwrap_or_else(|e| panic!("{e}"));
     let f = path_str(&file);
-    let before = json(&["path", f, "--from", "0", "--to", "69", "--cost-list", "vehicle", "--json"]);
+    let before = json(&[
+        "path",
+        f,
+        "--from",
+        "0",
+        "--to",
+        "69",
+        "--cost-list",
+        "vehicle",
+        "--json",
+    ]);
 
     let dry = json(&["migrate", f, "--dry-run", "--json"]);
     assert_eq!(dry["written"], false);
@@ -178,12 +206,25 @@ fn migrate_rewrites_a_v1_file_in_place_with_a_backup() {
         now,
         std::fs::read_to_string(root().join("content/demo/village.ron")).unwrap_or_default()
     );
-    let after = json(&["path", f, "--from", "0", "--to", "69", "--cost-list", "vehicle", "--json"]);
+    let after = json(&[
+        "path",
+        f,
+        "--from",
+        "0",
+        "--to",
+        "69",
+        "--cost-list",
+        "vehicle",
+        "--json",
+    ]);
     assert_eq!(before, after);
 
     let again = json(&["migrate", f, "--json"]);
     assert_eq!(again["written"], false);
     assert_eq!(again["changes"], serde_json::json!([]));
     let text = stdout(&["migrate", f]);
-    assert!(text.contains("already format 2; nothing to change"), "{text}");
+    assert!(
+        text.contains("already format 2; nothing to change"),
+        "{text}"
+    );
 }
