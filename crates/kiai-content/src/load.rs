@@ -221,6 +221,11 @@ fn parse_as<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T,
             {
                 d.message = format!("`{field}`: {}", d.message);
                 d.column = at.column;
+                if field == "costs" && d.message.contains("expected opening `{`") {
+                    d.message.push_str(&format!(
+                        "; format {FORMAT_VERSION} names the cost lists (`costs: {{\"vehicle\": 2.5}}`); `kiai migrate` rewrites format-1 files"
+                    ));
+                }
             }
             Diagnostics(vec![d])
         })
@@ -353,9 +358,10 @@ fn from_ron(e: &SpannedError, file: &str) -> Diagnostic {
         RonError::MissingStructField { field, outer } => {
             format!("missing field `{field}`{}", within(outer))
         }
-        RonError::DuplicateStructField { field, outer } => {
-            format!("field `{field}` given twice{}", within(outer))
-        }
+        RonError::DuplicateStructField { field, outer } => format!(
+            "field `{field}` given twice{}",
+            within(outer).replace(" of the ", " in the ")
+        ),
         RonError::ExceededRecursionLimit => "nesting too deep".to_owned(),
         other => {
             let text = other.to_string();

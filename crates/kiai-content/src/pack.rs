@@ -166,6 +166,8 @@ pub enum PackError {
     NotAPack,
     /// The pack's layout version is not [`PACK_VERSION`].
     Version(u32),
+    /// Fewer bytes than a header.
+    Header(u64),
     /// Fewer or more bytes than the header announces.
     Length {
         /// Body bytes the header announces.
@@ -190,6 +192,10 @@ impl fmt::Display for PackError {
             PackError::Version(v) => write!(
                 f,
                 "pack version {v} is not supported; this kiai reads version {PACK_VERSION}"
+            ),
+            PackError::Header(found) => write!(
+                f,
+                "pack is truncated: {found} bytes, shorter than the {HEADER_BYTES}-byte header"
             ),
             PackError::Length { expected, found } => write!(
                 f,
@@ -517,10 +523,7 @@ impl Pack {
             a.copy_from_slice(b);
             Some(u64::from_le_bytes(a))
         };
-        let header_len = |found: usize| PackError::Length {
-            expected: HEADER_BYTES as u64,
-            found: found as u64,
-        };
+        let header_len = |found: usize| PackError::Header(found as u64);
         let version = bytes
             .get(8..12)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -586,13 +589,7 @@ mod tests {
     #[test]
     fn corrupt_headers_are_errors() {
         assert_eq!(Pack::decode(b""), Err(PackError::NotAPack));
-        assert_eq!(
-            Pack::decode(b"KIAIPACK"),
-            Err(PackError::Length {
-                expected: HEADER_BYTES as u64,
-                found: 8
-            })
-        );
+        assert_eq!(Pack::decode(b"KIAIPACK"), Err(PackError::Header(8)));
         let mut bytes = b"KIAIPACK".to_vec();
         bytes.extend_from_slice(&9u32.to_le_bytes());
         assert_eq!(Pack::decode(&bytes), Err(PackError::Version(9)));
