@@ -2,8 +2,6 @@
 //! after every kill the file is byte for byte either the old (format 1) or
 //! the new (format 2) version, and a backup, when present, is the old one.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};

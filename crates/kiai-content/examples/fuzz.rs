@@ -142,7 +142,7 @@ fn mutate(rng: &mut Rng, input: &[u8], corpus: &[Vec<u8>], ron: bool) -> Vec<u8>
 }
 
 /// Rewrites a mutated pack's length and checksum so the body is decoded.
-fn fix_header(bytes: &mut Vec<u8>) {
+fn fix_header(bytes: &mut [u8]) {
     if bytes.len() < HEADER_BYTES {
         return;
     }

@@ -407,10 +407,7 @@ fn offset(text: &str, lines: &[usize], pos: Pos) -> Option<usize> {
     let start = *lines.get((pos.line as usize).checked_sub(1)?)?;
     let line = &text[start..];
     let col = (pos.column as usize).checked_sub(1)?;
-    match line.char_indices().nth(col) {
-        Some((i, _)) => Some(start + i),
-        None => None,
-    }
+    line.char_indices().nth(col).map(|(i, _)| start + i)
 }
 
 /// The byte offset just past the bracket matching the one at `start`.
@@ -480,9 +477,9 @@ mod tests {
     }
 
     #[test]
-    fn positional_costs_become_named() {
+    fn positional_costs_become_named() -> Result<(), Diagnostics> {
         let text = "(\n    format: 1, // old\n    cost_lists: [\"a\", \"b\"],\n    waypoints: [(id: 0, pos: (0.0, 0.0, 0.0)), (id: 1, pos: (1.0, 0.0, 0.0))],\n    links: [(from: 0, to: 1, costs: [1.0, 2.5]), (from: 1, to: 0)],\n)";
-        let m = migrate_text(text, "t.ron").expect("migrates");
+        let m = migrate_text(text, "t.ron")?;
         assert_eq!(m.from, 1);
         assert!(m.kept_layout);
         assert!(m.text.contains("format: 2, // old"), "{}", m.text);
@@ -492,8 +489,9 @@ mod tests {
             m.text
         );
         assert_eq!(m.changes.len(), 2);
-        let again = migrate_text(&m.text, "t.ron").expect("migrates");
+        let again = migrate_text(&m.text, "t.ron")?;
         assert!(again.changes.is_empty());
         assert_eq!(again.text, m.text);
+        Ok(())
     }
 }
