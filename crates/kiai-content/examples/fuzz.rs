@@ -92,11 +92,66 @@ const TOKENS: &[&str] = &[
     "#![enable(implicit_some)]",
 ];
 
-fn mutate(rng: &mut Rng, input: &[u8], corpus: &[Vec<u8>], ron: bool) -> Vec<u8> {
+const NUMBERS: &[&str] = &[
+    "0", "1", "2", "-1", "0.5", "-0.0", "7.25", "90.0", "360.0", "361.0", "1e10", "65", "4096",
+    "99999", "1e-45", "NaN",
+];
+
+/// Replaces the number (run of digits) around a random position.
+fn mutate_number(rng: &mut Rng, out: &mut Vec<u8>) {
+    let len = out.len();
+    if len == 0 {
+        return;
+    }
+    let Some(at) = (0..64)
+        .map(|_| rng.below(len))
+        .find(|&i| out[i].is_ascii_digit())
+    else {
+        return;
+    };
+    let mut a = at;
+    while a > 0 && (out[a - 1].is_ascii_digit() || out[a - 1] == b'.') {
+        a -= 1;
+    }
+    let mut b = at;
+    while b < len && (out[b].is_ascii_digit() || out[b] == b'.') {
+        b += 1;
+    }
+    let with = NUMBERS[rng.below(NUMBERS.len())].as_bytes();
+    out.splice(a..b, with.iter().copied());
+}
+
+fn mutate(rng: &mut Rng, input: &[u8], corpus: &[Vec<u8>], ron: bool, light: bool) -> Vec<u8> {
     let mut out = input.to_vec();
+    if light && ron {
+        // One small, mostly type-preserving edit: exercises validation,
+        // save and pack round trips on content that still parses.
+        match rng.below(3) {
+            0 | 1 => mutate_number(rng, &mut out),
+            _ => {
+                let token = ["Hostile", "Friendly", "true", "false", "\"red\"", "\"x\""];
+                let t = token[rng.below(token.len())].as_bytes();
+                let len = out.len();
+                if len > 0 {
+                    let at = rng.below(len);
+                    if let Some(end) = out[at..].iter().position(|&c| c == b',' || c == b')') {
+                        let start = out[..at]
+                            .iter()
+                            .rposition(|&c| c == b':')
+                            .map_or(at, |p| p + 1);
+                        if start <= at + end {
+                            out.splice(start..at + end, b" ".iter().chain(t).copied());
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
     for _ in 0..1 + rng.below(4) {
         let len = out.len();
-        match rng.below(if ron { 8 } else { 6 }) {
+        match rng.below(if ron { 9 } else { 6 }) {
+            8 => mutate_number(rng, &mut out),
             0 if len > 0 => {
                 let i = rng.below(len);
                 out[i] ^= 1 << rng.below(8);
@@ -284,8 +339,11 @@ fn main() -> std::process::ExitCode {
         let (mut crashes, mut oks) = (0u64, 0u64);
         let start = Instant::now();
         for i in 0..o.iterations {
-            let parent = &corpus[rng.below(corpus.len())];
-            let mut input = mutate(&mut rng, parent, &corpus, ron);
+            // Half the time one light edit of a seed, else heavy edits of
+            // anything in the corpus.
+            let light = rng.below(2) == 0;
+            let parent = &corpus[rng.below(if light { seeds } else { corpus.len() })];
+            let mut input = mutate(&mut rng, parent, &corpus, ron, light);
             if !ron && rng.below(10) != 0 {
                 fix_header(&mut input);
             }
