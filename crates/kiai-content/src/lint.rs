@@ -57,14 +57,25 @@ fn graph(def: &ContentDef, warn: &mut impl FnMut(&str, String)) {
     if n < 2 {
         return;
     }
-    let mut index: BTreeMap<u32, usize> = BTreeMap::new();
-    for (i, w) in def.waypoints.iter().enumerate() {
-        index.entry(w.id).or_insert(i);
-    }
+    // Waypoint id -> index (the first with that id), by binary search.
+    let mut index: Vec<(u32, usize)> = def
+        .waypoints
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (w.id, i))
+        .collect();
+    index.sort_unstable();
+    index.dedup_by_key(|e| e.0);
+    let find = |id: u32| {
+        index
+            .binary_search_by_key(&id, |e| e.0)
+            .ok()
+            .map(|k| index[k].1)
+    };
     // Directed edges in CSR form.
     let mut edges: Vec<(usize, usize)> = Vec::with_capacity(def.links.len() * 2);
     for l in &def.links {
-        if let (Some(&a), Some(&b)) = (index.get(&l.from), index.get(&l.to))
+        if let (Some(a), Some(b)) = (find(l.from), find(l.to))
             && a != b
         {
             edges.push((a, b));

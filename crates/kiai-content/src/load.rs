@@ -287,32 +287,27 @@ fn end_of(text: &str) -> Pos {
 /// [`MAX_NESTING`], if it does. A cheap pre-pass so that a hostile file
 /// cannot exhaust the stack of any later stage.
 fn too_deep(text: &str) -> Option<Pos> {
+    // Bytes, not chars: every bracket and quote is ASCII, and UTF-8
+    // continuation bytes never look like one. The position is computed only
+    // for the failing offset.
+    let b = text.as_bytes();
     let mut depth = 0usize;
-    let (mut line, mut column) = (1u32, 1u32);
-    let mut chars = text.chars().peekable();
     let mut in_string = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => in_string = !in_string,
-            '\\' if in_string => {
-                chars.next();
-                column += 1;
-            }
-            '(' | '[' | '{' if !in_string => {
+    let mut i = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => i += 1,
+            b'(' | b'[' | b'{' if !in_string => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Some(Pos { line, column });
+                    return Some(end_of(text.get(..i).unwrap_or(text)));
                 }
             }
-            ')' | ']' | '}' if !in_string => depth = depth.saturating_sub(1),
+            b')' | b']' | b'}' if !in_string => depth = depth.saturating_sub(1),
             _ => {}
         }
-        if c == '\n' {
-            line += 1;
-            column = 1;
-        } else {
-            column += 1;
-        }
+        i += 1;
     }
     None
 }

@@ -63,6 +63,10 @@ pub struct Pack {
     pub waypoints: Vec<PackWaypoint>,
     /// One-way links (two-way content links appear as two, in order).
     pub links: Vec<PackLink>,
+    /// The links' cost multipliers, link-major: link `i` costs
+    /// `link_costs[i * cost_lists.len() + list]`; finite, >= 0. One flat
+    /// array rather than a list per link, so decoding allocates once.
+    pub link_costs: Vec<f32>,
     /// Tile fog of war.
     pub fog: Option<FogDef>,
     /// Behaviour profiles; archetypes refer to them by index.
@@ -100,15 +104,14 @@ pub struct PackWaypoint {
     pub tags: Vec<String>,
 }
 
-/// A one-way link between waypoint indices.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A one-way link between waypoint indices (its costs are in
+/// [`Pack::link_costs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PackLink {
     /// Index into [`Pack::waypoints`] the link leaves.
     pub from: u32,
     /// Index into [`Pack::waypoints`] the link enters.
     pub to: u32,
-    /// One multiplier per entry of [`Pack::cost_lists`], finite, >= 0.
-    pub costs: Vec<f32>,
 }
 
 /// A named behaviour profile.
@@ -241,9 +244,12 @@ impl Pack {
                 .copied()
                 .ok_or_else(|| invalid(format!("unknown waypoint {id}")))
         };
+        let lists = cost_lists.len();
         let mut links = Vec::with_capacity(def.links.len() * 2);
+        let mut link_costs = Vec::with_capacity(def.links.len() * 2 * lists);
+        let mut costs = vec![1.0; lists];
         for l in &def.links {
-            let mut costs = vec![1.0; cost_lists.len()];
+            costs.fill(1.0);
             for (name, cost) in l.costs.iter() {
                 let i = cost_lists
                     .iter()
@@ -252,19 +258,11 @@ impl Pack {
                 costs[i] = *cost;
             }
             let (from, to) = (waypoint(l.from)?, waypoint(l.to)?);
+            links.push(PackLink { from, to });
+            link_costs.extend_from_slice(&costs);
             if l.two_way {
-                links.push(PackLink {
-                    from,
-                    to,
-                    costs: costs.clone(),
-                });
-                links.push(PackLink {
-                    from: to,
-                    to: from,
-                    costs,
-                });
-            } else {
-                links.push(PackLink { from, to, costs });
+                links.push(PackLink { from: to, to: from });
+                link_costs.extend_from_slice(&costs);
             }
         }
         let archetypes = def
@@ -335,6 +333,7 @@ impl Pack {
                 })
                 .collect(),
             links,
+            link_costs,
             fog: def.fog.clone(),
             profiles: def
                 .profiles
@@ -366,44 +365,23 @@ impl Pack {
                 .map(|w| w.id)
                 .ok_or_else(|| invalid(format!("waypoint index {i} out of range")))
         };
-        let limits = [
-            (
-                "waypoints",
-                self.waypoints.len(),
-                crate::limits::MAX_WAYPOINTS,
-            ),
-            ("links", self.links.len(), 2 * crate::limits::MAX_LINKS),
-            ("agents", self.agents.len(), crate::limits::MAX_AGENTS),
-            (
-                "cost lists",
-                self.cost_lists.len(),
-                crate::limits::MAX_COST_LISTS,
-            ),
-        ];
-        for (what, n, max) in limits {
-            if n > max {
-                return Err(invalid(format!("{n} {what}; at most {max} are allowed")));
-            }
-        }
+        self.check()?;
+        let lists = self.cost_lists.len();
         let links = self
             .links
             .iter()
-            .map(|l| {
-                if l.costs.len() != self.cost_lists.len() {
-                    return Err(invalid(format!(
-                        "a link has {} costs for {} cost lists",
-                        l.costs.len(),
-                        self.cost_lists.len()
-                    )));
-                }
+            .zip(self.link_costs.chunks_exact(lists))
+            .map(|(l, costs)| {
                 Ok(LinkDef {
                     from: waypoint(l.from)?,
                     to: waypoint(l.to)?,
+                    // Lists at 1.0 are the default: left out, as in content.
                     costs: OrderedMap(
                         self.cost_lists
                             .iter()
-                            .cloned()
-                            .zip(l.costs.iter().copied())
+                            .zip(costs)
+                            .filter(|&(_, &c)| c != 1.0)
+                            .map(|(n, &c)| (n.clone(), c))
                             .collect(),
                     ),
                     two_way: false,
@@ -552,7 +530,64 @@ impl Pack {
                 rest.len()
             )));
         }
+        pack.check()?;
         Ok(pack)
+    }
+
+    /// Checks the structure: every index in range, one cost per cost list,
+    /// counts within the content limits. Cheap (one pass, no allocation);
+    /// [`Pack::decode`] runs it. Semantic validation (finite numbers,
+    /// ranges) happened at export and runs again in [`Pack::world`].
+    pub fn check(&self) -> Result<(), PackError> {
+        use crate::limits::{MAX_AGENTS, MAX_COST_LISTS, MAX_LINKS, MAX_WAYPOINTS};
+        let limits = [
+            ("waypoints", self.waypoints.len(), MAX_WAYPOINTS),
+            ("links", self.links.len(), 2 * MAX_LINKS),
+            ("agents", self.agents.len(), MAX_AGENTS),
+            ("cost lists", self.cost_lists.len(), MAX_COST_LISTS),
+        ];
+        for (what, n, max) in limits {
+            if n > max {
+                return Err(invalid(format!("{n} {what}; at most {max} are allowed")));
+            }
+        }
+        if self.cost_lists.is_empty() {
+            return Err(invalid("a pack has at least one cost list".to_owned()));
+        }
+        let in_range = |what: &str, i: u32, len: usize| {
+            if (i as usize) < len {
+                Ok(())
+            } else {
+                Err(invalid(format!("{what} index {i} out of range (0..{len})")))
+            }
+        };
+        for f in &self.factions {
+            for &h in &f.hostile {
+                in_range("faction", h, self.factions.len())?;
+            }
+        }
+        let (waypoints, lists) = (self.waypoints.len(), self.cost_lists.len());
+        for l in &self.links {
+            in_range("waypoint", l.from, waypoints)?;
+            in_range("waypoint", l.to, waypoints)?;
+        }
+        if Some(self.link_costs.len()) != self.links.len().checked_mul(lists) {
+            return Err(invalid(format!(
+                "{} link costs for {} links and {lists} cost lists",
+                self.link_costs.len(),
+                self.links.len()
+            )));
+        }
+        for a in &self.archetypes {
+            if let Some(p) = a.profile {
+                in_range("profile", p, self.profiles.len())?;
+            }
+        }
+        for a in &self.agents {
+            in_range("archetype", a.archetype, self.archetypes.len())?;
+            in_range("faction", a.faction, self.factions.len())?;
+        }
+        Ok(())
     }
 
     /// Reads and decodes the pack at `path`.
@@ -567,9 +602,15 @@ impl Pack {
         Self::decode(&std::fs::read(path).map_err(io)?)
     }
 
-    /// The runtime world of this pack; `seed` overrides the pack's.
+    /// The runtime world of this pack (validated first: a pack may come
+    /// from anywhere); `seed` overrides the pack's.
     pub fn world(&self, seed: Option<u64>) -> Result<kiai_core::World, PackError> {
-        crate::build_world(&self.to_def()?, seed).map_err(|e| invalid(e.to_string()))
+        let def = self.to_def()?;
+        let problems = crate::validate(&def, &crate::SpanIndex::default(), "pack");
+        if let Some(e) = problems.iter().find(|d| d.is_error()) {
+            return Err(invalid(e.message.clone()));
+        }
+        crate::build_world(&def, seed).map_err(|e| invalid(e.to_string()))
     }
 }
 
