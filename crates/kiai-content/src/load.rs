@@ -90,6 +90,17 @@ impl Content {
         let parsed = parse_any(text, file, &spans)?;
         let mut diagnostics = crate::migrate::diagnostics(&parsed.errors, &spans, file);
         diagnostics.extend(check(&parsed.def, &spans, file));
+        if let Some(from) = parsed.from
+            && !diagnostics.iter().any(Diagnostic::is_error)
+        {
+            diagnostics.push(Diagnostic::warning(
+                file,
+                spans.pos("format"),
+                format!(
+                    "format {from} is read through a migration; `kiai migrate {file}` rewrites the file as format {FORMAT_VERSION}"
+                ),
+            ));
+        }
         diagnostics.sort_by_key(|d| (d.line, d.column));
         if diagnostics.iter().any(Diagnostic::is_error) {
             return Err(Diagnostics(diagnostics));
