@@ -35,7 +35,7 @@ fn is_diagnostic_line(line: &str, file: &str) -> bool {
 
 #[test]
 fn corpus_is_large_enough() {
-    assert!(corpus().len() >= 15, "{} files", corpus().len());
+    assert!(corpus().len() >= 40, "{} files", corpus().len());
 }
 
 #[test]
@@ -123,4 +123,58 @@ fn missing_file_is_a_diagnostic_not_a_crash() {
         "{stdout}"
     );
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// A deterministic stream of printable ASCII "garbage" (xorshift).
+fn garbage(len: usize, mut state: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len);
+    while out.len() < len {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        out.push(b' ' + (state % 95) as u8);
+    }
+    out
+}
+
+#[test]
+fn fifty_megabytes_of_garbage_is_one_diagnostic() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("garbage.ron");
+    std::fs::write(&file, garbage(50 * 1024 * 1024, 0x9E37_79B9_7F4A_7C15))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let name = file.to_string_lossy().into_owned();
+    let out = kiai(&["validate", &name]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{name}:1:102910: error: nesting deeper than 64 levels\n")
+    );
+    // Garbage of the same size that is not text at all.
+    let mut bytes = garbage(50 * 1024 * 1024, 7);
+    bytes[1000] = 0xFF;
+    std::fs::write(&file, bytes).unwrap_or_else(|e| panic!("{e}"));
+    let out = kiai(&["validate", &name]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{name}:1:1001: error: file is not valid UTF-8 text\n")
+    );
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_before_reading() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("huge.ron");
+    let f = std::fs::File::create(&file).unwrap_or_else(|e| panic!("{e}"));
+    f.set_len(65 * 1024 * 1024)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let name = file.to_string_lossy().into_owned();
+    let out = kiai(&["validate", &name]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "{name}:1:1: error: file is 68157440 bytes; content files are limited to 67108864 bytes\n"
+        )
+    );
 }

@@ -5,6 +5,8 @@
 //! tests rely on). Problems in content are printed as
 //! `file:line:col: error: message` and make the command exit with status 1.
 
+mod content_cmds;
+
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -58,11 +60,15 @@ enum Command {
     Fog(FogArgs),
     /// Run the side-by-side benchmarks (kiai against a peer, same inputs).
     Bench(BenchArgs),
+    /// Write a validated, resolved runtime pack (binary or RON).
+    Export(content_cmds::ExportArgs),
+    /// Rewrite a content file in place to the newest format (keeps FILE.bak).
+    Migrate(content_cmds::MigrateArgs),
 }
 
 #[derive(Args)]
 struct SimArgs {
-    /// Content file (.ron).
+    /// Content file (.ron) or exported pack.
     file: PathBuf,
     /// Seed for every random stream; defaults to the file's `seed`.
     #[arg(long)]
@@ -200,6 +206,8 @@ fn main() -> ExitCode {
         Command::Select(args) => select(&args),
         Command::Fog(args) => fog(&args),
         Command::Bench(args) => bench(&args),
+        Command::Export(args) => content_cmds::export(&args),
+        Command::Migrate(args) => content_cmds::migrate(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,4 +1,7 @@
-//! The content format, version 1, as serde types (`*Def`).
+//! The content format, version 2, as serde types (`*Def`).
+//!
+//! Older versions are read through [`crate::migrate`]; `docs/format.md`
+//! documents every field and a test checks it against these types.
 //!
 //! These types mirror the RON text one to one; unknown fields are rejected.
 //! They are converted into runtime types by [`crate::build_world`] and never
@@ -12,7 +15,10 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The newest content format version this crate reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The oldest content format version this crate still reads (migrating it).
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
 
 /// A point or direction `(x, y, z)` in world units; Y is up.
 pub type Vec3Def = (f32, f32, f32);
@@ -24,29 +30,29 @@ pub struct ContentDef {
     /// Format version; must be [`FORMAT_VERSION`].
     pub format: u32,
     /// Human-readable name of the project or level.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// Seed of every random stream of the simulation.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub seed: u64,
     /// Simulated seconds per tick, > 0 (default 0.1).
     #[serde(default = "default_tick_seconds")]
     pub tick_seconds: f32,
     /// Agents walking out of these bounds are reflected back in.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<BoundsDef>,
     /// Factions and their hostility.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub factions: Vec<FactionDef>,
     /// Names of the movement-cost lists (one per unit type, e.g.
     /// `"infantry"`, `"vehicle"`). Empty: one implicit list, `"default"`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cost_lists: Vec<String>,
     /// Waypoints of the navigation graph.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waypoints: Vec<WaypointDef>,
     /// Directed links between waypoints.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkDef>,
     /// Walls on X-Z that hide agents from `occluded` senses.
     #[serde(default)]
@@ -59,17 +65,29 @@ pub struct ContentDef {
     #[serde(default)]
     pub sounds: Vec<SoundDef>,
     /// Tile fog of war over the bounds' X-Z extent (needs `bounds`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fog: Option<FogDef>,
     /// Behaviour profiles by name (seed 002), referenced by archetypes.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
     pub profiles: OrderedMap<ProfileDef>,
     /// Archetypes by name, in file order.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
     pub archetypes: OrderedMap<ArchetypeDef>,
     /// The agents of the scene.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<AgentDef>,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+fn is_true(v: &bool) -> bool {
+    *v
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 fn default_tick_seconds() -> f32 {
@@ -85,13 +103,13 @@ pub struct WaypointDef {
     /// Position, world units.
     pub pos: Vec3Def,
     /// Inactive waypoints are never entered (a blown-up bridge). Default true.
-    #[serde(default = "yes")]
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub active: bool,
     /// Optional designer-facing name.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Free-form tags (`"cover"`, `"door"`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
 }
 
@@ -107,12 +125,14 @@ pub struct LinkDef {
     pub from: u32,
     /// Waypoint id the link enters.
     pub to: u32,
-    /// One multiplier on the link's length per cost list, in `cost_lists`
-    /// order, each finite and >= 0. Empty: 1.0 in every list.
-    #[serde(default)]
-    pub costs: Vec<f32>,
+    /// Multipliers on the link's length by cost-list name (`{"vehicle":
+    /// 2.5}`), each finite and >= 0; a list not named here costs 1.0. Keys
+    /// are names from `cost_lists` (or `"default"` when it is empty).
+    /// Format 1 gave a positional list instead; see [`crate::migrate`].
+    #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
+    pub costs: OrderedMap<f32>,
     /// Also add the link `to -> from` with the same costs.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub two_way: bool,
 }
 
@@ -279,7 +299,7 @@ pub struct FactionDef {
     /// Unique name.
     pub name: String,
     /// Names of the factions this one is hostile to (one direction).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hostile: Vec<String>,
 }
 

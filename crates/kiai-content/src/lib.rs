@@ -1,17 +1,19 @@
 //! # kiai-content — the content format
 //!
-//! Content files are RON text (format version [`FORMAT_VERSION`]) holding a
+//! Content files are RON text (format version [`FORMAT_VERSION`]; older
+//! versions are migrated on load, see [`migrate`]) holding a
 //! level's AI: factions, archetypes with named senses and movement, agents,
 //! and the waypoint graph with its movement-cost lists.
 //! This crate parses them into serde types ([`def`]), reports every problem
 //! at once as `file:line:col: error: message` ([`Diagnostic`]), and builds a
-//! runtime [`kiai_core::World`] from valid content.
+//! runtime [`kiai_core::World`] from valid content. [`save`] writes content
+//! back atomically; [`pack`] is the resolved binary form a game loads.
 //!
 //! ```
 //! use kiai_content::Content;
 //!
 //! let text = r#"(
-//!     format: 1,
+//!     format: 2,
 //!     factions: [(name: "red")],
 //!     archetypes: { "guard": (senses: [(name: "radar", shape: Sphere(radius: 8.0))]) },
 //!     agents: [(name: "g1", archetype: "gaurd", faction: "red", pos: (0.0, 0.0, 0.0))],
@@ -31,15 +33,22 @@
 mod build;
 pub mod def;
 mod diag;
+pub mod limits;
+mod lint;
 mod load;
 mod locate;
+pub mod migrate;
 mod nav;
+pub mod pack;
+mod save;
 mod validate;
 
 pub use build::{build_world, build_world_with, profile, shape};
-pub use def::FORMAT_VERSION;
+pub use def::{FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 pub use diag::{Diagnostic, Diagnostics, Severity, did_you_mean};
 pub use load::{Content, MAX_FILE_BYTES, MAX_NESTING, parse};
 pub use locate::{Pos, SpanIndex};
 pub use nav::{DEFAULT_COST_LIST, NavMap, build_nav};
+pub use pack::{Pack, PackError};
+pub use save::{backup_path, pack_to_ron, save, to_ron, write_atomic};
 pub use validate::validate;

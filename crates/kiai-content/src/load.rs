@@ -5,9 +5,10 @@ use std::path::Path;
 use ron::error::{Error as RonError, SpannedError};
 use ron::extensions::Extensions;
 
-use crate::def::ContentDef;
+use crate::def::{ContentDef, FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 use crate::diag::{Diagnostic, Diagnostics, hint};
 use crate::locate::{Pos, SpanIndex};
+use crate::migrate::{Change, MigrationError, migrate_v1, peek_format, v1};
 use crate::validate::validate;
 
 /// Largest content file read, in bytes (64 MiB).
@@ -20,29 +21,37 @@ pub const MAX_NESTING: usize = 64;
 /// Content that parsed and validated without errors.
 #[derive(Clone, Debug)]
 pub struct Content {
-    /// The definitions as written.
+    /// The definitions, in the newest format (migrated if the file is older).
     pub def: ContentDef,
-    /// Where each value starts in the text, for later diagnostics.
+    /// Where each value starts in the text, for later diagnostics (empty for
+    /// a pack).
     pub spans: SpanIndex,
     /// The file name used in diagnostics.
     pub file: String,
     /// Warnings: legal but suspicious content.
     pub warnings: Vec<Diagnostic>,
+    /// The format version of the file when it was older than the newest
+    /// (it was migrated on load); `None` when it is current.
+    pub migrated_from: Option<u32>,
+    /// What the migration changed (empty when none ran).
+    pub changes: Vec<Change>,
 }
 
 impl Content {
-    /// Reads, parses and validates the file at `path`. On failure returns
+    /// Reads, parses and validates the file at `path`: content text (RON) or
+    /// an exported pack (recognised by its magic bytes). On failure returns
     /// every diagnostic found (errors and warnings), in file order.
     pub fn load(path: &Path) -> Result<Self, Diagnostics> {
         let file = path.display().to_string();
         let start = Pos { line: 1, column: 1 };
-        let meta = std::fs::metadata(path).map_err(|e| {
+        let cannot = |e: std::io::Error| {
             Diagnostics(vec![Diagnostic::error(
                 &file,
                 start,
                 format!("cannot read: {e}"),
             )])
-        })?;
+        };
+        let meta = std::fs::metadata(path).map_err(cannot)?;
         if meta.len() > MAX_FILE_BYTES {
             return Err(Diagnostics(vec![Diagnostic::error(
                 &file,
@@ -53,13 +62,12 @@ impl Content {
                 ),
             )]));
         }
-        let bytes = std::fs::read(path).map_err(|e| {
-            Diagnostics(vec![Diagnostic::error(
-                &file,
-                start,
-                format!("cannot read: {e}"),
-            )])
-        })?;
+        let bytes = std::fs::read(path).map_err(cannot)?;
+        if bytes.starts_with(&crate::pack::PACK_MAGIC) {
+            let pack = crate::pack::Pack::decode(&bytes)
+                .map_err(|e| Diagnostics(vec![Diagnostic::error(&file, start, e.to_string())]))?;
+            return Self::from_pack(&pack, &file);
+        }
         let text = match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
@@ -75,11 +83,51 @@ impl Content {
         Self::from_str(&text, &file)
     }
 
-    /// Parses and validates `text`; `file` names it in diagnostics.
+    /// Parses (migrating older versions) and validates `text`; `file` names
+    /// it in diagnostics.
     pub fn from_str(text: &str, file: &str) -> Result<Self, Diagnostics> {
-        let def = parse(text, file)?;
         let spans = SpanIndex::new(text);
-        let diagnostics = validate(&def, &spans, file);
+        let parsed = parse_any(text, file, &spans)?;
+        let mut diagnostics = crate::migrate::diagnostics(&parsed.errors, &spans, file);
+        diagnostics.extend(check(&parsed.def, &spans, file));
+        if let Some(from) = parsed.from
+            && !diagnostics.iter().any(Diagnostic::is_error)
+        {
+            diagnostics.push(Diagnostic::warning(
+                file,
+                spans.pos("format"),
+                format!(
+                    "format {from} is read through a migration; `kiai migrate {file}` rewrites the file as format {FORMAT_VERSION}"
+                ),
+            ));
+        }
+        diagnostics.sort_by_key(|d| (d.line, d.column));
+        if diagnostics.iter().any(Diagnostic::is_error) {
+            return Err(Diagnostics(diagnostics));
+        }
+        Ok(Self {
+            def: parsed.def,
+            spans,
+            file: file.to_owned(),
+            warnings: diagnostics,
+            migrated_from: parsed.from,
+            changes: parsed.changes,
+        })
+    }
+
+    /// Content from a decoded pack (already resolved and validated when it
+    /// was exported; checked again, since a pack may come from anywhere).
+    /// Diagnostics point at 1:1 of `file`: a pack has no text positions.
+    pub fn from_pack(pack: &crate::pack::Pack, file: &str) -> Result<Self, Diagnostics> {
+        let def = pack.to_def().map_err(|e| {
+            Diagnostics(vec![Diagnostic::error(
+                file,
+                Pos { line: 1, column: 1 },
+                e.to_string(),
+            )])
+        })?;
+        let spans = SpanIndex::default();
+        let diagnostics = check(&def, &spans, file);
         if diagnostics.iter().any(Diagnostic::is_error) {
             return Err(Diagnostics(diagnostics));
         }
@@ -87,13 +135,39 @@ impl Content {
             def,
             spans,
             file: file.to_owned(),
-            warnings: diagnostics,
+            warnings: Vec::new(),
+            migrated_from: None,
+            changes: Vec::new(),
         })
     }
 }
 
-/// Parses `text` into definitions without validating them.
-pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
+/// Every check on parsed content: limits, validation, lints.
+fn check(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnostic> {
+    let mut out = crate::limits::check(def, spans, file);
+    if out.is_empty() {
+        out = validate(def, spans, file);
+        // Lints assume the references resolve: run them on error-free
+        // content only (an unknown name would also read as "never used").
+        if !out.iter().any(Diagnostic::is_error) {
+            out.extend(crate::lint::warnings(def, spans, file));
+        }
+    }
+    out.sort_by_key(|d| (d.line, d.column));
+    out
+}
+
+/// Parsed definitions in the newest format.
+struct Parsed {
+    def: ContentDef,
+    from: Option<u32>,
+    changes: Vec<Change>,
+    errors: Vec<MigrationError>,
+}
+
+/// Parses `text` of any supported version (by its `format`), migrating it
+/// to the newest; syntax, type and version errors are returned as `Err`.
+fn parse_any(text: &str, file: &str, spans: &SpanIndex) -> Result<Parsed, Diagnostics> {
     if let Some(pos) = too_deep(text) {
         return Err(Diagnostics(vec![Diagnostic::error(
             file,
@@ -101,9 +175,56 @@ pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
             format!("nesting deeper than {MAX_NESTING} levels"),
         )]));
     }
+    match peek_format(text) {
+        Some(1) => {
+            let m = migrate_v1(parse_as::<v1::ContentDefV1>(text, file)?);
+            Ok(Parsed {
+                def: m.def,
+                from: Some(1),
+                changes: m.changes,
+                errors: m.errors,
+            })
+        }
+        Some(v) if v != u64::from(FORMAT_VERSION) => Err(Diagnostics(vec![Diagnostic::error(
+            file,
+            spans.pos("format"),
+            unsupported(v),
+        )])),
+        _ => Ok(Parsed {
+            def: parse_as::<ContentDef>(text, file)?,
+            from: None,
+            changes: Vec::new(),
+            errors: Vec::new(),
+        }),
+    }
+}
+
+/// The message for a file of a version this kiai cannot read.
+pub(crate) fn unsupported(version: u64) -> String {
+    format!(
+        "unsupported format version {version}; this kiai reads versions {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION}"
+    )
+}
+
+/// Parses `text` (any supported version, migrated to the newest) without
+/// validating it.
+pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
+    let spans = SpanIndex::new(text);
+    let parsed = parse_any(text, file, &spans)?;
+    if !parsed.errors.is_empty() {
+        return Err(Diagnostics(crate::migrate::diagnostics(
+            &parsed.errors,
+            &spans,
+            file,
+        )));
+    }
+    Ok(parsed.def)
+}
+
+fn parse_as<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T, Diagnostics> {
     ron::Options::default()
         .with_default_extension(Extensions::IMPLICIT_SOME)
-        .from_str::<ContentDef>(text)
+        .from_str::<T>(text)
         .map_err(|e| {
             let mut d = from_ron(&e, file);
             if names_a_value(&e.code)
@@ -111,6 +232,11 @@ pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
             {
                 d.message = format!("`{field}`: {}", d.message);
                 d.column = at.column;
+                if field == "costs" && d.message.contains("expected opening `{`") {
+                    d.message.push_str(&format!(
+                        "; format {FORMAT_VERSION} names the cost lists (`costs: {{\"vehicle\": 2.5}}`); `kiai migrate` rewrites format-1 files"
+                    ));
+                }
             }
             Diagnostics(vec![d])
         })
@@ -172,32 +298,27 @@ fn end_of(text: &str) -> Pos {
 /// [`MAX_NESTING`], if it does. A cheap pre-pass so that a hostile file
 /// cannot exhaust the stack of any later stage.
 fn too_deep(text: &str) -> Option<Pos> {
+    // Bytes, not chars: every bracket and quote is ASCII, and UTF-8
+    // continuation bytes never look like one. The position is computed only
+    // for the failing offset.
+    let b = text.as_bytes();
     let mut depth = 0usize;
-    let (mut line, mut column) = (1u32, 1u32);
-    let mut chars = text.chars().peekable();
     let mut in_string = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => in_string = !in_string,
-            '\\' if in_string => {
-                chars.next();
-                column += 1;
-            }
-            '(' | '[' | '{' if !in_string => {
+    let mut i = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => i += 1,
+            b'(' | b'[' | b'{' if !in_string => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return Some(Pos { line, column });
+                    return Some(end_of(text.get(..i).unwrap_or(text)));
                 }
             }
-            ')' | ']' | '}' if !in_string => depth = depth.saturating_sub(1),
+            b')' | b']' | b'}' if !in_string => depth = depth.saturating_sub(1),
             _ => {}
         }
-        if c == '\n' {
-            line += 1;
-            column = 1;
-        } else {
-            column += 1;
-        }
+        i += 1;
     }
     None
 }
@@ -243,9 +364,10 @@ fn from_ron(e: &SpannedError, file: &str) -> Diagnostic {
         RonError::MissingStructField { field, outer } => {
             format!("missing field `{field}`{}", within(outer))
         }
-        RonError::DuplicateStructField { field, outer } => {
-            format!("field `{field}` given twice{}", within(outer))
-        }
+        RonError::DuplicateStructField { field, outer } => format!(
+            "field `{field}` given twice{}",
+            within(outer).replace(" of the ", " in the ")
+        ),
         RonError::ExceededRecursionLimit => "nesting too deep".to_owned(),
         other => {
             let text = other.to_string();

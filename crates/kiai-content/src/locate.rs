@@ -10,6 +10,7 @@
 //! The scanner never panics and always terminates, whatever the input.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 /// A 1-based line and column (in characters), as editors count them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -24,24 +25,37 @@ pub struct Pos {
 const MAX_DEPTH: usize = 256;
 
 /// Start positions of the values of one RON text, by path.
+///
+/// The text is scanned lazily, on the first question: valid content, which
+/// needs no positions, never pays for the scan.
 #[derive(Clone, Debug, Default)]
 pub struct SpanIndex {
-    starts: BTreeMap<String, Pos>,
+    text: Arc<str>,
+    starts: OnceLock<BTreeMap<String, Pos>>,
 }
 
 impl SpanIndex {
-    /// Scans `text`.
+    /// An index of `text` (scanned when first asked).
     pub fn new(text: &str) -> Self {
-        let mut s = Scanner {
-            chars: text.chars().collect(),
-            at: 0,
-            line: 1,
-            column: 1,
-            index: SpanIndex::default(),
-        };
-        s.skip_trivia();
-        s.value(String::new(), 0);
-        s.index
+        Self {
+            text: Arc::from(text),
+            starts: OnceLock::new(),
+        }
+    }
+
+    fn starts(&self) -> &BTreeMap<String, Pos> {
+        self.starts.get_or_init(|| {
+            let mut s = Scanner {
+                chars: self.text.chars().collect(),
+                at: 0,
+                line: 1,
+                column: 1,
+                starts: BTreeMap::new(),
+            };
+            s.skip_trivia();
+            s.value(String::new(), 0);
+            s.starts
+        })
     }
 
     /// Where the value at `path` starts; falls back to the closest enclosing
@@ -49,14 +63,14 @@ impl SpanIndex {
     pub fn pos(&self, path: &str) -> Pos {
         let mut p = path;
         loop {
-            if let Some(pos) = self.starts.get(p) {
+            if let Some(pos) = self.starts().get(p) {
                 return *pos;
             }
             match p.rfind(['.', '[', '{']) {
                 Some(cut) => p = &p[..cut],
                 None => {
                     return self
-                        .starts
+                        .starts()
                         .get("")
                         .copied()
                         .unwrap_or(Pos { line: 1, column: 1 });
@@ -68,7 +82,7 @@ impl SpanIndex {
     /// The deepest user-facing path of a value starting exactly at `pos`
     /// (map entries print as `archetypes{1}`), if any value starts there.
     pub fn path_at(&self, pos: Pos) -> Option<&str> {
-        self.starts
+        self.starts()
             .iter()
             .filter(|(path, start)| **start == pos && !path.is_empty() && !path.contains('#'))
             .map(|(path, _)| path.as_str())
@@ -77,7 +91,7 @@ impl SpanIndex {
 
     /// Whether the text contains a value at `path`.
     pub fn contains(&self, path: &str) -> bool {
-        self.starts.contains_key(path)
+        self.starts().contains_key(path)
     }
 }
 
@@ -86,7 +100,7 @@ struct Scanner {
     at: usize,
     line: u32,
     column: u32,
-    index: SpanIndex,
+    starts: BTreeMap<String, Pos>,
 }
 
 impl Scanner {
@@ -158,7 +172,7 @@ impl Scanner {
 
     fn record(&mut self, path: &str) {
         let pos = self.pos();
-        self.index.starts.entry(path.to_owned()).or_insert(pos);
+        self.starts.entry(path.to_owned()).or_insert(pos);
     }
 
     /// Scans one value whose path is `path`.
@@ -302,8 +316,8 @@ impl Scanner {
             let entry_path = format!("{path}{{{entry}}}");
             // The entry's position is its key's.
             s.value(format!("{entry_path}#key"), depth + 1);
-            if let Some(key_pos) = s.index.starts.get(&format!("{entry_path}#key")).copied() {
-                s.index.starts.entry(entry_path.clone()).or_insert(key_pos);
+            if let Some(key_pos) = s.starts.get(&format!("{entry_path}#key")).copied() {
+                s.starts.entry(entry_path.clone()).or_insert(key_pos);
             }
             if s.peek() == Some(':') {
                 s.bump();
@@ -319,7 +333,6 @@ impl Scanner {
     fn alias_value_children(&mut self, entry_path: &str) {
         let prefix = format!("{entry_path}#value");
         let moved: Vec<(String, Pos)> = self
-            .index
             .starts
             .range(prefix.clone()..)
             .take_while(|(k, _)| k.starts_with(&prefix))
@@ -327,7 +340,7 @@ impl Scanner {
             .map(|(k, v)| (format!("{entry_path}{}", &k[prefix.len()..]), *v))
             .collect();
         for (k, v) in moved {
-            self.index.starts.entry(k).or_insert(v);
+            self.starts.entry(k).or_insert(v);
         }
     }
 

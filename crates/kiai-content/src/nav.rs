@@ -51,12 +51,11 @@ impl NavMap {
 /// an error rather than panicking otherwise).
 pub fn build_nav(def: &ContentDef) -> Result<NavMap, NavError> {
     let mut graph = WaypointGraph::new();
-    let mut lists = Vec::new();
     if def.cost_lists.is_empty() {
-        lists.push(graph.add_cost_list(DEFAULT_COST_LIST, 1.0)?);
+        graph.add_cost_list(DEFAULT_COST_LIST, 1.0)?;
     }
     for name in &def.cost_lists {
-        lists.push(graph.add_cost_list(name, 1.0)?);
+        graph.add_cost_list(name, 1.0)?;
     }
     let mut to_graph = BTreeMap::new();
     let mut to_content = BTreeMap::new();
@@ -84,8 +83,11 @@ pub fn build_nav(def: &ContentDef) -> Result<NavMap, NavError> {
         }
         for (a, b) in ends {
             let link = graph.add_link(a, b)?;
-            for (list, cost) in lists.iter().zip(&l.costs) {
-                graph.set_link_cost(link, *list, *cost)?;
+            for (name, cost) in l.costs.iter() {
+                let list = graph
+                    .cost_list(name)
+                    .ok_or(NavError::UnknownCostList(kiai_nav::CostListId(u16::MAX)))?;
+                graph.set_link_cost(link, list, *cost)?;
             }
         }
     }

@@ -94,14 +94,7 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         out: Vec::new(),
     };
     if def.format != crate::FORMAT_VERSION {
-        c.error(
-            "format",
-            format!(
-                "unsupported format version {}; this kiai reads version {}",
-                def.format,
-                crate::FORMAT_VERSION
-            ),
-        );
+        c.error("format", crate::load::unsupported(u64::from(def.format)));
     }
     c.positive("tick_seconds", "tick_seconds", def.tick_seconds);
     if let Some(b) = def.bounds {
@@ -155,24 +148,35 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
             .enumerate()
             .map(|(i, n)| (format!("cost_lists[{i}]"), n.as_str())),
     );
-    let mut waypoint_ids: BTreeMap<u32, ()> = BTreeMap::new();
+    // Paths are formatted only for problems: these loops run per waypoint
+    // and per link, hundreds of thousands of times on big maps.
+    let mut waypoint_ids: Vec<u32> = Vec::with_capacity(def.waypoints.len());
     for (i, w) in def.waypoints.iter().enumerate() {
-        let base = format!("waypoints[{i}]");
-        if waypoint_ids.insert(w.id, ()).is_some() {
-            c.error(
-                &format!("{base}.id"),
-                format!("duplicate waypoint id {}", w.id),
-            );
+        let (x, y, z) = w.pos;
+        if !(x.is_finite() && y.is_finite() && z.is_finite()) {
+            c.finite3(&format!("waypoints[{i}].pos"), "pos", w.pos);
         }
-        c.finite3(&format!("{base}.pos"), "pos", w.pos);
+        waypoint_ids.push(w.id);
     }
-    let lists = def.cost_lists.len().max(1);
-    for (i, l) in def.links.iter().enumerate() {
-        let base = format!("links[{i}]");
-        for (field, id) in [("from", l.from), ("to", l.to)] {
-            if !waypoint_ids.contains_key(&id) {
+    waypoint_ids.sort_unstable();
+    if waypoint_ids.windows(2).any(|p| p[0] == p[1]) {
+        let mut seen: BTreeMap<u32, ()> = BTreeMap::new();
+        for (i, w) in def.waypoints.iter().enumerate() {
+            if seen.insert(w.id, ()).is_some() {
                 c.error(
-                    &format!("{base}.{field}"),
+                    &format!("waypoints[{i}].id"),
+                    format!("duplicate waypoint id {}", w.id),
+                );
+            }
+        }
+    }
+    let known = |id: u32| waypoint_ids.binary_search(&id).is_ok();
+    for (i, l) in def.links.iter().enumerate() {
+        let base = || format!("links[{i}]");
+        for (field, id) in [("from", l.from), ("to", l.to)] {
+            if !known(id) {
+                c.error(
+                    &format!("{}.{field}", base()),
                     format!(
                         "link {} -> {} names waypoint {id}, which does not exist",
                         l.from, l.to
@@ -182,28 +186,46 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         }
         if l.from == l.to {
             c.warning(
-                &format!("{base}.to"),
+                &format!("{}.to", base()),
                 format!("waypoint {} links to itself", l.from),
             );
         }
-        if !l.costs.is_empty() && l.costs.len() != lists {
-            c.error(
-                &format!("{base}.costs"),
-                format!(
-                    "{} costs given but there {} {lists} cost list{} ({}); give one per list, in order",
-                    l.costs.len(),
-                    if lists == 1 { "is" } else { "are" },
-                    if lists == 1 { "" } else { "s" },
-                    if def.cost_lists.is_empty() {
-                        "the implicit `default`".to_owned()
-                    } else {
-                        def.cost_lists.join(", ")
-                    }
-                ),
-            );
-        }
-        for (j, cost) in l.costs.iter().enumerate() {
-            c.non_negative(&format!("{base}.costs[{j}]"), "a cost multiplier", *cost);
+        let list_names = || {
+            def.cost_lists.iter().map(String::as_str).chain(
+                def.cost_lists
+                    .is_empty()
+                    .then_some(crate::DEFAULT_COST_LIST),
+            )
+        };
+        for (j, (list, cost)) in l.costs.iter().enumerate() {
+            let key = || format!("{}.costs{{{j}}}", base());
+            if !list_names().any(|n| n == list) {
+                c.error(
+                    &key(),
+                    format!(
+                        "unknown cost list `{list}`{}",
+                        match hint(list, list_names()) {
+                            h if h.is_empty() => format!(
+                                "; this file has: {}",
+                                list_names().collect::<Vec<_>>().join(", ")
+                            ),
+                            h => h,
+                        }
+                    ),
+                );
+            } else if l.costs.position(list) != Some(j) {
+                c.error(&key(), format!("cost list `{list}` given twice"));
+            }
+            if !(cost.is_finite() && *cost >= 0.0) {
+                // Format 2 writes `{"name": cost}`, format 1 wrote `[cost]`.
+                let value = format!("{}#value", key());
+                let path = if c.spans.contains(&value) {
+                    value
+                } else {
+                    format!("{}.costs[{j}]", base())
+                };
+                c.non_negative(&path, "a cost multiplier", *cost);
+            }
         }
     }
 

@@ -1,0 +1,230 @@
+//! The content pipeline end to end: `kiai export` packs give the same
+//! results as their content in every command, and `kiai migrate` turns a
+//! format-1 file into a format-2 one that behaves the same.
+
+mod common;
+
+use std::path::Path;
+
+use common::{kiai, root};
+
+fn stdout(args: &[&str]) -> String {
+    let out = kiai(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap_or_else(|| panic!("non-UTF-8 temp path"))
+}
+
+/// Drops the timing, which differs between runs.
+fn without_timing(mut v: serde_json::Value) -> serde_json::Value {
+    if let Some(o) = v.as_object_mut() {
+        o.remove("ms_per_tick");
+    }
+    v
+}
+
+#[test]
+fn a_pack_gives_the_same_results_as_its_content() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for demo in ["arena", "village"] {
+        let ron = format!("content/demo/{demo}.ron");
+        let pack = dir.path().join(format!("{demo}.kpack"));
+        let pack = path_str(&pack);
+        let out = json(&["export", &ron, "-o", pack, "--json"]);
+        assert_eq!(out["ok"], true);
+        assert_eq!(out["out"], pack);
+        let bytes = std::fs::metadata(pack).map(|m| m.len()).unwrap_or(0);
+        assert_eq!(out["bytes"], bytes);
+        assert!(
+            std::fs::read(pack)
+                .unwrap_or_default()
+                .starts_with(b"KIAIPACK")
+        );
+
+        let run = |file: &str| {
+            without_timing(json(&[
+                "run", file, "--ticks", "300", "--seed", "3", "--json",
+            ]))
+        };
+        let a = run(&ron);
+        assert_eq!(a, run(pack), "{demo}: run");
+        assert!(a["state_hash"].is_string());
+        for args in [
+            vec!["perceive", "--tick", "20", "--json"],
+            vec!["validate", "--json"],
+        ] {
+            let with = |file: &str| {
+                let mut v = args.clone();
+                v.insert(1, file);
+                json(&v)
+            };
+            let (x, mut y) = (with(&ron), with(pack));
+            if args[0] == "validate" {
+                // Diagnostics would name the file; there are none.
+                assert_eq!(y["diagnostics"], serde_json::json!([]));
+                y = x.clone();
+            }
+            assert_eq!(x, y, "{demo}: {}", args[0]);
+        }
+    }
+    let village = "content/demo/village.ron";
+    let pack = dir.path().join("village.kpack");
+    let pack = path_str(&pack);
+    for (from, to, list) in [
+        ("0", "69", "vehicle"),
+        ("0", "69", "infantry"),
+        ("5", "60", "vehicle"),
+    ] {
+        let p = |file: &str| {
+            json(&[
+                "path",
+                file,
+                "--from",
+                from,
+                "--to",
+                to,
+                "--cost-list",
+                list,
+                "--json",
+            ])
+        };
+        assert_eq!(p(village), p(pack), "path {from} -> {to} {list}");
+    }
+    let s = |file: &str| {
+        json(&[
+            "select", file, "--at", "0", "--dest", "69", "--toward", "--jitter", "0.3", "--seed",
+            "5", "--json",
+        ])
+    };
+    assert_eq!(s(village), s(pack));
+    let arena_pack = dir.path().join("arena.kpack");
+    let fog = |file: &str| json(&["fog", file, "--tick", "50", "--json"]);
+    assert_eq!(fog("content/demo/arena.ron"), fog(path_str(&arena_pack)));
+}
+
+#[test]
+fn export_as_ron_is_readable_and_json_reports_failure() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.path().join("arena.pack.ron");
+    let o = json(&[
+        "export",
+        "content/demo/arena.ron",
+        "-o",
+        path_str(&out),
+        "--format",
+        "ron",
+        "--json",
+    ]);
+    assert_eq!(o["ok"], true);
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    assert!(text.contains("scripts: []"), "{text}");
+    assert!(text.contains("hostile: [1]"), "{text}");
+
+    let bad = kiai(&[
+        "export",
+        "tests/malformed/01_unknown_archetype.ron",
+        "-o",
+        path_str(&dir.path().join("x.kpack")),
+        "--json",
+    ]);
+    assert_eq!(bad.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&bad.stdout).unwrap_or_default();
+    assert_eq!(v["ok"], false);
+    assert!(!dir.path().join("x.kpack").exists());
+}
+
+#[test]
+fn a_corrupted_pack_is_an_error_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let pack = dir.path().join("arena.kpack");
+    stdout(&["export", "content/demo/arena.ron", "-o", path_str(&pack)]);
+    let mut bytes = std::fs::read(&pack).unwrap_or_default();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&pack, &bytes).unwrap_or_else(|e| panic!("{e}"));
+    let out = kiai(&["run", path_str(&pack), "--ticks", "1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(":1:1: error: pack checksum mismatch"), "{err}");
+}
+
+#[test]
+fn migrate_rewrites_a_v1_file_in_place_with_a_backup() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("village.ron");
+    let v1 = std::fs::read_to_string(root().join("tests/data/village_v1.ron"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(v1.contains("format: 1,"));
+    std::fs::write(&file, &v1).unwrap_or_else(|e| panic!("{e}"));
+    let f = path_str(&file);
+    let before = json(&[
+        "path",
+        f,
+        "--from",
+        "0",
+        "--to",
+        "69",
+        "--cost-list",
+        "vehicle",
+        "--json",
+    ]);
+
+    let dry = json(&["migrate", f, "--dry-run", "--json"]);
+    assert_eq!(dry["written"], false);
+    assert_eq!(std::fs::read_to_string(&file).unwrap_or_default(), v1);
+
+    let m = json(&["migrate", f, "--json"]);
+    assert_eq!(m["from"], 1);
+    assert_eq!(m["to"], 2);
+    assert_eq!(m["written"], true);
+    assert_eq!(m["kept_layout"], true);
+    assert_eq!(m["changes"][0]["path"], "format");
+    assert_eq!(
+        m["changes"][1]["change"],
+        "[1.0, 0.5] -> {\"infantry\": 1.0, \"vehicle\": 0.5}"
+    );
+    let now = std::fs::read_to_string(&file).unwrap_or_default();
+    assert!(now.contains("format: 2,"));
+    assert!(now.contains("// "), "comments kept");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("village.ron.bak")).unwrap_or_default(),
+        v1
+    );
+    // The migrated file is the demo, byte for byte, and routes the same.
+    assert_eq!(
+        now,
+        std::fs::read_to_string(root().join("content/demo/village.ron")).unwrap_or_default()
+    );
+    let after = json(&[
+        "path",
+        f,
+        "--from",
+        "0",
+        "--to",
+        "69",
+        "--cost-list",
+        "vehicle",
+        "--json",
+    ]);
+    assert_eq!(before, after);
+
+    let again = json(&["migrate", f, "--json"]);
+    assert_eq!(again["written"], false);
+    assert_eq!(again["changes"], serde_json::json!([]));
+    let text = stdout(&["migrate", f]);
+    assert!(
+        text.contains("already format 2; nothing to change"),
+        "{text}"
+    );
+}
