@@ -1222,10 +1222,11 @@ mod budget_tests {
             seen,
             vec![vec![2, 2, 2], vec![], vec![1, 1, 1, 1], vec![1, 1]]
         );
+        // Just past agent 0 (agent 1 has nothing now, but may next time).
         assert_eq!(
             c,
             RayCursor {
-                agent: 2,
+                agent: 1,
                 offset: 0
             }
         );
