@@ -4,8 +4,11 @@
 //! Walls are segments on the X-Z plane extruded from `y = 0` up to a height. A
 //! [`Walls`] set indexes them in a uniform grid; [`Walls::blocks`] walks the grid
 //! cells along the query segment with an Amanatides-Woo DDA and tests only the
-//! walls found there, each at most once per query. [`blocks_brute`] tests every
-//! wall and is the reference the grid is property-tested against.
+//! walls found there, each at most once per query. [`Walls::blocks_near`]
+//! answers the same for many rays from one eye (the sense stage's pattern):
+//! it keeps the walls near the eye with their side of it, so a ray costs a
+//! sign test per nearby wall. [`blocks_brute`] tests every wall and is the
+//! reference both are property-tested against.
 //!
 //! # Exact semantics (the edge rules)
 //!
