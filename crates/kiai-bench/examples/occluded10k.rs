@@ -24,6 +24,7 @@ fn cpu_ns() -> u64 {
 fn main() {
     let mut args = std::env::args().skip(1);
     let ticks: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(30);
+    let budget: Option<u32> = args.next().and_then(|a| a.parse().ok());
     let n = 10_000;
     let Ok(mut world) = kiai_bench::perception::scene_with(n, 30.0, 1, true) else {
         return;
@@ -34,6 +35,9 @@ fn main() {
         walls: Walls::build(walls, None),
         pvs: None,
     });
+    world.set_perception_budget(
+        budget.map(|max_rays_per_tick| kiai_core::PerceptionBudget { max_rays_per_tick }),
+    );
     let mut pipeline = kiai_core::Pipeline::new();
     pipeline.sense(&mut world);
     let mut times = Vec::new();
