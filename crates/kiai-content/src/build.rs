@@ -353,6 +353,9 @@ pub fn build_world_with(
     if let Some(occluders) = occluders(def, world.config().seed) {
         world.set_occluders(occluders);
     }
+    world.set_perception_budget(def.perception_budget.map(|b| kiai_core::PerceptionBudget {
+        max_rays_per_tick: b.max_rays_per_tick,
+    }));
     for snd in &def.sounds {
         let source = snd
             .source

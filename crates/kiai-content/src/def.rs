@@ -67,6 +67,10 @@ pub struct ContentDef {
     /// Tile fog of war over the bounds' X-Z extent (needs `bounds`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fog: Option<FogDef>,
+    /// A cap on occlusion rays per tick, spread round-robin over the
+    /// agents (none: every ray every tick).
+    #[serde(default)]
+    pub perception_budget: Option<PerceptionBudgetDef>,
     /// Behaviour profiles by name (seed 002), referenced by archetypes.
     #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
     pub profiles: OrderedMap<ProfileDef>,
@@ -280,6 +284,15 @@ pub enum SightDef {
         /// Full angle in degrees, in (0, 360].
         fov_deg: f32,
     },
+}
+
+/// A cap on occlusion rays per tick: agents beyond it this tick keep last
+/// tick's occluded results; which agents get rays rotates with the ticks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerceptionBudgetDef {
+    /// Most rays per tick, at least 1.
+    pub max_rays_per_tick: u32,
 }
 
 /// An axis-aligned box.

@@ -107,6 +107,15 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
             );
         }
     }
+    if def
+        .perception_budget
+        .is_some_and(|b| b.max_rays_per_tick == 0)
+    {
+        c.error(
+            "perception_budget.max_rays_per_tick",
+            "max_rays_per_tick must be at least 1 (0 would freeze every occluded sense)",
+        );
+    }
 
     // Factions.
     c.unique(

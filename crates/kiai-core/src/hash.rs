@@ -7,7 +7,8 @@ use crate::world::World;
 /// A 64-bit XXH3 hash over every piece of simulation state: tick, seed,
 /// each agent's archetype, faction, position, velocity, facing (as IEEE bit
 /// patterns), decision, mind (random-stream position, saved decision, weights), the last percepts, and the
-/// fog of war's per-faction visible and explored counts and events.
+/// fog of war's per-faction visible and explored counts and events, and,
+/// when set, the perception budget and its ray cursor.
 ///
 /// Equal hashes mean (with overwhelming probability) bit-identical states.
 /// The value is stable across platforms and runs for the same kiai version.
@@ -40,6 +41,13 @@ pub fn state_hash(world: &World) -> u64 {
                 }
             }
         }
+    }
+    if let Some(budget) = world.perception_budget {
+        // Only budgeted worlds hash these, so other hashes are unchanged.
+        h.update(b"budget");
+        h.update(&budget.max_rays_per_tick.to_le_bytes());
+        h.update(&world.ray_cursor.agent.to_le_bytes());
+        h.update(&world.ray_cursor.offset.to_le_bytes());
     }
     h.update(&world.percepts.tick().to_le_bytes());
     for (agent, sense, ids) in world.percepts.iter() {

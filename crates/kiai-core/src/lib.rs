@@ -80,8 +80,8 @@ pub use faction::{Factions, MAX_FACTIONS, TooManyFactions};
 pub use hash::state_hash;
 pub use ids::{AgentId, ArchetypeId, FactionId};
 pub use perception::{
-    MemoryEntry, Message, Occluders, PerceptEvent, Percepts, Recipient, Sense, SenseFilter,
-    SenseKind, Shape,
+    MemoryEntry, Message, Occluders, PerceptEvent, PerceptionBudget, Percepts, RayCursor,
+    Recipient, Sense, SenseFilter, SenseKind, Shape,
 };
 pub use pipeline::{Pipeline, StageTimings};
 pub use world::{Aabb, AgentSpawn, Agents, Fog, FogSettings, World, WorldConfig, WorldError};

@@ -139,6 +139,7 @@ impl Pipeline {
             sounds,
             messages,
             &mut world.agents.memory,
+            world.perception_budget.map(|b| (b, &mut world.ray_cursor)),
         );
     }
 

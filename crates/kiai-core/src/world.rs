@@ -12,7 +12,9 @@ use crate::behaviour::{BehaviourState, Decision, Mind};
 use crate::faction::Factions;
 use crate::ids::{AgentId, ArchetypeId, FactionId};
 use crate::perception::hearing::Sound;
-use crate::perception::{CompiledSenses, MemoryEntry, Message, Occluders, Percepts};
+use crate::perception::{
+    CompiledSenses, MemoryEntry, Message, Occluders, PerceptionBudget, Percepts, RayCursor,
+};
 use crate::rng::agent_stream;
 use crate::steering::missile::Missile;
 
@@ -247,6 +249,10 @@ pub struct World {
     pub(crate) scheduled_sounds: Vec<(u64, Sound)>,
     /// Messages sent during this tick, delivered at the next sense stage.
     pub(crate) pending_messages: Vec<Message>,
+    /// The cap on occlusion rays per sense stage, if any.
+    pub(crate) perception_budget: Option<PerceptionBudget>,
+    /// Where the next budgeted sense stage starts casting rays.
+    pub(crate) ray_cursor: RayCursor,
 }
 
 impl World {
@@ -267,6 +273,8 @@ impl World {
             pending_sounds: Vec::new(),
             scheduled_sounds: Vec::new(),
             pending_messages: Vec::new(),
+            perception_budget: None,
+            ray_cursor: RayCursor::default(),
         }
     }
 
@@ -434,6 +442,25 @@ impl World {
     /// senses (replacing earlier ones).
     pub fn set_occluders(&mut self, occluders: Occluders) {
         self.occluders = Some(occluders);
+    }
+
+    /// Caps the occlusion rays of each sense stage (`None`: no cap, the
+    /// default). Rays go round-robin over the agents, deterministically:
+    /// see [`PerceptionBudget`] for the exact rule. The budget and the
+    /// round-robin cursor are simulation state (in the state hash); the
+    /// cursor is kept when the budget changes.
+    pub fn set_perception_budget(&mut self, budget: Option<PerceptionBudget>) {
+        self.perception_budget = budget;
+    }
+
+    /// The cap on occlusion rays per sense stage, if any.
+    pub fn perception_budget(&self) -> Option<PerceptionBudget> {
+        self.perception_budget
+    }
+
+    /// Where the next budgeted sense stage starts casting rays.
+    pub fn ray_cursor(&self) -> RayCursor {
+        self.ray_cursor
     }
 
     /// Sets the waypoint graph that waypoint walkers walk (seed 001).

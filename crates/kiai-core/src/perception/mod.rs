@@ -31,7 +31,7 @@ use crate::faction::{Factions, MAX_FACTIONS};
 use crate::ids::{AgentId, ArchetypeId, FactionId};
 
 use hearing::{Heard, Sound};
-use occlusion::{RayScratch, Walls};
+use occlusion::{NearWalls, RayScratch, Walls};
 use pvs::Pvs;
 
 /// Which agents a sense reports, by faction relation.
@@ -224,6 +224,132 @@ pub struct MemoryEntry {
     pub tick: u64,
 }
 
+/// A cap on the occlusion rays of one sense stage; see
+/// [`World::set_perception_budget`](crate::World::set_perception_budget).
+///
+/// The rays an unbudgeted stage would cast form a sequence: agents in id
+/// order, each with its *occluded candidates* (targets of its `occluded`
+/// senses that pass the shape, or the lose-range shape for a target sensed
+/// last tick, the faction filter and the PVS), in sense order and then in a
+/// fixed order within the sense. A budgeted stage casts the next
+/// `max_rays_per_tick` rays of that sequence, cyclically, from a
+/// [`RayCursor`] kept in the world, and moves the cursor past them (when
+/// the whole sequence fits, every ray is cast and the cursor stays). A
+/// candidate without a ray this tick keeps last tick's answer for that
+/// sense: it is reported when that sense reported it last tick. The
+/// allowance of every agent is settled in agent order before the parallel
+/// pass, so it never depends on the thread count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerceptionBudget {
+    /// Most occlusion rays per sense stage.
+    pub max_rays_per_tick: u32,
+}
+
+/// Where the next budgeted sense stage starts casting rays: candidate
+/// `offset` of agent `agent` (see [`PerceptionBudget`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RayCursor {
+    /// Agent index.
+    pub agent: u32,
+    /// Index into that agent's occluded candidates.
+    pub offset: u32,
+}
+
+/// One agent's rays in a budgeted stage: its candidates `j` with
+/// `(j - start) mod need < len` get a ray.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Allowance {
+    start: u32,
+    len: u32,
+    need: u32,
+}
+
+impl Allowance {
+    /// Every candidate gets a ray.
+    const ALL: Allowance = Allowance {
+        start: 0,
+        len: u32::MAX,
+        need: u32::MAX,
+    };
+
+    fn casts(&self, j: u32) -> bool {
+        if self.len >= self.need {
+            return true;
+        }
+        let rel = if j >= self.start {
+            j - self.start
+        } else {
+            j + (self.need - self.start)
+        };
+        rel < self.len
+    }
+}
+
+/// Settles, in agent order from `cursor`, which candidates get rays when
+/// agent `i` has `need[i]` of them and `budget` rays are available; moves
+/// `cursor` past the last ray. Returns the allowance per agent.
+fn allocate(need: &[u32], budget: u32, cursor: &mut RayCursor) -> Vec<Allowance> {
+    let n = need.len();
+    let total: u64 = need.iter().map(|&x| u64::from(x)).sum();
+    let mut allow: Vec<Allowance> = need
+        .iter()
+        .map(|&need| Allowance {
+            start: 0,
+            len: 0,
+            need,
+        })
+        .collect();
+    if total <= u64::from(budget) {
+        for a in &mut allow {
+            a.len = a.need;
+        }
+        return allow;
+    }
+    let (mut a, mut off) = (cursor.agent as usize, cursor.offset);
+    if a >= n {
+        (a, off) = (0, 0);
+    }
+    if off >= need[a] {
+        (a, off) = ((a + 1) % n, 0);
+    }
+    let (first, first_off) = (a, off);
+    let mut left = budget;
+    let mut end = (first, first_off);
+    let take = (need[a] - off).min(left);
+    allow[a].start = off;
+    allow[a].len = take;
+    left -= take;
+    end.1 += take;
+    a = (a + 1) % n;
+    while left > 0 && a != first {
+        let take = need[a].min(left);
+        allow[a].len = take;
+        left -= take;
+        if take > 0 {
+            end = (a, take);
+        }
+        a = (a + 1) % n;
+    }
+    if left > 0 {
+        // Back at the first agent: its candidates before the cursor.
+        let take = first_off.min(left);
+        allow[first].len += take;
+        end = (first, take);
+    }
+    *cursor = if end.1 >= need[end.0] {
+        RayCursor {
+            agent: ((end.0 + 1) % n) as u32,
+            offset: 0,
+        }
+    } else {
+        RayCursor {
+            agent: end.0 as u32,
+            offset: end.1,
+        }
+    };
+    allow
+}
+
 /// Agents per parallel work unit of the sense stage.
 pub(crate) const CHUNK: usize = 256;
 
@@ -261,8 +387,11 @@ struct PerceptChunk {
     inbox: Vec<u32>,
     events: Vec<PerceptEvent>,
     rays: u64,
+    /// Per local agent, its occluded candidates (budgeted stages only).
+    need: Vec<u32>,
     sense_scratch: SenseScratch,
     scratch: RayScratch,
+    near_walls: NearWalls,
     hear_buf: Vec<Heard>,
 }
 
@@ -429,6 +558,7 @@ pub(crate) fn sense(
     sounds: Vec<Sound>,
     messages: Vec<Message>,
     memory: &mut [Vec<MemoryEntry>],
+    budget: Option<(PerceptionBudget, &mut RayCursor)>,
 ) {
     let n = input.positions.len();
     assert_eq!(memory.len(), n, "one memory per agent");
@@ -463,20 +593,58 @@ pub(crate) fn sense(
     let grid = &*grid;
     let prev = &out.prev;
     let (sounds, messages) = (&out.sounds, &out.messages);
+    let ctx = ChunkContext {
+        input,
+        grid,
+        prev,
+        hostile: &hostile,
+        reach: cell_size,
+        sounds,
+        messages,
+    };
+    let occluding = input.occluders.is_some()
+        && input
+            .archetypes
+            .iter()
+            .any(|a| a.senses.iter().any(|s| s.occluded && s.hearing.is_none()));
+    let allowances = match budget {
+        Some((budget, cursor)) if occluding && n > 0 => {
+            // Count every agent's occluded candidates, then settle the rays
+            // in agent order: independent of the chunks' scheduling.
+            out.chunks
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(c, chunk)| {
+                    sense_chunk(
+                        &ctx,
+                        c * CHUNK..((c + 1) * CHUNK).min(n),
+                        chunk,
+                        Pass::Count,
+                    );
+                });
+            let need: Vec<u32> = grid
+                .rank
+                .iter()
+                .map(|&r| out.chunks[r as usize / CHUNK].need[r as usize % CHUNK])
+                .collect();
+            let by_agent = allocate(&need, budget.max_rays_per_tick, cursor);
+            let mut by_rank = vec![Allowance::default(); n];
+            for (i, a) in by_agent.into_iter().enumerate() {
+                by_rank[grid.rank[i] as usize] = a;
+            }
+            Some(by_rank)
+        }
+        _ => None,
+    };
+    let pass = match &allowances {
+        Some(a) => Pass::Budgeted(a),
+        None => Pass::Full,
+    };
     out.chunks
         .par_iter_mut()
         .enumerate()
         .for_each(|(c, chunk)| {
-            let ctx = ChunkContext {
-                input,
-                grid,
-                prev,
-                hostile: &hostile,
-                reach: cell_size,
-                sounds,
-                messages,
-            };
-            sense_chunk(&ctx, c * CHUNK..((c + 1) * CHUNK).min(n), chunk);
+            sense_chunk(&ctx, c * CHUNK..((c + 1) * CHUNK).min(n), chunk, pass);
         });
     out.events.clear();
     out.rays = 0;
@@ -699,10 +867,30 @@ struct SenseScratch {
     hits: Vec<bool>,
     /// Per element of `near`: inside the lose-sight shape.
     keeps: Vec<bool>,
+    /// Elements inside either shape.
+    cand: Vec<u32>,
+}
+
+/// What a run of [`sense_chunk`] does.
+#[derive(Clone, Copy)]
+enum Pass<'a> {
+    /// Everything, every ray.
+    Full,
+    /// Only count each agent's occluded candidates into `need`.
+    Count,
+    /// Everything, with rays per agent (by position in cell order) as
+    /// allowed.
+    Budgeted(&'a [Allowance]),
 }
 
 /// The sense stage for the agents at positions `ranks` in cell order.
-fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mut PerceptChunk) {
+fn sense_chunk(
+    ctx: &ChunkContext<'_>,
+    ranks: std::ops::Range<usize>,
+    chunk: &mut PerceptChunk,
+    pass: Pass<'_>,
+) {
+    let counting = matches!(pass, Pass::Count);
     let input = ctx.input;
     let grid = ctx.grid;
     let (xs, ys, zs, order) = (&grid.xs[..], &grid.ys[..], &grid.zs[..], &grid.order[..]);
@@ -716,6 +904,9 @@ fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mu
     chunk.inbox.clear();
     chunk.events.clear();
     chunk.rays = 0;
+    chunk.need.clear();
+    // The walls may have changed since the last stage.
+    chunk.near_walls.clear();
     chunk.slot_start.push(0);
     let scratch = &mut chunk.sense_scratch;
     scratch.near.cell = usize::MAX;
@@ -729,13 +920,19 @@ fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mu
         let faction = sorted.faction[k];
         let hostile = ctx.hostile.get(faction.index()).copied().unwrap_or(0);
         let region = input.regions.get(i).copied().flatten();
+        let allowance = match pass {
+            Pass::Budgeted(a) => a[k],
+            _ => Allowance::ALL,
+        };
+        // Index of the next occluded candidate of this agent.
+        let mut candidate = 0u32;
         let senses_agents = senses.iter().any(|s| s.hearing.is_none());
+        // Pad the reach so f32 rounding at the edge never loses a
+        // candidate; the exact tests below decide.
+        let padded = ctx.reach + ctx.reach * 1e-5 + 1e-5;
         if senses_agents {
             cell = grid.cell_at(k, cell);
             if scratch.near.cell != cell {
-                // Pad the reach so f32 rounding at the edge never loses a
-                // candidate; the exact tests below decide.
-                let padded = ctx.reach + ctx.reach * 1e-5 + 1e-5;
                 scratch.near.load(grid, cell, padded);
             }
         }
@@ -748,6 +945,9 @@ fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mu
         }
         for (s_index, s) in senses.iter().enumerate() {
             let start = chunk.ids.len();
+            if counting && (!s.occluded || s.hearing.is_some() || input.occluders.is_none()) {
+                continue;
+            }
             if let Some((threshold, falloff)) = s.hearing {
                 hearing::hear(
                     eye,
@@ -817,7 +1017,17 @@ fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mu
                         }
                         None => keeps.fill(false),
                     }
-                    for e in 0..len {
+                    // Candidates (inside, or maybe kept), compacted
+                    // without branches.
+                    let cand = &mut scratch.cand;
+                    cand.resize(len.max(cand.len()), 0);
+                    let mut m = 0;
+                    for (e, (&hit, &keep)) in hits.iter().zip(&keeps[..len]).enumerate() {
+                        cand[m.min(e)] = e as u32;
+                        m += usize::from(hit | keep);
+                    }
+                    for &e in &cand[..m] {
+                        let e = e as usize;
                         let target = AgentId(ids[e]);
                         let inside = hits[e]
                             || (keeps[e]
@@ -837,14 +1047,36 @@ fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mu
                             {
                                 continue;
                             }
+                            let j = candidate;
+                            candidate += 1;
+                            if counting {
+                                continue;
+                            }
+                            if !allowance.casts(j) {
+                                // Beyond the budget: last tick's answer.
+                                if before.binary_search(&target).is_err() {
+                                    continue;
+                                }
+                                chunk.ids.push(target);
+                                continue;
+                            }
                             chunk.rays += 1;
                             let p = Vec3::new(near.xs[e], near.ys[e], near.zs[e]);
-                            if occ.walls.blocks(eye, p, &mut chunk.scratch) {
+                            if occ.walls.blocks_near(
+                                eye,
+                                p,
+                                padded,
+                                &mut chunk.near_walls,
+                                &mut chunk.scratch,
+                            ) {
                                 continue;
                             }
                         }
                         chunk.ids.push(target);
                     }
+                }
+                if counting {
+                    continue;
                 }
                 chunk.ids[start..].sort_unstable();
                 diff_events(
@@ -858,6 +1090,14 @@ fn sense_chunk(ctx: &ChunkContext<'_>, ranks: std::ops::Range<usize>, chunk: &mu
             chunk.slot_end.push(chunk.ids.len() as u32);
             chunk.heard_end.push(chunk.heard.len() as u32);
         }
+        if counting {
+            chunk.need.push(candidate);
+            continue;
+        }
+        debug_assert!(
+            allowance.need == u32::MAX || allowance.need == candidate,
+            "the counting pass saw other candidates"
+        );
         // Messages, in sending order.
         for (m_index, m) in ctx.messages.iter().enumerate() {
             if receives(m, i, input) {
@@ -931,5 +1171,95 @@ impl DedupFrom for Vec<AgentId> {
             }
         }
         self.truncate(k);
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    fn rays(allow: &[Allowance]) -> Vec<Vec<u32>> {
+        allow
+            .iter()
+            .map(|a| (0..a.need).filter(|&j| a.casts(j)).collect())
+            .collect()
+    }
+
+    #[test]
+    fn everything_fits_and_the_cursor_stays() {
+        let mut c = RayCursor {
+            agent: 1,
+            offset: 1,
+        };
+        let allow = allocate(&[3, 0, 2], 5, &mut c);
+        assert_eq!(rays(&allow), vec![vec![0, 1, 2], vec![], vec![0, 1]]);
+        assert_eq!(
+            c,
+            RayCursor {
+                agent: 1,
+                offset: 1
+            }
+        );
+    }
+
+    #[test]
+    fn rays_go_round_robin_from_the_cursor() {
+        let need = [3, 0, 4, 2];
+        let mut c = RayCursor::default();
+        let mut seen = vec![vec![0u32; 3], vec![0; 0], vec![0; 4], vec![0; 2]];
+        for _ in 0..3 {
+            let allow = allocate(&need, 4, &mut c);
+            let r = rays(&allow);
+            assert_eq!(r.iter().map(Vec::len).sum::<usize>(), 4);
+            for (a, js) in r.iter().enumerate() {
+                for &j in js {
+                    seen[a][j as usize] += 1;
+                }
+            }
+        }
+        // 12 rays over 9 candidates: each at least once, the first three twice.
+        assert_eq!(
+            seen,
+            vec![vec![2, 2, 2], vec![], vec![1, 1, 1, 1], vec![1, 1]]
+        );
+        // Just past agent 0 (agent 1 has nothing now, but may next time).
+        assert_eq!(
+            c,
+            RayCursor {
+                agent: 1,
+                offset: 0
+            }
+        );
+    }
+
+    #[test]
+    fn an_agent_split_by_the_cursor_wraps() {
+        let mut c = RayCursor {
+            agent: 0,
+            offset: 2,
+        };
+        let allow = allocate(&[4, 1], 4, &mut c);
+        assert_eq!(rays(&allow), vec![vec![0, 2, 3], vec![0]]);
+        assert_eq!(
+            c,
+            RayCursor {
+                agent: 0,
+                offset: 1
+            }
+        );
+        // A stale cursor past the end starts over.
+        let mut c = RayCursor {
+            agent: 9,
+            offset: 9,
+        };
+        let allow = allocate(&[4, 1], 2, &mut c);
+        assert_eq!(rays(&allow), vec![vec![0, 1], vec![]]);
+        assert_eq!(
+            c,
+            RayCursor {
+                agent: 0,
+                offset: 2
+            }
+        );
     }
 }
