@@ -201,6 +201,7 @@ pub fn migrate_v1(old: v1::ContentDefV1) -> Migrated {
             walls: Vec::new(),
             regions: Vec::new(),
             sounds: Vec::new(),
+            perception_budget: None,
         },
         changes,
         errors,

@@ -26,7 +26,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::def::{
     AgentDef, ArchetypeDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef, MovementDef,
-    OrderedMap, ProfileDef, RegionDef, SenseDef, SightDef, SoundDef, Vec3Def, WallDef, WaypointDef,
+    OrderedMap, PerceptionBudgetDef, ProfileDef, RegionDef, SenseDef, SightDef, SoundDef, Vec3Def,
+    WallDef, WaypointDef,
 };
 use crate::nav::DEFAULT_COST_LIST;
 
@@ -81,6 +82,8 @@ pub struct Pack {
     pub regions: Vec<PackRegion>,
     /// Sounds at given ticks.
     pub sounds: Vec<PackSound>,
+    /// Cap on occlusion rays per tick.
+    pub perception_budget: Option<PerceptionBudgetDef>,
     /// Scripts bundled with the content, by path relative to the content
     /// file. Empty until content can name scripts.
     pub scripts: Vec<PackScript>,
@@ -447,6 +450,7 @@ impl Pack {
                     })
                 })
                 .collect::<Result<_, PackError>>()?,
+            perception_budget: def.perception_budget,
             scripts: Vec::new(),
         })
     }
@@ -634,6 +638,7 @@ impl Pack {
                     })
                 })
                 .collect::<Result<_, PackError>>()?,
+            perception_budget: self.perception_budget,
             agents,
         })
     }

@@ -6,7 +6,7 @@ use kiai_core::PerceptionBudget;
 #[test]
 fn the_budget_field_sets_the_world_budget() {
     let with = Content::from_str(
-        "(format: 1, perception_budget: Some((max_rays_per_tick: 2000)))",
+        "(format: 2, perception_budget: Some((max_rays_per_tick: 2000)))",
         "budget.ron",
     )
     .unwrap_or_else(|e| panic!("{e:?}"));
