@@ -17,6 +17,17 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// stack overflow.
 pub const MAX_NESTING: usize = 64;
 
+/// An archetype's Lua script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptRef {
+    /// The archetype's index in `archetypes` (and its `ArchetypeId`).
+    pub index: usize,
+    /// The archetype's name.
+    pub archetype: String,
+    /// The script file, resolved against the content file's directory.
+    pub path: std::path::PathBuf,
+}
+
 /// Content that parsed and validated without errors.
 #[derive(Clone, Debug)]
 pub struct Content {
@@ -72,7 +83,43 @@ impl Content {
                 )]));
             }
         };
-        Self::from_str(&text, &file)
+        let content = Self::from_str(&text, &file)?;
+        let missing: Vec<Diagnostic> = content
+            .scripts()
+            .into_iter()
+            .filter(|s| !s.path.is_file())
+            .map(|s| {
+                Diagnostic::error(
+                    &file,
+                    content.spans.pos(&format!("archetypes{{{}}}.script", s.index)),
+                    format!("script `{}` not found", s.path.display()),
+                )
+            })
+            .collect();
+        if missing.is_empty() {
+            Ok(content)
+        } else {
+            Err(Diagnostics(missing))
+        }
+    }
+
+    /// The Lua scripts archetypes refer to, in archetype order, with paths
+    /// resolved against the content file's directory.
+    pub fn scripts(&self) -> Vec<ScriptRef> {
+        let dir = Path::new(&self.file).parent().unwrap_or(Path::new(""));
+        self.def
+            .archetypes
+            .iter()
+            .enumerate()
+            .filter_map(|(index, (name, a))| {
+                let script = a.script.as_deref()?;
+                Some(ScriptRef {
+                    index,
+                    archetype: name.to_owned(),
+                    path: dir.join(script),
+                })
+            })
+            .collect()
     }
 
     /// Parses and validates `text`; `file` names it in diagnostics.
