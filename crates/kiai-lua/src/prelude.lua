@@ -22,14 +22,33 @@ math.randomseed = nil
 
 -- After an instruction budget tripped, catching the error must not let the
 -- script go on: every protected call re-raises it.
+-- Protected calls also nest at most MAX_NEST deep: far from Lua's C-stack
+-- limit, where error handling itself starts to fail.
+local MAX_NEST, nest = 64, 0
 local function check(...)
+  nest = nest - 1
   if guard[1] then error(guard[2], 0) end
   return ...
 end
-pcall = function(f, ...) return check(rawpcall(f, ...)) end
-xpcall = function(f, h, ...) return check(rawxpcall(f, h, ...)) end
-coroutine.resume = function(c, ...) return check(resume(c, ...)) end
-coroutine.close = function(c) return check(close(c)) end
+local function enter()
+  if guard[1] then error(guard[2], 0) end
+  if nest >= MAX_NEST then error("protected calls nested too deeply", 3) end
+  nest = nest + 1
+end
+guard.reset_nest = function() nest = 0 end
+pcall = function(f, ...) enter() return check(rawpcall(f, ...)) end
+xpcall = function(f, h, ...)
+  -- Once tripped, the user's handler does not run again (an error inside a
+  -- handler calls the handler again).
+  local function handler(e)
+    if guard[1] then return e end
+    return h(e)
+  end
+  enter()
+  return check(rawxpcall(f, handler, ...))
+end
+coroutine.resume = function(c, ...) enter() return check(resume(c, ...)) end
+coroutine.close = function(c) enter() return check(close(c)) end
 
 -- Finalizers run with hooks off, so a looping __gc could never be stopped.
 setmetatable = function(t, mt)

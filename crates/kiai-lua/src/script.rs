@@ -150,6 +150,15 @@ pub(crate) struct Hooks {
     pub(crate) on_spawn: Option<Function>,
 }
 
+/// Charges `amount` instructions to call `key`.
+fn m_charge(meter: &Cell<Meter>, key: i64, amount: u64) {
+    let mut m = meter.get();
+    if m.key == key {
+        m.used += amount;
+        meter.set(m);
+    }
+}
+
 /// Budget bookkeeping shared with the instruction hook.
 #[derive(Clone, Copy, Debug, Default)]
 struct Meter {
@@ -269,12 +278,23 @@ impl Script {
         let meter = Rc::clone(&self.meter);
         let interval = u64::from(limits.check_interval.max(1));
         let budget = limits.instructions_per_call;
+        let high_water = limits.memory_bytes / 4 * 3;
         self.lua.set_global_hook(
             HookTriggers::new().every_nth_instruction(limits.check_interval.max(1)),
             move |lua, debug| {
                 let key: i64 = cur.raw_get(1).unwrap_or(0);
+                let mut memory = lua.used_memory();
+                // Near the limit every allocation runs an emergency full
+                // collection that the instruction count does not see: collect
+                // once here, charge for it, and give up if it stays high.
+                let mut full = false;
+                if memory > high_water {
+                    lua.gc_collect()?;
+                    memory = lua.used_memory();
+                    full = memory > high_water;
+                    m_charge(&meter, key, budget / 4);
+                }
                 let mut m = meter.get();
-                let memory = lua.used_memory();
                 if key != m.key {
                     m = Meter {
                         key,
@@ -285,11 +305,15 @@ impl Script {
                 m.used += interval + (memory.saturating_sub(m.memory) / 64) as u64;
                 m.memory = memory;
                 meter.set(m);
-                if m.used > budget {
+                if m.used > budget || full {
                     let source = debug.source();
                     let src = source.short_src.as_deref().unwrap_or("?").to_owned();
                     let line = debug.current_line().unwrap_or(0);
-                    let msg = format!("{src}:{line}: instruction budget of {budget} exceeded");
+                    let msg = if full {
+                        format!("{src}:{line}: memory limit exceeded ({memory} bytes in use)")
+                    } else {
+                        format!("{src}:{line}: instruction budget of {budget} exceeded")
+                    };
                     guard.raw_set(1, true)?;
                     guard.raw_set(2, msg.as_str())?;
                     return Err(mlua::Error::runtime(msg));
@@ -305,6 +329,8 @@ impl Script {
         self.cur.raw_set(1, key)?;
         self.guard.raw_set(1, Value::Nil)?;
         self.guard.raw_set(2, Value::Nil)?;
+        // A call that failed inside a protected call left the count up.
+        self.guard.raw_get::<Function>("reset_nest")?.call::<()>(())?;
         Ok(())
     }
 
