@@ -60,13 +60,20 @@ fn example_scripts_change_outcomes() {
         assert_eq!(count(&without, s), 0, "{without}");
     }
     // Same seed, same result.
-    assert_eq!(run_json("content/demo/guards.ron", 60)["state_hash"], with["state_hash"]);
+    assert_eq!(
+        run_json("content/demo/guards.ron", 60)["state_hash"],
+        with["state_hash"]
+    );
 }
 
 #[test]
 fn validate_reports_script_syntax_errors_with_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("bad.lua"), "function decide(agent)\n  return (\nend\n").unwrap();
+    std::fs::write(
+        dir.path().join("bad.lua"),
+        "function decide(agent)\n  return (\nend\n",
+    )
+    .unwrap();
     let level = dir.path().join("level.ron");
     std::fs::write(
         &level,
@@ -79,8 +86,14 @@ fn validate_reports_script_syntax_errors_with_file_and_line() {
     std::fs::write(dir.path().join("missing.lua"), "return {}").unwrap();
     let (ok, out, _) = kiai(&["validate", level.to_str().unwrap()]);
     assert!(!ok);
-    let line = out.lines().find(|l| l.contains("bad.lua")).unwrap_or_default();
-    assert!(line.contains("bad.lua:3:1: error: unexpected symbol near 'end'"), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("bad.lua"))
+        .unwrap_or_default();
+    assert!(
+        line.contains("bad.lua:3:1: error: unexpected symbol near 'end'"),
+        "{out}"
+    );
     let (ok, _, err) = kiai(&["validate", "content/demo/guards.ron"]);
     assert!(ok, "{err}");
 }
@@ -103,7 +116,14 @@ fn run_watch_reloads_an_edited_script_within_a_second() {
     )
     .unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_kiai"))
-        .args(["run", level.to_str().unwrap(), "--ticks", "4000000000", "--watch", "--json"])
+        .args([
+            "run",
+            level.to_str().unwrap(),
+            "--ticks",
+            "4000000000",
+            "--watch",
+            "--json",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

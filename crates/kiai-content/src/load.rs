@@ -91,7 +91,9 @@ impl Content {
             .map(|s| {
                 Diagnostic::error(
                     &file,
-                    content.spans.pos(&format!("archetypes{{{}}}.script", s.index)),
+                    content
+                        .spans
+                        .pos(&format!("archetypes{{{}}}.script", s.index)),
                     format!("script `{}` not found", s.path.display()),
                 )
             })

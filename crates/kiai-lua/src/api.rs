@@ -137,7 +137,11 @@ fn point(x: Option<f64>, y: Option<f64>, z: Option<f64>, or: Vec3) -> mlua::Resu
     }
 }
 
-fn random(rng: &mut kiai_core::rng::AgentRng, m: Option<i64>, n: Option<i64>) -> mlua::Result<Value> {
+fn random(
+    rng: &mut kiai_core::rng::AgentRng,
+    m: Option<i64>,
+    n: Option<i64>,
+) -> mlua::Result<Value> {
     Ok(match (m, n) {
         (None, None) => Value::Number(rng.random::<f64>()),
         (Some(hi), None) if hi >= 1 => Value::Integer(rng.random_range(1..=hi)),
@@ -160,11 +164,15 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
     let xyz = |v: Vec3| (v.x, v.y, v.z);
     m.raw_set(
         "position",
-        scope.create_function(move |_, t: Table| Ok(xyz(world.agents().positions()[me(&t, world)?])))?,
+        scope.create_function(move |_, t: Table| {
+            Ok(xyz(world.agents().positions()[me(&t, world)?]))
+        })?,
     )?;
     m.raw_set(
         "facing",
-        scope.create_function(move |_, t: Table| Ok(xyz(world.agents().facings()[me(&t, world)?])))?,
+        scope.create_function(move |_, t: Table| {
+            Ok(xyz(world.agents().facings()[me(&t, world)?]))
+        })?,
     )?;
     m.raw_set(
         "velocity",
@@ -181,7 +189,9 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
     m.raw_set(
         "target",
         scope.create_function(move |_, t: Table| {
-            Ok(world.agents().decisions()[me(&t, world)?].target.map(|a| a.0))
+            Ok(world.agents().decisions()[me(&t, world)?]
+                .target
+                .map(|a| a.0))
         })?,
     )?;
     m.raw_set(
@@ -195,7 +205,9 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
         "archetype",
         scope.create_function(move |_, t: Table| {
             let a = world.agents().archetypes()[me(&t, world)?];
-            Ok(world.archetype(a).map_or_else(String::new, |a| a.name.clone()))
+            Ok(world
+                .archetype(a)
+                .map_or_else(String::new, |a| a.name.clone()))
         })?,
     )?;
     m.raw_set(
@@ -382,13 +394,26 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
     m.raw_set(
         "send",
         scope.create_function(
-            move |_, (t, to, tag, x, y, z): (Table, Value, Option<i64>, Option<f64>, Option<f64>, Option<f64>)| {
+            move |_,
+                  (t, to, tag, x, y, z): (
+                Table,
+                Value,
+                Option<i64>,
+                Option<f64>,
+                Option<f64>,
+                Option<f64>,
+            )| {
                 let i = me(&t, world)?;
                 let o = handle(&to, world).ok_or_else(|| rt("send: no such agent"))?;
                 let pos = point(x, y, z, world.agents().positions()[i])?;
                 tick.push(
                     i,
-                    message(i as u32, Recipient::Agent(AgentId::from_index(o)), tag_of(tag)?, pos),
+                    message(
+                        i as u32,
+                        Recipient::Agent(AgentId::from_index(o)),
+                        tag_of(tag)?,
+                        pos,
+                    ),
                 )
             },
         )?,
@@ -396,9 +421,17 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
     m.raw_set(
         "radio",
         scope.create_function(
-            move |_, (t, radius, tag, x, y, z): (Table, f64, Option<i64>, Option<f64>, Option<f64>, Option<f64>)| {
+            move |_,
+                  (t, radius, tag, x, y, z): (
+                Table,
+                f64,
+                Option<i64>,
+                Option<f64>,
+                Option<f64>,
+                Option<f64>,
+            )| {
                 let i = me(&t, world)?;
-                if !(radius.is_finite() && radius >= 0.0 && radius < 1e9) {
+                if !(0.0..1e9).contains(&radius) {
                     return Err(rt("radio: radius must be a finite number >= 0"));
                 }
                 let here = world.agents().positions()[i];
@@ -414,7 +447,14 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
     m.raw_set(
         "broadcast",
         scope.create_function(
-            move |_, (t, tag, x, y, z): (Table, Option<i64>, Option<f64>, Option<f64>, Option<f64>)| {
+            move |_,
+                  (t, tag, x, y, z): (
+                Table,
+                Option<i64>,
+                Option<f64>,
+                Option<f64>,
+                Option<f64>,
+            )| {
                 let i = me(&t, world)?;
                 let pos = point(x, y, z, world.agents().positions()[i])?;
                 let to = Recipient::Faction(world.agents().factions()[i]);
@@ -426,7 +466,7 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
         "emit_sound",
         scope.create_function(move |_, (t, volume, tag): (Table, f64, Option<i64>)| {
             let i = me(&t, world)?;
-            if !(volume.is_finite() && volume >= 0.0 && volume < 1e9) {
+            if !(0.0..1e9).contains(&volume) {
                 return Err(rt("emit_sound: volume must be a finite number >= 0"));
             }
             let pos = world.agents().positions()[i];
@@ -451,7 +491,10 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
             random(&mut tick.minds.borrow_mut()[i].rng, lo, hi)
         })?,
     )?;
-    api.raw_set("tick", scope.create_function(move |_, ()| Ok(world.tick()))?)?;
+    api.raw_set(
+        "tick",
+        scope.create_function(move |_, ()| Ok(world.tick()))?,
+    )?;
     api.raw_set(
         "agent_count",
         scope.create_function(move |_, ()| Ok(world.agents().len()))?,
@@ -532,7 +575,12 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
                 return Err(rt(format!("no cost list {}", list.0)));
             }
             let mut query = NavQuery::new(65_536);
-            match nav.find_path(WaypointId(from), WaypointId(to), &PathFilter::new(list), &mut query) {
+            match nav.find_path(
+                WaypointId(from),
+                WaypointId(to),
+                &PathFilter::new(list),
+                &mut query,
+            ) {
                 Ok(r) if r.is_complete() => {
                     let ids = lua.create_sequence_from(query.path().iter().map(|w| w.0))?;
                     (ids, r.cost).into_lua_multi(lua)
@@ -572,4 +620,3 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
     )?;
     Ok(())
 }
-

@@ -113,7 +113,11 @@ impl LuaDecider {
     /// [`LuaDecider::reload_file`] can bring it in later; its agents use the
     /// default meanwhile.
     pub fn load_file(&mut self, path: &Path) -> (ScriptId, Result<(), ScriptError>) {
-        if let Some(i) = self.slots.iter().position(|s| s.path.as_deref() == Some(path)) {
+        if let Some(i) = self
+            .slots
+            .iter()
+            .position(|s| s.path.as_deref() == Some(path))
+        {
             return (ScriptId(i as u32), Ok(()));
         }
         let file = path.display().to_string();
@@ -406,13 +410,15 @@ impl LuaDecider {
                     match *ev {
                         PerceptEvent::Gained { sense, target, .. } => {
                             if let Some(f) = &hooks.on_seen {
-                                let args = (me, target.0, sense_name(sense)).into_lua_multi_ok(lua)?;
+                                let args =
+                                    (me, target.0, sense_name(sense)).into_lua_multi_ok(lua)?;
                                 call(f, agent.0, args)?;
                             }
                         }
                         PerceptEvent::Lost { sense, target, .. } => {
                             if let Some(f) = &hooks.on_lost {
-                                let args = (me, target.0, sense_name(sense)).into_lua_multi_ok(lua)?;
+                                let args =
+                                    (me, target.0, sense_name(sense)).into_lua_multi_ok(lua)?;
                                 call(f, agent.0, args)?;
                             }
                         }
@@ -638,14 +644,24 @@ pub(crate) fn parse_intent(v: &[Value; 5], world: &World) -> Result<Intent, Stri
                     &g.raw_get::<Value>(2).map_err(|e| e.to_string())?,
                     &g.raw_get::<Value>(3).map_err(|e| e.to_string())?,
                 )?),
-                other => return Err(format!("goal must be {{x, y, z}}, not a {}", other.type_name())),
+                other => {
+                    return Err(format!(
+                        "goal must be {{x, y, z}}, not a {}",
+                        other.type_name()
+                    ));
+                }
             };
             let label: Value = t.raw_get("label").map_err(|e| e.to_string())?;
             let mut intent = build_intent(&state, &target, goal, world)?;
             match label {
                 Value::Nil => {}
                 Value::String(s) => intent.label = Some(label_text(&s.to_string_lossy())?),
-                other => return Err(format!("label must be a string, not a {}", other.type_name())),
+                other => {
+                    return Err(format!(
+                        "label must be a string, not a {}",
+                        other.type_name()
+                    ));
+                }
             }
             return Ok(intent);
         }
@@ -672,12 +688,19 @@ fn vec3(x: &Value, y: &Value, z: &Value) -> Result<Vec3, String> {
         let n = match v {
             Value::Integer(i) => *i as f64,
             Value::Number(n) => *n,
-            other => return Err(format!("goal coordinates must be numbers, not {}", other.type_name())),
+            other => {
+                return Err(format!(
+                    "goal coordinates must be numbers, not {}",
+                    other.type_name()
+                ));
+            }
         };
         if n.is_finite() && n.abs() < 1e9 {
             Ok(n as f32)
         } else {
-            Err(format!("goal coordinate {n} is not a finite world position"))
+            Err(format!(
+                "goal coordinate {n} is not a finite world position"
+            ))
         }
     };
     Ok(Vec3::new(f(x)?, f(y)?, f(z)?))
@@ -709,11 +732,20 @@ fn build_intent(
                     .ok_or_else(|| format!("no agent named `{name}`"))?,
             )
         }
-        other => return Err(format!("target must be an agent handle or name, not {other:?}")),
+        other => {
+            return Err(format!(
+                "target must be an agent handle or name, not {other:?}"
+            ));
+        }
     };
     let name = match state {
         Value::String(s) => s.to_string_lossy(),
-        other => return Err(format!("state must be a string, not a {}", other.type_name())),
+        other => {
+            return Err(format!(
+                "state must be a string, not a {}",
+                other.type_name()
+            ));
+        }
     };
     let (state, label) = match name.as_str() {
         "random_walk" => (BehaviourState::RandomWalk, None),

@@ -233,7 +233,9 @@ impl Script {
             .map_err(err)?;
         let methods = lua.create_table().map_err(err)?;
         let agent_meta = lua.create_table().map_err(err)?;
-        agent_meta.raw_set("__index", methods.clone()).map_err(err)?;
+        agent_meta
+            .raw_set("__index", methods.clone())
+            .map_err(err)?;
         agent_meta.raw_set("__metatable", false).map_err(err)?;
         let t = || lua.create_table();
         let script = Self {
@@ -330,7 +332,9 @@ impl Script {
         self.guard.raw_set(1, Value::Nil)?;
         self.guard.raw_set(2, Value::Nil)?;
         // A call that failed inside a protected call left the count up.
-        self.guard.raw_get::<Function>("reset_nest")?.call::<()>(())?;
+        self.guard
+            .raw_get::<Function>("reset_nest")?
+            .call::<()>(())?;
         Ok(())
     }
 

@@ -44,7 +44,9 @@ impl ScriptWatcher {
                 .filter(|d| !d.as_os_str().is_empty())
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
             if !dirs.contains(&dir) {
-                debouncer.watcher().watch(&dir, RecursiveMode::NonRecursive)?;
+                debouncer
+                    .watcher()
+                    .watch(&dir, RecursiveMode::NonRecursive)?;
                 dirs.push(dir);
             }
             watched.push(f);
@@ -65,7 +67,9 @@ impl ScriptWatcher {
             for e in events {
                 let p = canonical(&e.path);
                 for (i, f) in self.files.iter().enumerate() {
-                    if canonical(f) == p || f.file_name() == e.path.file_name() && same_dir(f, &e.path) {
+                    if canonical(f) == p
+                        || f.file_name() == e.path.file_name() && same_dir(f, &e.path)
+                    {
                         hit[i] = true;
                     }
                 }

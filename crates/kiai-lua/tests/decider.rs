@@ -60,7 +60,10 @@ fn errors_are_reported_once_with_file_line_and_traceback() {
     let reports = d.take_reports();
     assert_eq!(reports.len(), 1, "{reports:?}");
     let e = &reports[0].error;
-    assert_eq!(e.to_string().lines().next().unwrap().split(": ").next(), Some("guard.lua:3"));
+    assert_eq!(
+        e.to_string().lines().next().unwrap().split(": ").next(),
+        Some("guard.lua:3")
+    );
     assert!(e.traceback.contains("stack traceback"), "{e:?}");
     // 4 guards x 5 ticks.
     assert_eq!(d.failures(kiai_lua::ScriptId(0)), 20);
@@ -126,7 +129,9 @@ fn messages_and_sounds_are_applied_after_decide() {
 fn reload_swaps_code_and_keeps_the_last_good_version() {
     let mut world = common::world();
     let mut d = LuaDecider::new(common::limits());
-    let id = d.add_script("guard.lua", "function decide() return 'one' end").unwrap();
+    let id = d
+        .add_script("guard.lua", "function decide() return 'one' end")
+        .unwrap();
     d.assign(kiai_core::ArchetypeId(0), id);
     let mut p = Pipeline::new();
     p.tick(&mut world, &mut d);
@@ -134,7 +139,9 @@ fn reload_swaps_code_and_keeps_the_last_good_version() {
     d.reload(id, "function decide() return 'two' end").unwrap();
     p.tick(&mut world, &mut d);
     assert_eq!(d.label(AgentId(0)), Some("two"));
-    let err = d.reload(id, "function decide() return 'three' \n end end").unwrap_err();
+    let err = d
+        .reload(id, "function decide() return 'three' \n end end")
+        .unwrap_err();
     assert_eq!(err.line, Some(2), "{err}");
     assert!(err.to_string().starts_with("guard.lua:2:"), "{err}");
     p.tick(&mut world, &mut d);

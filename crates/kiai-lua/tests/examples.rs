@@ -18,7 +18,10 @@ fn script(name: &str) -> String {
 
 /// A world from `ron` and a decider running `scripts` as (archetype, file).
 fn scene(ron: &str, scripts: &[(usize, &str)]) -> (World, LuaDecider) {
-    let world = Content::from_str(ron, "scene.ron").unwrap().world(None).unwrap();
+    let world = Content::from_str(ron, "scene.ron")
+        .unwrap()
+        .world(None)
+        .unwrap();
     let mut d = LuaDecider::default();
     for &(arch, file) in scripts {
         let (id, r) = d.load_file(Path::new(&script(file)));
@@ -68,17 +71,26 @@ fn guard_investigates_a_quiet_sound() {
     // Without the script the guard has nothing to chase or evade.
     let (mut world, mut d) = scene(HEARING, &[]);
     ticks(&mut world, &mut d, 3);
-    assert_eq!(world.agents().decisions()[0].state, BehaviourState::RandomWalk);
+    assert_eq!(
+        world.agents().decisions()[0].state,
+        BehaviourState::RandomWalk
+    );
 }
 
 #[test]
 fn guard_chases_a_loud_hostile_sound() {
     // The thief walks (noise 400 at 6 units: loud) behind the guard's back.
-    let ron = HEARING.replace("min_speed: 0.0, max_speed: 1.0, direction_change_factor: 1000, planar: true), noise", "min_speed: 1.0, max_speed: 1.0, direction_change_factor: 5, planar: true), noise");
+    let ron = HEARING.replace(
+        "min_speed: 0.0, max_speed: 1.0, direction_change_factor: 1000, planar: true), noise",
+        "min_speed: 1.0, max_speed: 1.0, direction_change_factor: 5, planar: true), noise",
+    );
     let (mut world, mut d) = scene(&ron, &[(0, "guard.lua")]);
     ticks(&mut world, &mut d, 4);
     let dec = world.agents().decisions()[0];
-    assert_eq!((dec.state, dec.target), (BehaviourState::Chase, Some(AgentId(1))));
+    assert_eq!(
+        (dec.state, dec.target),
+        (BehaviourState::Chase, Some(AgentId(1)))
+    );
 }
 
 const FACE_OFF: &str = r#"(
@@ -106,7 +118,10 @@ fn coward_evades_what_the_default_would_chase() {
     let (mut world, mut d) = scene(FACE_OFF, &[(1, "coward.lua")]);
     ticks(&mut world, &mut d, 1);
     let dec = world.agents().decisions()[1];
-    assert_eq!((dec.state, dec.target), (BehaviourState::Evade, Some(AgentId(0))));
+    assert_eq!(
+        (dec.state, dec.target),
+        (BehaviourState::Evade, Some(AgentId(0)))
+    );
     // And it runs: farther from the guard after a while.
     let before = world.agents().positions()[0].distance(world.agents().positions()[1]);
     ticks(&mut world, &mut d, 20);
@@ -139,7 +154,10 @@ fn captain_radios_guards_to_its_position() {
     ticks(&mut world, &mut d, 3);
     assert_eq!(d.label(AgentId(0)), Some("command"));
     assert_eq!(d.label(AgentId(1)), Some("investigate"));
-    assert_eq!(world.agents().decisions()[1].goal, Some(kiai_core::glam::Vec3::ZERO));
+    assert_eq!(
+        world.agents().decisions()[1].goal,
+        Some(kiai_core::glam::Vec3::ZERO)
+    );
     let start = world.agents().positions()[1].length();
     ticks(&mut world, &mut d, 60);
     assert!(world.agents().positions()[1].length() < start - 5.0);
@@ -171,7 +189,8 @@ fn patrol_walks_its_loop_and_chases_on_sight() {
     let mut chased = false;
     for _ in 0..40 {
         ticks(&mut world, &mut d, 5);
-        chased |= world.agents().decisions()[0].state == BehaviourState::Chase && d.label(AgentId(0)).is_none();
+        chased |= world.agents().decisions()[0].state == BehaviourState::Chase
+            && d.label(AgentId(0)).is_none();
     }
     assert!(chased);
 }
