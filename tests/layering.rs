@@ -96,3 +96,23 @@ fn content_does_not_pull_lua_or_egui() {
         assert!(!deps.contains(f), "kiai-content depends on {f}");
     }
 }
+
+#[test]
+fn lua_sits_above_the_runtime() {
+    let meta = metadata();
+    let deps = normal_closure(&meta, "kiai-lua");
+    assert!(
+        deps.contains("kiai-core") && deps.contains("mlua"),
+        "{deps:?}"
+    );
+    // kiai-lua is a runtime add-on: no RON, no CLI, no editor.
+    for f in ["kiai-content", "kiai-cli", "ron", "egui", "eframe"] {
+        assert!(!deps.contains(f), "kiai-lua depends on {f}");
+    }
+    for runtime in ["kiai-core", "kiai-nav", "kiai-fog"] {
+        assert!(
+            !normal_closure(&meta, runtime).contains("kiai-lua"),
+            "{runtime} depends on kiai-lua"
+        );
+    }
+}

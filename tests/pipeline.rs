@@ -37,7 +37,7 @@ fn without_timing(mut v: serde_json::Value) -> serde_json::Value {
 #[test]
 fn a_pack_gives_the_same_results_as_its_content() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    for demo in ["arena", "village", "fortress", "missiles"] {
+    for demo in ["arena", "village", "fortress", "missiles", "guards"] {
         let ron = format!("content/demo/{demo}.ron");
         let pack = dir.path().join(format!("{demo}.kpack"));
         let pack = path_str(&pack);

@@ -23,6 +23,7 @@ impl AgentDecider for AlwaysChaseFirst {
         (world.agents().len() > 1).then_some(Decision {
             state: BehaviourState::Chase,
             target: Some(other),
+            goal: None,
         })
     }
 }
@@ -56,7 +57,8 @@ fn registered_plugins_decide_and_steer() {
         world.agents().decisions()[0],
         Decision {
             state: BehaviourState::Chase,
-            target: Some(AgentId(1))
+            target: Some(AgentId(1)),
+            goal: None,
         }
     );
     assert_eq!(decider.traces()[0].decided_by, DecidedBy::Plugin);

@@ -12,6 +12,7 @@ use std::time::Instant;
 
 mod alloc;
 pub mod content;
+pub mod lua;
 pub mod perception;
 pub mod tick;
 
@@ -115,6 +116,7 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     let mut out = perception::scenarios(effort)?;
     out.extend(tick::scenarios(effort)?);
     out.extend(content::scenarios(effort)?);
+    out.extend(lua::scenarios(effort)?);
     for s in kiai_nav::bench::scenarios(effort.quick, &allocations) {
         if s.note.contains("MISMATCH") {
             return Err(format!("{}: {}", s.name, s.note));

@@ -69,7 +69,29 @@ pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
             return Ok(REPORTED);
         }
     };
-    let pack = Pack::from_def(&content.def).context("cannot resolve the content")?;
+    let mut pack = Pack::from_def(&content.def).context("cannot resolve the content")?;
+    // Bundle every script an archetype names, so the pack needs no files.
+    for script in content.scripts() {
+        let Some(path) = content
+            .def
+            .archetypes
+            .0
+            .get(script.index)
+            .and_then(|(_, a)| a.script.clone())
+        else {
+            continue;
+        };
+        if pack.scripts.iter().any(|s| s.path == path) {
+            continue;
+        }
+        let text = match script.bundled {
+            Some(text) => text,
+            None => std::fs::read_to_string(&script.path)
+                .with_context(|| format!("cannot read the script {}", script.path.display()))?,
+        };
+        pack.scripts
+            .push(kiai_content::pack::PackScript { path, text });
+    }
     let bytes = match args.format {
         PackFormat::Binary => pack.encode().context("cannot encode the pack")?,
         PackFormat::Ron => pack_to_ron(&pack)

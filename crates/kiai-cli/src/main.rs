@@ -16,6 +16,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use kiai_content::{Content, Diagnostic, NavMap};
 use kiai_core::{BehaviourState, DefaultDecider, Pipeline, StageTimings, World, state_hash};
+use kiai_lua::LuaDecider;
 use kiai_nav::{
     CostListId, Destination, Heading, NavQuery, NeighbourFilter, PartialReason, PathFilter,
     PathStatus, SelectOptions, WaypointId,
@@ -94,6 +95,10 @@ struct RunArgs {
     /// weights, target and steering.
     #[arg(long, value_name = "OUT.jsonl")]
     trace: Option<PathBuf>,
+    /// Reload archetypes' Lua scripts when their files change (between
+    /// ticks); errors go to stderr and the last good version keeps running.
+    #[arg(long)]
+    watch: bool,
 }
 
 #[derive(Args)]
@@ -293,7 +298,39 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         )),
         None => None,
     };
-    let (elapsed, totals) = with_threads(args.sim.threads, || -> anyhow::Result<_> {
+    let scripts = content.scripts();
+    anyhow::ensure!(
+        scripts.is_empty() || trace.is_none(),
+        "--trace is not available yet for content with scripts"
+    );
+    let (elapsed, totals, labels) = with_threads(args.sim.threads, || -> anyhow::Result<_> {
+        let mut lua = if scripts.is_empty() {
+            None
+        } else {
+            let mut d = LuaDecider::default();
+            for s in &scripts {
+                let (id, result) = match &s.bundled {
+                    // A pack carries its scripts' text.
+                    Some(text) => match d.add_script(&s.path.display().to_string(), text) {
+                        Ok(id) => (id, Ok(())),
+                        Err(e) => anyhow::bail!("{e}"),
+                    },
+                    None => d.load_file(&s.path),
+                };
+                if let Err(e) = result {
+                    eprintln!("{e}");
+                }
+                d.assign(kiai_core::ArchetypeId::from_index(s.index), id);
+            }
+            Some(d)
+        };
+        let watcher = match (&lua, args.watch) {
+            (Some(d), true) => Some(
+                kiai_lua::ScriptWatcher::new(d.script_paths())
+                    .context("cannot watch the scripts")?,
+            ),
+            _ => None,
+        };
         let mut pipeline = Pipeline::new();
         let mut decider = if trace.is_some() {
             DefaultDecider::with_traces()
@@ -303,9 +340,31 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         let mut totals = StageTimings::default();
         let mut elapsed = std::time::Duration::ZERO;
         for t in 0..args.ticks {
+            if let (Some(w), Some(d)) = (&watcher, &mut lua) {
+                for f in w.changed() {
+                    match d.reload_file(&f) {
+                        Ok(_) => eprintln!("reloaded {} before tick {}", f.display(), world.tick()),
+                        Err(e) => eprintln!("{e}"),
+                    }
+                }
+            }
             let start = Instant::now();
-            pipeline.tick(&mut world, &mut decider);
+            match &mut lua {
+                Some(d) => pipeline.tick(&mut world, d),
+                None => pipeline.tick(&mut world, &mut decider),
+            }
             elapsed += start.elapsed();
+            if let Some(d) = &mut lua {
+                for r in d.take_reports() {
+                    eprintln!("tick {}: {}", r.tick, r.error);
+                    if !r.error.traceback.is_empty() {
+                        eprintln!("{}", r.error.traceback);
+                    }
+                }
+                for line in d.take_log() {
+                    eprintln!("{line}");
+                }
+            }
             let s = pipeline.timings();
             totals.sense += s.sense;
             totals.decide += s.decide;
@@ -322,20 +381,27 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         if let Some(out) = &mut trace {
             std::io::Write::flush(out)?;
         }
-        Ok((elapsed, totals))
+        let labels: Vec<Option<String>> = (0..world.agents().len())
+            .map(|i| {
+                lua.as_ref()
+                    .and_then(|l| l.label(kiai_core::AgentId::from_index(i)))
+                    .map(str::to_owned)
+            })
+            .collect();
+        Ok((elapsed, totals, labels))
     })??;
     progress.finish_and_clear();
     let ticks = args.ticks.max(1) as f64;
     let ms_per_tick = elapsed.as_secs_f64() * 1e3 / ticks;
     let mut states = serde_json::Map::new();
     for s in BehaviourState::ALL {
-        let n = world
-            .agents()
-            .decisions()
-            .iter()
-            .filter(|d| d.state == s)
-            .count();
-        states.insert(s.name().to_owned(), json!(n));
+        states.insert(s.name().to_owned(), json!(0));
+    }
+    // Agents in a script's custom state count under its name.
+    for (i, d) in world.agents().decisions().iter().enumerate() {
+        let name = labels[i].as_deref().unwrap_or(d.state.name());
+        let n = states.get(name).and_then(Value::as_u64).unwrap_or(0);
+        states.insert(name.to_owned(), json!(n + 1));
     }
     let hash = format!("{:016x}", state_hash(&world));
     let learned = learned_weights(&world);
@@ -553,7 +619,26 @@ fn validate(args: &ValidateArgs) -> anyhow::Result<ExitCode> {
     let mut all: Vec<Diagnostic> = Vec::new();
     for file in &args.files {
         match Content::load(file) {
-            Ok(content) => all.extend(content.warnings),
+            Ok(content) => {
+                for script in content.scripts() {
+                    let checked = match &script.bundled {
+                        Some(text) => {
+                            kiai_lua::check_syntax(&script.path.display().to_string(), text)
+                        }
+                        None => kiai_lua::check_file(&script.path),
+                    };
+                    if let Err(e) = checked {
+                        all.push(Diagnostic {
+                            file: e.file.clone(),
+                            line: e.line.unwrap_or(1),
+                            column: 1,
+                            severity: kiai_content::Severity::Error,
+                            message: e.message.clone(),
+                        });
+                    }
+                }
+                all.extend(content.warnings);
+            }
             Err(d) => all.extend(d.0),
         }
     }

@@ -347,6 +347,10 @@ pub struct ArchetypeDef {
     /// > 0 (default: no separation).
     #[serde(default)]
     pub separation: Option<f32>,
+    /// A Lua script (`kiai-lua`) that decides for these agents, a path
+    /// relative to the content file unless absolute (default: none).
+    #[serde(default)]
+    pub script: Option<String>,
 }
 
 /// One named sense.

@@ -18,6 +18,20 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// stack overflow.
 pub const MAX_NESTING: usize = 64;
 
+/// An archetype's Lua script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptRef {
+    /// The archetype's index in `archetypes` (and its `ArchetypeId`).
+    pub index: usize,
+    /// The archetype's name.
+    pub archetype: String,
+    /// The script file, resolved against the content file's directory.
+    pub path: std::path::PathBuf,
+    /// The script's text when it came bundled in a pack (then `path` need
+    /// not exist).
+    pub bundled: Option<String>,
+}
+
 /// Content that parsed and validated without errors.
 #[derive(Clone, Debug)]
 pub struct Content {
@@ -35,6 +49,8 @@ pub struct Content {
     pub migrated_from: Option<u32>,
     /// What the migration changed (empty when none ran).
     pub changes: Vec<Change>,
+    /// Scripts bundled in a pack: (path as written in the content, text).
+    pub bundled_scripts: Vec<(String, String)>,
 }
 
 impl Content {
@@ -80,7 +96,50 @@ impl Content {
                 )]));
             }
         };
-        Self::from_str(&text, &file)
+        let content = Self::from_str(&text, &file)?;
+        let missing: Vec<Diagnostic> = content
+            .scripts()
+            .into_iter()
+            .filter(|s| !s.path.is_file())
+            .map(|s| {
+                Diagnostic::error(
+                    &file,
+                    content
+                        .spans
+                        .pos(&format!("archetypes{{{}}}.script", s.index)),
+                    format!("script `{}` not found", s.path.display()),
+                )
+            })
+            .collect();
+        if missing.is_empty() {
+            Ok(content)
+        } else {
+            Err(Diagnostics(missing))
+        }
+    }
+
+    /// The Lua scripts archetypes refer to, in archetype order, with paths
+    /// resolved against the content file's directory.
+    pub fn scripts(&self) -> Vec<ScriptRef> {
+        let dir = Path::new(&self.file).parent().unwrap_or(Path::new(""));
+        self.def
+            .archetypes
+            .iter()
+            .enumerate()
+            .filter_map(|(index, (name, a))| {
+                let script = a.script.as_deref()?;
+                Some(ScriptRef {
+                    index,
+                    archetype: name.to_owned(),
+                    path: dir.join(script),
+                    bundled: self
+                        .bundled_scripts
+                        .iter()
+                        .find(|(p, _)| p == script)
+                        .map(|(_, text)| text.clone()),
+                })
+            })
+            .collect()
     }
 
     /// Parses (migrating older versions) and validates `text`; `file` names
@@ -112,6 +171,7 @@ impl Content {
             warnings: diagnostics,
             migrated_from: parsed.from,
             changes: parsed.changes,
+            bundled_scripts: Vec::new(),
         })
     }
 
@@ -138,6 +198,11 @@ impl Content {
             warnings: Vec::new(),
             migrated_from: None,
             changes: Vec::new(),
+            bundled_scripts: pack
+                .scripts
+                .iter()
+                .map(|s| (s.path.clone(), s.text.clone()))
+                .collect(),
         })
     }
 }

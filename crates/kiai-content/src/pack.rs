@@ -154,6 +154,9 @@ pub struct PackArchetype {
     pub cost_list: Option<u32>,
     /// Separation distance, world units.
     pub separation: Option<f32>,
+    /// Path of its Lua script as written in the content; the text is in
+    /// [`Pack::scripts`].
+    pub script: Option<String>,
 }
 
 /// A region with the regions it sees resolved to indices.
@@ -331,6 +334,7 @@ impl Pack {
                         ),
                     },
                     separation: a.separation,
+                    script: a.script.clone(),
                     profile: match &a.profile {
                         None => None,
                         Some(p) => Some(
@@ -525,6 +529,7 @@ impl Pack {
                             }
                         },
                         separation: a.separation,
+                        script: a.script.clone(),
                     },
                 ))
             })

@@ -600,6 +600,11 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
                 );
             }
         }
+        if let Some(script) = &a.script
+            && script.trim().is_empty()
+        {
+            c.error(&format!("{base}.script"), "script path must not be empty");
+        }
         if let Some(sep) = a.separation {
             c.positive(&format!("{base}.separation"), "separation", sep);
         }

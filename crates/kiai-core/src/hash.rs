@@ -29,6 +29,12 @@ pub fn state_hash(world: &World) -> u64 {
         let d = a.decision[i];
         h.update(&[d.state.code()]);
         h.update(&d.target.map_or(u32::MAX, |t| t.0).to_le_bytes());
+        // Only when set, so hashes of worlds without goals stay as they were.
+        if let Some(goal) = d.goal {
+            for c in goal.to_array() {
+                h.update(&c.to_bits().to_le_bytes());
+            }
+        }
         let m = &a.mind[i];
         h.update(&m.rng.get_word_pos().to_le_bytes());
         h.update(&[m.saved.map_or(u8::MAX, |s| s.code())]);

@@ -150,6 +150,7 @@ impl Pipeline {
         decider.decide(world, &mut minds, &mut self.decisions);
         world.agents.mind = minds;
         std::mem::swap(&mut world.agents.decision, &mut self.decisions);
+        decider.apply(world);
     }
 }
 
@@ -199,7 +200,10 @@ fn steer_all(world: &mut World, waypoints: &mut Vec<Option<Vec3>>) {
                 velocity: *v,
                 facing: *f,
                 decision: d,
-                target_position: d.target.and_then(|t| position.get(t.index()).copied()),
+                target_position: d
+                    .target
+                    .and_then(|t| position.get(t.index()).copied())
+                    .or(d.goal),
                 target_velocity: d.target.and_then(|t| velocities.get(t.index()).copied()),
                 waypoint: waypoints[i],
                 dt,

@@ -34,6 +34,7 @@ impl AgentDecider for Sniper {
         Some(Decision {
             state: BehaviourState::RandomWalk,
             target: Some(target),
+            goal: None,
         })
     }
 }

@@ -62,12 +62,15 @@ impl BehaviourState {
 }
 
 /// One agent's decision for one tick.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Decision {
     /// The state to be in.
     pub state: BehaviourState,
     /// The agent chased or evaded, if any.
     pub target: Option<AgentId>,
+    /// A position to chase toward or evade from when there is no target
+    /// (e.g. where a captain radioed a guard to come), world units.
+    pub goal: Option<glam::Vec3>,
 }
 
 /// An agent's private decision state: its random stream, its last contested
@@ -91,6 +94,13 @@ pub trait Decider {
     /// Fills `out[i]` for every agent `i`. On entry `out[i]` holds agent `i`'s
     /// previous decision; `minds[i]` is its mind.
     fn decide(&mut self, world: &World, minds: &mut [Mind], out: &mut [Decision]);
+
+    /// Called right after [`Decider::decide`] with the world writable:
+    /// applies what the decisions do to the world (sounds, messages), in a
+    /// deterministic order. The default does nothing.
+    fn apply(&mut self, world: &mut World) {
+        let _ = world;
+    }
 }
 
 /// Why one agent decided what it did, for traces and the editor.
@@ -317,6 +327,7 @@ fn decide_agent(
             BehaviourState::Evade => evade_option,
             BehaviourState::RandomWalk => None,
         },
+        goal: None,
     };
     DecisionTrace {
         chase_option,

@@ -1,0 +1,160 @@
+-- kiai-lua sandbox prelude: runs once in every fresh state, before any
+-- script, with the base, string, table, math, coroutine and utf8 libraries
+-- loaded. Everything it keeps is captured as upvalues here, so scripts that
+-- tamper with globals cannot change how the runtime behaves.
+local guard, API, log = ...
+
+local error, type, rawget, rawset, select = error, type, rawget, rawset, select
+local rawpcall, rawxpcall = pcall, xpcall
+local rawsetmetatable, rawgetmetatable, rawtostring = setmetatable, getmetatable, tostring
+local resume, close = coroutine.resume, coroutine.close
+local sfind, srep, sformat, sgsub, smatch, sgmatch = string.find, string.rep, string.format, string.gsub, string.match, string.gmatch
+local mtype = math.type
+local rawcollect = collectgarbage
+
+-- Removed: anything that reads files, loads code or bytecode, or reaches the
+-- host: load, loadstring, dofile, loadfile, require, string.dump, and the
+-- (never loaded) io, os, package and debug libraries.
+load, loadstring, dofile, loadfile, require, module = nil, nil, nil, nil, nil, nil
+string.dump = nil
+warn = nil
+math.randomseed = nil
+
+-- After an instruction budget tripped, catching the error must not let the
+-- script go on: every protected call re-raises it.
+-- Protected calls also nest at most MAX_NEST deep: far from Lua's C-stack
+-- limit, where error handling itself starts to fail.
+local MAX_NEST, nest = 64, 0
+local function check(...)
+  nest = nest - 1
+  if guard[1] then error(guard[2], 0) end
+  return ...
+end
+local function enter()
+  if guard[1] then error(guard[2], 0) end
+  if nest >= MAX_NEST then error("protected calls nested too deeply", 3) end
+  nest = nest + 1
+end
+guard.reset_nest = function() nest = 0 end
+pcall = function(f, ...) enter() return check(rawpcall(f, ...)) end
+xpcall = function(f, h, ...)
+  -- Once tripped, the user's handler does not run again (an error inside a
+  -- handler calls the handler again).
+  local function handler(e)
+    if guard[1] then return e end
+    return h(e)
+  end
+  enter()
+  return check(rawxpcall(f, handler, ...))
+end
+coroutine.resume = function(c, ...) enter() return check(resume(c, ...)) end
+coroutine.close = function(c) enter() return check(close(c)) end
+
+-- Finalizers run with hooks off, so a looping __gc could never be stopped.
+setmetatable = function(t, mt)
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("__gc metamethods are not allowed in kiai scripts", 2)
+  end
+  return rawsetmetatable(t, mt)
+end
+
+collectgarbage = function(opt)
+  if opt == nil or opt == "count" then
+    return rawcollect("count")
+  end
+  error("collectgarbage: only \"count\" is allowed", 2)
+end
+
+-- Addresses differ between runs: never show them.
+tostring = function(v)
+  local t = type(v)
+  if t == "table" or t == "function" or t == "thread" or t == "userdata" then
+    local mt = rawgetmetatable(v)
+    if t == "table" and type(mt) == "table" and rawget(mt, "__tostring") ~= nil then
+      return rawtostring(v)
+    end
+    return t
+  end
+  return rawtostring(v)
+end
+
+print = function(...)
+  local n = select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = tostring((select(i, ...))) end
+  log(table.concat(parts, "\t"))
+end
+
+-- C string functions are not interrupted by the instruction budget: bound
+-- their work up front.
+local MAX_REP = 1048576
+string.rep = function(s, n, sep)
+  local len = #tostring(s) + (sep and #tostring(sep) or 0)
+  if type(n) == "number" and n * len > MAX_REP then
+    error("string.rep: result longer than " .. MAX_REP .. " bytes", 2)
+  end
+  return srep(s, n, sep)
+end
+string.format = function(fmt, ...)
+  if type(fmt) == "string" and sfind(fmt, "%%[-+ #0-9.]*p") then
+    error("string.format: %p is not allowed", 2)
+  end
+  return sformat(fmt, ...)
+end
+local MAX_PATTERN_WORK = 1e9
+local function bound(s, p, plain)
+  if plain or type(s) ~= "string" or type(p) ~= "string" then return end
+  local q = 0
+  local i, n = 1, #p
+  while i <= n do
+    local c = p:byte(i)
+    if c == 37 then i = i + 1 -- '%' escapes the next character
+    elseif c == 42 or c == 43 or c == 45 or c == 63 then q = q + 1 end
+    i = i + 1
+  end
+  if (#s + 1) ^ (q + 1) > MAX_PATTERN_WORK then
+    error("pattern too complex for a subject of " .. #s .. " bytes", 3)
+  end
+end
+string.find = function(s, p, init, plain) bound(s, p, plain) return sfind(s, p, init, plain) end
+string.match = function(s, p, init) bound(s, p) return smatch(s, p, init) end
+string.gmatch = function(s, p, init) bound(s, p) return sgmatch(s, p, init) end
+string.gsub = function(s, p, r, n) bound(s, p) return sgsub(s, p, r, n) end
+
+-- math.random draws from the current agent's own stream.
+math.random = function(m, n) return API.random(m, n) end
+
+-- The string metatable is shared by the whole state: hide it.
+rawset(rawgetmetatable(""), "__metatable", false)
+
+-- The world API: thin wrappers so functions kept across ticks keep working.
+kiai = {}
+for _, name in ipairs({ "tick", "agent_count", "find", "name", "position", "faction",
+  "state", "is_hostile", "nearest_waypoint", "waypoint", "path", "select" }) do
+  kiai[name] = function(...) return API[name](...) end
+end
+
+-- The batch driver: one call per script per tick over its agents, in index
+-- order. Results are packed as integers (state code + 16 * (target + 1));
+-- anything else goes through the slow path (code 15 and the `extra` arrays).
+local codes = { random_walk = 1, chase = 2, evade = 3 }
+local function driver(decide, batch, first, n, ctx, cur, out, es, et, ex, ey, ez)
+  for k = first, n do
+    cur[1] = k
+    local s, t, x, y, z = decide(batch[k], ctx)
+    if s == nil then
+      out[k] = 0
+    else
+      local c = codes[s]
+      if c and x == nil and (t == nil or (mtype(t) == "integer" and t >= 0 and t < 268435456)) then
+        out[k] = c + ((t or -1) + 1) * 16
+      else
+        out[k] = 15
+        es[k], et[k], ex[k], ey[k], ez[k] = s, t, x, y, z
+      end
+    end
+  end
+  cur[1] = 0
+end
+
+return driver

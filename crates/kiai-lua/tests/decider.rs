@@ -1,0 +1,157 @@
+//! LuaDecider behaviour: intents, fallbacks, reports, determinism, reload.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+mod common;
+
+use kiai_core::{AgentId, BehaviourState, Pipeline, state_hash};
+use kiai_lua::LuaDecider;
+
+#[test]
+fn without_scripts_it_decides_like_the_default() {
+    let (lua_hash, _, _) = common::run(None, None, 30);
+    let mut world = common::world();
+    let mut d = kiai_core::DefaultDecider::default();
+    let mut p = Pipeline::new();
+    for _ in 0..30 {
+        p.tick(&mut world, &mut d);
+    }
+    assert_eq!(lua_hash, state_hash(&world));
+}
+
+#[test]
+fn nil_keeps_the_default() {
+    let (h, _, _) = common::run(Some("function decide() return nil end"), None, 30);
+    let (h0, _, _) = common::run(None, None, 30);
+    assert_eq!(h, h0);
+}
+
+#[test]
+fn decide_sets_state_and_target() {
+    let src = r#"
+        function decide(agent, ctx)
+            return "chase", kiai.find("t4")
+        end"#;
+    let (_, _, world) = common::run(Some(src), None, 3);
+    for g in 0..4 {
+        let d = world.agents().decisions()[g];
+        assert_eq!(d.state, BehaviourState::Chase);
+        assert_eq!(d.target, world.agents().find("t4"));
+    }
+}
+
+#[test]
+fn table_intents_with_goal_and_label() {
+    let src = r#"
+        function decide(agent, ctx)
+            return { state = "investigate", goal = { 5, 0, 5 } }
+        end"#;
+    let (_, d, world) = common::run(Some(src), None, 2);
+    let dec = world.agents().decisions()[0];
+    assert_eq!(dec.state, BehaviourState::Chase);
+    assert_eq!(dec.goal, Some(kiai_core::glam::Vec3::new(5.0, 0.0, 5.0)));
+    assert_eq!(d.label(AgentId(0)), Some("investigate"));
+    assert_eq!(d.label(AgentId(5)), None);
+}
+
+#[test]
+fn errors_are_reported_once_with_file_line_and_traceback() {
+    let src = "function decide(agent, ctx)\n  local x = nil\n  return x.y\nend\n";
+    let (h, mut d, _) = common::run(Some(src), None, 5);
+    let reports = d.take_reports();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    let e = &reports[0].error;
+    assert_eq!(
+        e.to_string().lines().next().unwrap().split(": ").next(),
+        Some("guard.lua:3")
+    );
+    assert!(e.traceback.contains("stack traceback"), "{e:?}");
+    // 4 guards x 5 ticks.
+    assert_eq!(d.failures(kiai_lua::ScriptId(0)), 20);
+    // The failing agents fell back to the default.
+    let (h0, _, _) = common::run(None, None, 5);
+    assert_eq!(h, h0);
+}
+
+#[test]
+fn garbage_results_fall_back() {
+    for src in [
+        "function decide() return 42 end",
+        "function decide() return 'chase', -3 end",
+        "function decide() return 'chase', 1e300 end",
+        "function decide() return 'chase', 'nobody' end",
+        "function decide() return 'chase', nil, 0/0, 0, 0 end",
+        "function decide() return { state = {} } end",
+        "function decide() return '' end",
+    ] {
+        let (h, d, _) = common::run(Some(src), None, 3);
+        let (h0, _, _) = common::run(None, None, 3);
+        assert_eq!(h, h0, "{src}");
+        assert_eq!(d.failures(kiai_lua::ScriptId(0)), 12, "{src}");
+    }
+}
+
+#[test]
+fn math_random_uses_the_agents_stream_and_is_deterministic() {
+    let src = r#"
+        function decide(agent, ctx)
+            if math.random() < 0.5 then return "evade", kiai.find("t1") end
+            return "random_walk"
+        end"#;
+    let (a, _, _) = common::run(Some(src), None, 40);
+    let (b, _, _) = common::run(Some(src), None, 40);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn messages_and_sounds_are_applied_after_decide() {
+    let captain = r#"
+        function decide(agent, ctx)
+            if agent.name == "g1" then agent:radio(100, 7) end
+            return nil
+        end
+        function on_message(agent, from, tag, x, y, z)
+            agent.memory.got = (agent.memory.got or 0) + 1
+            agent.memory.tag = tag
+        end
+        function decide2() end
+    "#;
+    let src = captain.replace(
+        "return nil\n        end\n        function on_message",
+        "if agent.memory.got then return \"heard_radio\" end\n            return nil\n        end\n        function on_message",
+    );
+    let (_, d, _) = common::run(Some(&src), None, 3);
+    // g2..g4 got g1's radio at tick 1 and report it from then on.
+    assert_eq!(d.label(AgentId(1)), Some("heard_radio"));
+    assert_eq!(d.label(AgentId(0)), None);
+}
+
+#[test]
+fn reload_swaps_code_and_keeps_the_last_good_version() {
+    let mut world = common::world();
+    let mut d = LuaDecider::new(common::limits());
+    let id = d
+        .add_script("guard.lua", "function decide() return 'one' end")
+        .unwrap();
+    d.assign(kiai_core::ArchetypeId(0), id);
+    let mut p = Pipeline::new();
+    p.tick(&mut world, &mut d);
+    assert_eq!(d.label(AgentId(0)), Some("one"));
+    d.reload(id, "function decide() return 'two' end").unwrap();
+    p.tick(&mut world, &mut d);
+    assert_eq!(d.label(AgentId(0)), Some("two"));
+    let err = d
+        .reload(id, "function decide() return 'three' \n end end")
+        .unwrap_err();
+    assert_eq!(err.line, Some(2), "{err}");
+    assert!(err.to_string().starts_with("guard.lua:2:"), "{err}");
+    p.tick(&mut world, &mut d);
+    assert_eq!(d.label(AgentId(0)), Some("two"));
+}
+
+#[test]
+fn check_syntax_reports_file_line_message() {
+    let e = kiai_lua::check_syntax("scripts/x.lua", "local a = \nfunction(").unwrap_err();
+    assert_eq!(e.file, "scripts/x.lua");
+    assert_eq!(e.line, Some(2));
+    assert!(kiai_lua::check_syntax("x.lua", "return 1").is_ok());
+}
