@@ -67,12 +67,7 @@ pub fn scene_with(
                 },
             ],
             movement: Movement::Static,
-            sight: None,
-            profile: None,
-            noise: None,
-            decider: None,
-            cost_list: None,
-            separation: None,
+            ..Archetype::default()
         })
         .map_err(|e| e.to_string())?;
     // n agents on a square of side L: neighbours within EYES = n * pi EYES² / L².

@@ -79,10 +79,7 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
                     keep_decision: 90.0,
                     learning: None,
                 }),
-                noise: None,
-                decider: None,
-                cost_list: None,
-                separation: None,
+                ..Archetype::default()
             })
         })
         .collect::<Result<Vec<_>, _>>()

@@ -55,21 +55,21 @@ pub struct ContentDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<LinkDef>,
     /// Walls on X-Z that hide agents from `occluded` senses.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub walls: Vec<WallDef>,
     /// Regions (rooms) with the regions each can see: a potentially visible
     /// set that culls `occluded` senses before any ray is cast.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub regions: Vec<RegionDef>,
     /// Sounds that happen at given ticks.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sounds: Vec<SoundDef>,
     /// Tile fog of war over the bounds' X-Z extent (needs `bounds`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fog: Option<FogDef>,
     /// A cap on occlusion rays per tick, spread round-robin over the
     /// agents (none: every ray every tick).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perception_budget: Option<PerceptionBudgetDef>,
     /// Behaviour profiles by name (seed 002), referenced by archetypes.
     #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
@@ -321,35 +321,35 @@ pub struct FactionDef {
 #[serde(deny_unknown_fields)]
 pub struct ArchetypeDef {
     /// Named senses.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub senses: Vec<SenseDef>,
     /// How agents move (default: `Static`).
     #[serde(default)]
     pub movement: MovementDef,
     /// What agents reveal in the fog of war (default: nothing).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sight: Option<SightDef>,
     /// Name of the behaviour profile (default: evade beats chase).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     /// Volume of the noise agents make while moving (default: silent).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<f32>,
     /// A decider the game registers by name, consulted before the profile
     /// (default: none).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decider: Option<String>,
     /// The movement-cost list waypoint walkers use (a name from
     /// `cost_lists`; default: the first).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_list: Option<String>,
     /// Keep this far from agents the all-around senses notice, world units,
     /// > 0 (default: no separation).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub separation: Option<f32>,
     /// A Lua script (`kiai-lua`) that decides for these agents, a path
     /// relative to the content file unless absolute (default: none).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
 }
 

@@ -5,9 +5,10 @@ use crate::perception::Sense;
 use crate::steering::missile::{ControlMode, Guidance};
 
 /// How an archetype's agents move.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Movement {
     /// Never moves.
+    #[default]
     Static,
     /// Seed 000's random walk: each tick, with probability
     /// `1 / direction_change_factor`, a new random unit direction and a speed
@@ -101,7 +102,10 @@ pub struct Sight {
 }
 
 /// A template for agents: what they sense and how they move.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `Archetype::default()` is a nameless, senseless, static archetype with
+/// every option off; fill in what matters with struct update syntax.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Archetype {
     /// Unique name (`"guard"`).
     pub name: String,

@@ -35,12 +35,7 @@
 //!         SenseFilter::All,
 //!     )],
 //!     movement: Movement::Static,
-//!     sight: None,
-//!     profile: None,
-//!     noise: None,
-//!     decider: None,
-//!     cost_list: None,
-//!     separation: None,
+//!     ..Archetype::default()
 //! })?;
 //! let a = world.spawn(AgentSpawn {
 //!     name: "a".into(), archetype: guard, faction: red,

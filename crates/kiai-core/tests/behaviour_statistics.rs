@@ -57,10 +57,7 @@ fn decisions(profile: Profile, seed: u64, ticks: usize) -> Vec<BehaviourState> {
                 movement: Movement::Static,
                 sight: None,
                 profile: Some(profile),
-                noise: None,
-                decider: None,
-                cost_list: None,
-                separation: None,
+                ..Archetype::default()
             })
             .unwrap_or_else(|e| panic!("{e}"))
     };

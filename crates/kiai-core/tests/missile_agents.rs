@@ -51,10 +51,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
                 evade: 0.0,
                 ..Profile::default()
             }),
-            noise: None,
-            decider: None,
-            cost_list: None,
-            separation: None,
+            ..Archetype::default()
         })
         .unwrap_or_else(|e| panic!("{e}"));
     let target = world
@@ -62,12 +59,7 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
             name: "target".into(),
             senses: vec![],
             movement: Movement::Static,
-            sight: None,
-            profile: None,
-            noise: None,
-            decider: None,
-            cost_list: None,
-            separation: None,
+            ..Archetype::default()
         })
         .unwrap_or_else(|e| panic!("{e}"));
     for (name, archetype, faction, position, facing) in [

@@ -39,12 +39,7 @@ fn world(n: usize, seed: u64) -> World {
         name: name.into(),
         senses,
         movement: Movement::Static,
-        sight: None,
-        profile: None,
-        noise: None,
-        decider: None,
-        cost_list: None,
-        separation: None,
+        ..Archetype::default()
     };
     let seer = world
         .add_archetype(archetype(

@@ -17,12 +17,7 @@ fn archetype(senses: Vec<Sense>) -> Archetype {
         name: "a".into(),
         senses,
         movement: Movement::Static,
-        sight: None,
-        profile: None,
-        noise: None,
-        decider: None,
-        cost_list: None,
-        separation: None,
+        ..Archetype::default()
     }
 }
 

@@ -52,12 +52,7 @@ fn world(seed: u64) -> World {
                 ),
             ],
             movement: Movement::Static,
-            sight: None,
-            profile: None,
-            noise: None,
-            decider: None,
-            cost_list: None,
-            separation: None,
+            ..Archetype::default()
         })
         .unwrap_or_else(|e| panic!("{e}"));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

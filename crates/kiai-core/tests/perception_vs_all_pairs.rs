@@ -92,12 +92,7 @@ fn build(spec: &Spec) -> World {
                         })
                         .collect(),
                     movement: Movement::Static,
-                    sight: None,
-                    profile: None,
-                    noise: None,
-                    decider: None,
-                    cost_list: None,
-                    separation: None,
+                    ..Archetype::default()
                 })
                 .ok()
         })
