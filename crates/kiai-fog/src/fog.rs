@@ -185,8 +185,8 @@ struct Unit {
     template: u32,
     /// Flashlights: template index per bucket, `NONE` until first used.
     bucket_templates: Vec<u32>,
-    /// True when the unit's seen tiles are exactly its template at its tile (fully on the
-    /// grid, nothing occluded); `spans` is then empty.
+    /// True when the unit's seen tiles are exactly its template at its tile, clipped to the
+    /// grid (nothing occluded); `spans` is then empty.
     full: bool,
     /// Otherwise: the tiles this unit adds to its faction's counters, sorted by `(z, x0)`.
     spans: Vec<AbsSpan>,
@@ -519,12 +519,24 @@ fn apply_diff(
     });
 }
 
-/// What changes when a full (unclipped, unoccluded) template moves by one tile: the tiles
-/// leaving and entering sight, as row-major offsets from the unit's old tile.
+/// What changes when an unoccluded template moves by one tile: the tiles leaving and
+/// entering sight, as row-major offsets from the unit's old tile, and again as `(dx, dz)`
+/// for units near the edge (clipping to the grid commutes with the difference).
 #[derive(Clone, Debug, Default)]
 struct ShiftDiff {
     removed: Vec<isize>,
     added: Vec<isize>,
+    removed_xz: Vec<[i16; 2]>,
+    added_xz: Vec<[i16; 2]>,
+}
+
+/// Which cached difference [`FogGrid::apply_move`] applies.
+#[derive(Clone, Copy, Debug)]
+enum MoveDiff {
+    /// `shifts[k]` of the template.
+    Shift(usize),
+    /// `turns[k]` of the old template.
+    Turn(usize),
 }
 
 /// A cached template plus its one-tile move differences for this grid's width.
@@ -556,13 +568,46 @@ fn offsets_diff(from: &LosTemplate, to: &LosTemplate, sx: i32, sz: i32, width: u
     diff_spans(&rel(from, 0, 0), &rel(to, sx, sz), |added, z, x0, x1| {
         let row = z as isize * width as isize;
         let tiles = (x0..=x1).map(|x| row + x as isize);
+        // Offsets are within 2 * MAX_SIGHT_RADIUS + 1 of the unit: they fit `i16`.
+        let xz = (x0..=x1).map(|x| [x as i16, z as i16]);
         if added {
-            d.added.extend(tiles)
+            d.added.extend(tiles);
+            d.added_xz.extend(xz);
         } else {
-            d.removed.extend(tiles)
+            d.removed.extend(tiles);
+            d.removed_xz.extend(xz);
         }
     });
     d
+}
+
+/// Applies precomputed offsets around tile `centre` (x, z) for faction `f`, skipping the
+/// tiles off the grid (for units near the edge).
+fn apply_offsets_clipped(
+    planes: &mut Planes,
+    occ: &mut Occupancy,
+    f: usize,
+    (grid_w, grid_h): (i32, i32),
+    centre: (i32, i32),
+    diff: &ShiftDiff,
+) {
+    let (lane, width) = (planes.lane(f), planes.width);
+    let on_grid = |d: &[i16; 2]| {
+        let (x, z) = (centre.0 + i32::from(d[0]), centre.1 + i32::from(d[1]));
+        (x >= 0 && x < grid_w && z >= 0 && z < grid_h).then(|| z as usize * width + x as usize)
+    };
+    let mut hidden = 0;
+    for t in diff.removed_xz.iter().filter_map(on_grid) {
+        hidden += planes.remove_tile(occ, lane, t);
+    }
+    let (mut visible, mut explored) = (0, 0);
+    for t in diff.added_xz.iter().filter_map(on_grid) {
+        let (v, e) = planes.add_tile(occ, lane, t);
+        visible += v;
+        explored += e;
+    }
+    planes.visible_count[f] = planes.visible_count[f] + visible - hidden;
+    planes.explored_count[f] += explored;
 }
 
 /// Applies precomputed offsets around row-major tile `centre` for faction `f`.
@@ -1004,7 +1049,15 @@ impl FogGrid {
     /// Number of tiles a unit currently sees (after clipping and occlusion).
     pub fn unit_visible_tile_count(&self, id: UnitId) -> Option<u32> {
         let u = &self.units[self.by_id.get(id)? as usize];
-        Some(u.spans.iter().map(|s| (s.x1 - s.x0 + 1) as u32).sum())
+        let mut full = Vec::new();
+        let spans = if u.full {
+            let t = &self.templates[u.template as usize].template;
+            visible_spans(&self.spec, t, u.tile, None, &mut full);
+            &full
+        } else {
+            &u.spans
+        };
+        Some(spans.iter().map(|s| (s.x1 - s.x0 + 1) as u32).sum())
     }
 
     // ----- events -----
@@ -1256,17 +1309,55 @@ impl FogGrid {
         index
     }
 
-    /// True when the template at `tile` lies fully on the grid with no blocking tile in its
-    /// square (or occlusion off): the unit then sees exactly its template.
+    /// True when no blocking tile lies in the template's square at `tile` (or occlusion is
+    /// off): the unit then sees exactly its template, clipped to the grid.
     fn sees_full_template(&self, template: u32, tile: (i32, i32)) -> bool {
+        if !self.config.occlusion {
+            return true;
+        }
         let r = self.templates[template as usize].template.reach();
         let (w, h) = (self.spec.width as i32, self.spec.height as i32);
         let (x, z) = tile;
-        x - r >= 0
-            && z - r >= 0
-            && x + r < w
-            && z + r < h
-            && !(self.config.occlusion && self.blockers.any_in(x - r, z - r, x + r, z + r))
+        !self.blockers.any_in(
+            (x - r).max(0),
+            (z - r).max(0),
+            (x + r).min(w - 1),
+            (z + r).min(h - 1),
+        )
+    }
+
+    /// True when the template at `tile` lies fully on the grid.
+    fn inside_grid(&self, template: u32, tile: (i32, i32)) -> bool {
+        let r = self.templates[template as usize].template.reach();
+        let (w, h) = (self.spec.width as i32, self.spec.height as i32);
+        let (x, z) = tile;
+        x - r >= 0 && z - r >= 0 && x + r < w && z + r < h
+    }
+
+    /// Applies a one-tile move difference (`turn`: cached in `turns[turn]` of the old
+    /// template, else `shifts[shift]` of the template) from `old_tile`, clipped to the grid
+    /// when either placement reaches past an edge.
+    fn apply_move(
+        &mut self,
+        f: usize,
+        old_tile: (i32, i32),
+        template: u32,
+        diff: MoveDiff,
+        clip: bool,
+    ) {
+        let entry = &self.templates[template as usize];
+        let diff = match diff {
+            MoveDiff::Shift(k) => &entry.shifts[k],
+            MoveDiff::Turn(k) => &entry.turns[k].1,
+        };
+        let (planes, occ) = (&mut self.planes, &mut self.occ);
+        if clip {
+            let size = (self.spec.width as i32, self.spec.height as i32);
+            apply_offsets_clipped(planes, occ, f, size, old_tile, diff);
+        } else {
+            let centre = planes.slot(old_tile.0 as usize, old_tile.1 as usize) as isize;
+            apply_offsets(planes, occ, f, centre, diff);
+        }
     }
 
     /// Moves a unit's contribution from what it saw at (`old_tile`, `old_template`) to what
@@ -1281,9 +1372,9 @@ impl FogGrid {
         if self.units[s].full && full && template == old_template && sx.abs() <= 1 && sz.abs() <= 1
         {
             // Fast path: a one-tile move on open ground; the difference is precomputed.
-            let shift = &self.templates[template as usize].shifts[((sx + 1) * 3 + sz + 1) as usize];
-            let centre = self.planes.slot(old_tile.0 as usize, old_tile.1 as usize) as isize;
-            apply_offsets(&mut self.planes, &mut self.occ, f, centre, shift);
+            let clip = !self.inside_grid(template, old_tile) || !self.inside_grid(template, tile);
+            let k = ((sx + 1) * 3 + sz + 1) as usize;
+            self.apply_move(f, old_tile, template, MoveDiff::Shift(k), clip);
             return;
         }
         if self.units[s].full && full && sx.abs() <= 1 && sz.abs() <= 1 && old_template != NONE {
@@ -1301,9 +1392,9 @@ impl FogGrid {
                     k
                 }
             };
-            let diff = &self.templates[old_template as usize].turns[k].1;
-            let centre = self.planes.slot(old_tile.0 as usize, old_tile.1 as usize) as isize;
-            apply_offsets(&mut self.planes, &mut self.occ, f, centre, diff);
+            let clip =
+                !self.inside_grid(old_template, old_tile) || !self.inside_grid(template, tile);
+            self.apply_move(f, old_tile, old_template, MoveDiff::Turn(k), clip);
             return;
         }
         // General path: old and new seen sets as grid spans, per-row difference.

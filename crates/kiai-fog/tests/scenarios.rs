@@ -318,3 +318,16 @@ fn crowds_keep_exact_counters() {
         TileState::Explored
     );
 }
+
+#[test]
+fn a_units_visible_tile_count_in_the_open_and_in_a_corner() {
+    let mut fog = FogGrid::new(GridSpec::new(32, 32, 1.0), FogConfig::default()).unwrap();
+    fog.add_unit(UnitId(1), circle(RED, 4.0), at(16, 16))
+        .unwrap();
+    assert_eq!(fog.unit_visible_tile_count(UnitId(1)), Some(49));
+    fog.set_pose(UnitId(1), at(17, 16)).unwrap();
+    assert_eq!(fog.unit_visible_tile_count(UnitId(1)), Some(49));
+    fog.set_pose(UnitId(1), at(0, 0)).unwrap();
+    assert_eq!(fog.unit_visible_tile_count(UnitId(1)), Some(17));
+    assert_eq!(fog.visible_tile_count(RED), 17);
+}
