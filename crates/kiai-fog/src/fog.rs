@@ -60,9 +60,9 @@ impl Pose {
 /// Grid-wide settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FogConfig {
-    /// Number of factions, `1..=MAX_FACTIONS` (32). Memory is `factions.div_ceil(2) +
-    /// factions.div_ceil(8)` bytes per tile (4-bit counters and explored bits), plus
-    /// `2 * factions` zeroed bytes per tile for crowded tiles, touched only where used.
+    /// Number of factions, `1..=MAX_FACTIONS` (32). Memory is `factions.div_ceil(2)` bytes
+    /// per tile (a 4-bit explored-and-counter cell per faction), plus `2 * factions` zeroed
+    /// bytes per tile for crowded tiles, touched only where used.
     pub factions: u8,
     /// Direction buckets for flashlights, `1..=1024`: facing is snapped to multiples of
     /// `360° / direction_buckets`; one template per (radius, bucket, fov).
@@ -194,50 +194,45 @@ struct Unit {
     reported: u32,
 }
 
-/// Per-tile data, tile-major: each tile owns a block of `stride` bytes holding one 4-bit
-/// counter per faction (faction `f` in the low nibble of byte `f / 2` when `f` is even,
-/// the high one when odd), then the explored bits (bit `f % 8` of byte
-/// `factions.div_ceil(2) + f / 8`). A tile's visible mask is read off its counters (bit
-/// `f` = counter `f` > 0), so a counter update, its mask change and its explored bit share
-/// one cache line, and 8 factions at 512 x 512 tiles take 1.3 MB, which stays in a 2 MB
-/// L2 cache.
+/// Per-tile data, tile-major: each tile owns `factions.div_ceil(2)` bytes, one 4-bit cell
+/// per faction (faction `f` in the low nibble of byte `f / 2` when `f` is even, the high
+/// one when odd). A cell holds the faction's explored state and counter at once: 0 =
+/// never seen, otherwise explored with counter `cell - 1`. A tile's visible and explored
+/// masks are read off its cells, so a counter update touches one byte and nothing else,
+/// and 8 factions at 512 x 512 tiles take 1 MB, which stays in a 2 MB L2 cache.
 ///
-/// A nibble stops at 15: watchers beyond that are kept exactly in `high` (a `u16` plane
-/// per faction, touched only for tiles whose nibble is saturated, so its untouched pages are
-/// never even mapped in), and [`FogGrid::counter`] reports `15 + high` there.
+/// A cell stops at 15 (counter 14): watchers beyond that are kept exactly in `high` (a `u16`
+/// plane per faction, touched only for tiles whose cell is saturated, and allocated zeroed
+/// so that its untouched pages are never mapped in); [`FogGrid::counter`] reports
+/// `14 + high` there.
 ///
 /// (Earlier layouts, measured slower on the `fog circle` bench: `u16` counter planes plus an
 /// 8-byte mask cell per tile (6 MB, two cache misses per update); tile-major blocks of `u8`
-/// counters (2.4 MB); `u8` counter planes per faction plus visible/explored bit planes;
-/// 4 x 4 tile blocks instead of rows.)
+/// counters and explored bits (2.4 MB); `u8` counter planes per faction plus
+/// visible/explored bit planes; 4-bit counters plus explored bits (1.3 MB); 4 x 4 tile
+/// blocks instead of rows.)
 #[derive(Clone, Debug)]
 struct Planes {
     width: usize,
     /// Tiles in the grid.
     tiles: usize,
-    /// Configured faction count.
-    factions: usize,
-    /// Bytes per tile: `factions.div_ceil(2) + factions.div_ceil(8)`.
+    /// Bytes per tile: `factions.div_ceil(2)`.
     stride: usize,
-    /// Tile blocks: counter nibbles, then explored bits.
+    /// Tile blocks of 4-bit cells.
     data: Vec<u8>,
-    /// `high[faction * tiles + tile]`: watchers beyond the 15 held by a saturated nibble.
+    /// `high[faction * tiles + tile]`: watchers beyond the 14 counted by a saturated cell.
     high: Vec<u16>,
     visible_count: Vec<u32>,
     explored_count: Vec<u32>,
 }
 
-/// Where one faction's data lies inside a tile block.
+/// Where one faction's data lies.
 #[derive(Clone, Copy, Debug)]
 struct Lane {
-    /// Byte of the counter nibble.
+    /// Byte of the cell inside a tile block.
     byte: usize,
-    /// Shift of the nibble in that byte (0 or 4).
+    /// Shift of the cell in that byte (0 or 4).
     shift: u32,
-    /// Byte of the explored bit.
-    explored: usize,
-    /// The faction's bit in that byte.
-    bit: u8,
     /// Start of the faction's `high` plane.
     high: usize,
 }
@@ -317,11 +312,10 @@ impl Planes {
     // misses of the next tiles.
 
     fn new(tiles: usize, width: usize, factions: usize) -> Self {
-        let stride = factions.div_ceil(2) + factions.div_ceil(8);
+        let stride = factions.div_ceil(2);
         Self {
             width,
             tiles,
-            factions,
             stride,
             data: vec![0; tiles * stride],
             high: vec![0; tiles * factions],
@@ -341,73 +335,74 @@ impl Planes {
         Lane {
             byte: f >> 1,
             shift: (f as u32 & 1) * 4,
-            explored: self.factions.div_ceil(2) + (f >> 3),
-            bit: 1 << (f & 7),
             high: f * self.tiles,
         }
+    }
+
+    /// Bit `f` set when faction `f`'s cell of tile `t` is at least `min`.
+    #[inline]
+    fn cells_at_least(&self, t: usize, min: u8) -> u32 {
+        let b = t * self.stride;
+        let cells = &self.data[b..b + self.stride];
+        cells.iter().enumerate().fold(0, |m, (i, &n)| {
+            let pair = u32::from(n & 0x0f >= min) | u32::from(n >> 4 >= min) << 1;
+            m | pair << (2 * i)
+        })
     }
 
     /// The visible mask of tile `t`: bit `f` set when faction `f`'s counter is > 0.
     #[inline]
     fn mask(&self, t: usize) -> u32 {
-        let b = t * self.stride;
-        let nibbles = &self.data[b..b + self.factions.div_ceil(2)];
-        nibbles.iter().enumerate().fold(0, |m, (i, &n)| {
-            let pair = u32::from(n & 0x0f != 0) | u32::from(n & 0xf0 != 0) << 1;
-            m | pair << (2 * i)
-        })
+        self.cells_at_least(t, 2)
     }
 
     /// The explored mask of tile `t`.
     #[inline]
     fn explored(&self, t: usize) -> u32 {
-        let b = t * self.stride;
-        self.data[b + self.factions.div_ceil(2)..b + self.stride]
-            .iter()
-            .enumerate()
-            .fold(0, |m, (i, &e)| m | u32::from(e) << (8 * i))
+        self.cells_at_least(t, 1)
     }
 
     /// Faction `f`'s exact counter on tile `t`.
     fn counter(&self, f: usize, t: usize) -> u32 {
         let lane = self.lane(f);
-        let c = u32::from(self.data[t * self.stride + lane.byte] >> lane.shift) & 15;
-        if c == 15 {
-            c + u32::from(self.high[lane.high + t])
+        let cell = u32::from(self.data[t * self.stride + lane.byte] >> lane.shift) & 15;
+        if cell == 15 {
+            14 + u32::from(self.high[lane.high + t])
         } else {
-            c
+            cell.saturating_sub(1)
         }
     }
 
-    /// Adds one to faction `lane.f`'s counter of tile `t` (a row-major index); returns
-    /// (tile became visible, tile became explored) as 0/1.
+    /// Adds one to the counter of tile `t` (a row-major index) for `lane`'s faction;
+    /// returns (tile became visible, tile became explored) as 0/1.
     #[inline(always)]
     fn add_tile(&mut self, occ: &mut Occupancy, lane: Lane, t: usize) -> (u32, u32) {
-        let b = t * self.stride;
-        let byte = self.data[b + lane.byte];
-        let c = (byte >> lane.shift) & 15;
-        if c == 15 {
+        let i = t * self.stride + lane.byte;
+        let byte = self.data[i];
+        let cell = (byte >> lane.shift) & 15;
+        if cell == 15 {
             self.high[lane.high + t] += 1;
             return (0, 0);
         }
-        self.data[b + lane.byte] = byte + (1 << lane.shift);
-        let became = u8::from(c == 0);
-        let e = &mut self.data[b + lane.explored];
-        let fresh = u32::from(*e & lane.bit == 0) & u32::from(became);
-        *e |= lane.bit * became;
-        if occ.is_occupied(t) && c == 0 {
+        // 0 (never seen) -> 2; 1 (explored, hidden) -> 2; n -> n + 1.
+        let fresh = u8::from(cell == 0);
+        self.data[i] = byte + ((1 + fresh) << lane.shift);
+        let became = cell <= 1;
+        // `&`, not `&&`: one well-predicted branch, not one on the near-random `became`.
+        if occ.is_occupied(t) & became {
             occ.notify(t);
         }
-        (u32::from(became), fresh)
+        (u32::from(became), u32::from(fresh))
     }
 
-    /// Subtracts one from faction `lane.f`'s counter of tile `t`; returns 1 if it became hidden.
+    /// Subtracts one from the counter of tile `t` for `lane`'s faction; returns 1 if it
+    /// became hidden.
     #[inline(always)]
     fn remove_tile(&mut self, occ: &mut Occupancy, lane: Lane, t: usize) -> u32 {
         let i = t * self.stride + lane.byte;
         let byte = self.data[i];
-        let c = (byte >> lane.shift) & 15;
-        if c == 15 {
+        let cell = (byte >> lane.shift) & 15;
+        if cell == 15 {
             let h = &mut self.high[lane.high + t];
             if *h > 0 {
                 *h -= 1;
@@ -415,10 +410,11 @@ impl Planes {
             }
         }
         self.data[i] = byte - (1 << lane.shift);
-        if occ.is_occupied(t) && c == 1 {
+        let gone = cell == 2;
+        if occ.is_occupied(t) & gone {
             occ.notify(t);
         }
-        u32::from(c == 1)
+        u32::from(gone)
     }
 
     /// Adds one to faction `f`'s counters on row `z`, columns `x0..=x1`.
@@ -807,12 +803,12 @@ fn visible_spans(
 /// masks and explored bits at once, touching only the tiles that change; events are
 /// collected and handed out by [`FogGrid::drain_events`].
 ///
-/// Memory: `factions.div_ceil(2) + factions.div_ceil(8)` bytes per tile, plus `2 * factions`
-/// zeroed bytes per tile for tiles seen by more than 15 units of one faction (allocated
-/// zeroed, so the OS maps in only the pages used), plus about 4.1 bytes per tile for
-/// occupancy, plus the template cache: one template per (radius, bucket, fov) in use, each with its
-/// precomputed one-tile move differences and, per turn met (old template, new template,
-/// move), a cached difference. Everything is deterministic: no hashing, no clocks.
+/// Memory: `factions.div_ceil(2)` bytes per tile, plus `2 * factions` bytes per tile for
+/// tiles seen by more than 14 units of one faction (allocated zeroed, so the OS maps in
+/// only the pages used), plus about 4.1 bytes per tile for occupancy, plus the template
+/// cache: one template per (radius, bucket, fov) in use, each with its precomputed
+/// one-tile move differences and, per turn met (old template, new template, move), a
+/// cached difference. Everything is deterministic: no hashing, no clocks.
 
 #[derive(Clone, Debug)]
 pub struct FogGrid {
