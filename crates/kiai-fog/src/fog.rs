@@ -10,8 +10,8 @@ use crate::template::{LosTemplate, MAX_SIGHT_RADIUS, TemplateKey, direction_buck
 const NONE: u32 = u32::MAX;
 /// Side of the blocker-count chunks used to skip occlusion work on open ground, as a shift (8 tiles).
 const CHUNK_SHIFT: u32 = 3;
-/// Most units one faction may have: one unit adds at most 1 to a tile's `u16` counter, so
-/// counters can never overflow.
+/// Most units one faction may have: one unit adds at most 1 to a tile's counter, so
+/// counters (reported as `u16`) can never overflow.
 pub const MAX_UNITS_PER_FACTION: u32 = u16::MAX as u32;
 
 /// A unit, named by the caller: any `u32`, unique among the registered units.
@@ -60,8 +60,9 @@ impl Pose {
 /// Grid-wide settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FogConfig {
-    /// Number of factions, `1..=MAX_FACTIONS` (32). Memory is `2 * factions` bytes of
-    /// counters per tile plus 8 bytes of masks.
+    /// Number of factions, `1..=MAX_FACTIONS` (32). Memory is `factions.div_ceil(2)` bytes
+    /// per tile (a 4-bit explored-and-counter cell per faction), plus `2 * factions` zeroed
+    /// bytes per tile for crowded tiles, touched only where used.
     pub factions: u8,
     /// Direction buckets for flashlights, `1..=1024`: facing is snapped to multiples of
     /// `360° / direction_buckets`; one template per (radius, bucket, fov).
@@ -184,8 +185,8 @@ struct Unit {
     template: u32,
     /// Flashlights: template index per bucket, `NONE` until first used.
     bucket_templates: Vec<u32>,
-    /// True when the unit's seen tiles are exactly its template at its tile (fully on the
-    /// grid, nothing occluded); `spans` is then empty.
+    /// True when the unit's seen tiles are exactly its template at its tile, clipped to the
+    /// grid (nothing occluded); `spans` is then empty.
     full: bool,
     /// Otherwise: the tiles this unit adds to its faction's counters, sorted by `(z, x0)`.
     spans: Vec<AbsSpan>,
@@ -193,34 +194,48 @@ struct Unit {
     reported: u32,
 }
 
-/// A tile's masks, side by side so a counter crossing 0 touches one cache line.
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(8))]
-struct Cell {
-    /// Bit `f` set when faction `f`'s counter is > 0.
-    mask: u32,
-    /// Bit `f` set once the tile was visible to `f`.
-    explored: u32,
-}
-
-/// Per-tile data: counters per faction plane, masks, running totals.
-#[derive(Clone, Debug)]
+/// Per-tile data, tile-major: each tile owns `factions.div_ceil(2)` bytes, one 4-bit cell
+/// per faction (faction `f` in the low nibble of byte `f / 2` when `f` is even, the high
+/// one when odd). A cell holds the faction's explored state and counter at once: 0 =
+/// never seen, otherwise explored with counter `cell - 1`. A tile's visible and explored
+/// masks are read off its cells, so a counter update touches one byte and nothing else,
+/// and 8 factions at 512 x 512 tiles take 1 MB, which stays in a 2 MB L2 cache.
 ///
-/// Storage is row-major. (4 x 4 tile blocks were tried, to fit more of a template's rim
-/// into each cache line, and measured no faster: the updates are bound by instructions,
-/// not by memory, at 512 x 512 tiles.)
+/// A cell stops at 15 (counter 14): watchers beyond that are kept exactly in `high` (a `u16`
+/// plane per faction, touched only for tiles whose cell is saturated, and allocated zeroed
+/// so that its untouched pages are never mapped in); [`FogGrid::counter`] reports
+/// `14 + high` there.
+///
+/// (Earlier layouts, measured slower on the `fog circle` bench: `u16` counter planes plus an
+/// 8-byte mask cell per tile (6 MB, two cache misses per update); tile-major blocks of `u8`
+/// counters and explored bits (2.4 MB); `u8` counter planes per faction plus
+/// visible/explored bit planes; 4-bit counters plus explored bits (1.3 MB); 4 x 4 tile
+/// blocks instead of rows.)
+#[derive(Clone, Debug)]
 struct Planes {
     width: usize,
-    /// Slots per faction plane (= tiles).
-    slots: usize,
-    /// `counters[faction * slots + slot]`: units of that faction seeing the tile.
-    counters: Vec<u16>,
-    /// Per slot.
-    cells: Vec<Cell>,
+    /// Tiles in the grid.
+    tiles: usize,
+    /// Bytes per tile: `factions.div_ceil(2)`.
+    stride: usize,
+    /// Tile blocks of 4-bit cells.
+    data: Vec<u8>,
+    /// `high[faction * tiles + tile]`: watchers beyond the 14 counted by a saturated cell.
+    high: Vec<u16>,
     visible_count: Vec<u32>,
     explored_count: Vec<u32>,
 }
 
+/// Where one faction's data lies.
+#[derive(Clone, Copy, Debug)]
+struct Lane {
+    /// Byte of the cell inside a tile block.
+    byte: usize,
+    /// Shift of the cell in that byte (0 or 4).
+    shift: u32,
+    /// Start of the faction's `high` plane.
+    high: usize,
+}
 /// Which units stand on which tile (intrusive doubly linked lists), and the units whose
 /// tile's mask changed since the last drain. `occupied` (one bit per tile, small enough to
 /// stay in cache) spares the counter loops a look at `head` for the many empty tiles.
@@ -259,7 +274,12 @@ impl Occupancy {
     }
 
     fn link(&mut self, slot: u32, tile: usize) {
-        let h = self.head[tile];
+        // Most tiles are empty: skip the (likely cache-missing) load of their list head.
+        let h = if self.is_occupied(tile) {
+            self.head[tile]
+        } else {
+            NONE
+        };
         self.next[slot as usize] = h;
         self.prev[slot as usize] = NONE;
         if h != NONE {
@@ -287,8 +307,22 @@ impl Occupancy {
 
 impl Planes {
     // The counter loops are branch-free except for the (rare, well predicted) occupied-tile
-    // notification: whether a counter crosses 0 <-> 1 is close to random, and a mispredicted
-    // branch there would stop the CPU from overlapping the cache misses of the next tiles.
+    // notification and saturation checks: whether a counter crosses 0 <-> 1 is close to
+    // random, and a mispredicted branch there would stop the CPU from overlapping the cache
+    // misses of the next tiles.
+
+    fn new(tiles: usize, width: usize, factions: usize) -> Self {
+        let stride = factions.div_ceil(2);
+        Self {
+            width,
+            tiles,
+            stride,
+            data: vec![0; tiles * stride],
+            high: vec![0; tiles * factions],
+            visible_count: vec![0; factions],
+            explored_count: vec![0; factions],
+        }
+    }
 
     /// Storage slot of tile `(x, z)`.
     #[inline]
@@ -296,34 +330,91 @@ impl Planes {
         z * self.width + x
     }
 
-    /// Adds one to faction `f`'s counter of tile `t` (a row-major index); returns
-    /// (tile became visible, tile became explored) as 0/1.
-    #[inline(always)]
-    fn add_tile(&mut self, occ: &mut Occupancy, f: usize, t: usize) -> (u32, u32) {
-        let c = &mut self.counters[f * self.slots + t];
-        *c += 1;
-        let became = u32::from(*c == 1);
-        let cell = &mut self.cells[t];
-        let fresh = became & !(cell.explored >> f) & 1;
-        cell.mask |= became << f;
-        cell.explored |= became << f;
-        if occ.is_occupied(t) && became != 0 {
-            occ.notify(t);
+    #[inline]
+    fn lane(&self, f: usize) -> Lane {
+        Lane {
+            byte: f >> 1,
+            shift: (f as u32 & 1) * 4,
+            high: f * self.tiles,
         }
-        (became, fresh)
     }
 
-    /// Subtracts one from faction `f`'s counter of tile `t`; returns 1 if it became hidden.
+    /// Bit `f` set when faction `f`'s cell of tile `t` is at least `min`.
+    #[inline]
+    fn cells_at_least(&self, t: usize, min: u8) -> u32 {
+        let b = t * self.stride;
+        let cells = &self.data[b..b + self.stride];
+        cells.iter().enumerate().fold(0, |m, (i, &n)| {
+            let pair = u32::from(n & 0x0f >= min) | u32::from(n >> 4 >= min) << 1;
+            m | pair << (2 * i)
+        })
+    }
+
+    /// The visible mask of tile `t`: bit `f` set when faction `f`'s counter is > 0.
+    #[inline]
+    fn mask(&self, t: usize) -> u32 {
+        self.cells_at_least(t, 2)
+    }
+
+    /// The explored mask of tile `t`.
+    #[inline]
+    fn explored(&self, t: usize) -> u32 {
+        self.cells_at_least(t, 1)
+    }
+
+    /// Faction `f`'s exact counter on tile `t`.
+    fn counter(&self, f: usize, t: usize) -> u32 {
+        let lane = self.lane(f);
+        let cell = u32::from(self.data[t * self.stride + lane.byte] >> lane.shift) & 15;
+        if cell == 15 {
+            14 + u32::from(self.high[lane.high + t])
+        } else {
+            cell.saturating_sub(1)
+        }
+    }
+
+    /// Adds one to the counter of tile `t` (a row-major index) for `lane`'s faction;
+    /// returns (tile became visible, tile became explored) as 0/1.
     #[inline(always)]
-    fn remove_tile(&mut self, occ: &mut Occupancy, f: usize, t: usize) -> u32 {
-        let c = &mut self.counters[f * self.slots + t];
-        *c -= 1;
-        let became = u32::from(*c == 0);
-        self.cells[t].mask &= !(became << f);
-        if occ.is_occupied(t) && became != 0 {
+    fn add_tile(&mut self, occ: &mut Occupancy, lane: Lane, t: usize) -> (u32, u32) {
+        let i = t * self.stride + lane.byte;
+        let byte = self.data[i];
+        let cell = (byte >> lane.shift) & 15;
+        if cell == 15 {
+            self.high[lane.high + t] += 1;
+            return (0, 0);
+        }
+        // 0 (never seen) -> 2; 1 (explored, hidden) -> 2; n -> n + 1.
+        let fresh = u8::from(cell == 0);
+        self.data[i] = byte + ((1 + fresh) << lane.shift);
+        let became = cell <= 1;
+        // `&`, not `&&`: one well-predicted branch, not one on the near-random `became`.
+        if occ.is_occupied(t) & became {
             occ.notify(t);
         }
-        became
+        (u32::from(became), u32::from(fresh))
+    }
+
+    /// Subtracts one from the counter of tile `t` for `lane`'s faction; returns 1 if it
+    /// became hidden.
+    #[inline(always)]
+    fn remove_tile(&mut self, occ: &mut Occupancy, lane: Lane, t: usize) -> u32 {
+        let i = t * self.stride + lane.byte;
+        let byte = self.data[i];
+        let cell = (byte >> lane.shift) & 15;
+        if cell == 15 {
+            let h = &mut self.high[lane.high + t];
+            if *h > 0 {
+                *h -= 1;
+                return 0;
+            }
+        }
+        self.data[i] = byte - (1 << lane.shift);
+        let gone = cell == 2;
+        if occ.is_occupied(t) & gone {
+            occ.notify(t);
+        }
+        u32::from(gone)
     }
 
     /// Adds one to faction `f`'s counters on row `z`, columns `x0..=x1`.
@@ -332,9 +423,10 @@ impl Planes {
             self.slot(x0 as usize, z as usize),
             self.slot(x1 as usize, z as usize),
         );
+        let lane = self.lane(f);
         let (mut visible, mut explored) = (0, 0);
         for t in t0..=t1 {
-            let (v, e) = self.add_tile(occ, f, t);
+            let (v, e) = self.add_tile(occ, lane, t);
             visible += v;
             explored += e;
         }
@@ -348,9 +440,10 @@ impl Planes {
             self.slot(x0 as usize, z as usize),
             self.slot(x1 as usize, z as usize),
         );
+        let lane = self.lane(f);
         let mut hidden = 0;
         for t in t0..=t1 {
-            hidden += self.remove_tile(occ, f, t);
+            hidden += self.remove_tile(occ, lane, t);
         }
         self.visible_count[f] -= hidden;
     }
@@ -422,12 +515,24 @@ fn apply_diff(
     });
 }
 
-/// What changes when a full (unclipped, unoccluded) template moves by one tile: the tiles
-/// leaving and entering sight, as row-major offsets from the unit's old tile.
+/// What changes when an unoccluded template moves by one tile: the tiles leaving and
+/// entering sight, as row-major offsets from the unit's old tile, and again as `(dx, dz)`
+/// for units near the edge (clipping to the grid commutes with the difference).
 #[derive(Clone, Debug, Default)]
 struct ShiftDiff {
     removed: Vec<isize>,
     added: Vec<isize>,
+    removed_xz: Vec<[i16; 2]>,
+    added_xz: Vec<[i16; 2]>,
+}
+
+/// Which cached difference [`FogGrid::apply_move`] applies.
+#[derive(Clone, Copy, Debug)]
+enum MoveDiff {
+    /// `shifts[k]` of the template.
+    Shift(usize),
+    /// `turns[k]` of the old template.
+    Turn(usize),
 }
 
 /// A cached template plus its one-tile move differences for this grid's width.
@@ -459,13 +564,46 @@ fn offsets_diff(from: &LosTemplate, to: &LosTemplate, sx: i32, sz: i32, width: u
     diff_spans(&rel(from, 0, 0), &rel(to, sx, sz), |added, z, x0, x1| {
         let row = z as isize * width as isize;
         let tiles = (x0..=x1).map(|x| row + x as isize);
+        // Offsets are within 2 * MAX_SIGHT_RADIUS + 1 of the unit: they fit `i16`.
+        let xz = (x0..=x1).map(|x| [x as i16, z as i16]);
         if added {
-            d.added.extend(tiles)
+            d.added.extend(tiles);
+            d.added_xz.extend(xz);
         } else {
-            d.removed.extend(tiles)
+            d.removed.extend(tiles);
+            d.removed_xz.extend(xz);
         }
     });
     d
+}
+
+/// Applies precomputed offsets around tile `centre` (x, z) for faction `f`, skipping the
+/// tiles off the grid (for units near the edge).
+fn apply_offsets_clipped(
+    planes: &mut Planes,
+    occ: &mut Occupancy,
+    f: usize,
+    (grid_w, grid_h): (i32, i32),
+    centre: (i32, i32),
+    diff: &ShiftDiff,
+) {
+    let (lane, width) = (planes.lane(f), planes.width);
+    let on_grid = |d: &[i16; 2]| {
+        let (x, z) = (centre.0 + i32::from(d[0]), centre.1 + i32::from(d[1]));
+        (x >= 0 && x < grid_w && z >= 0 && z < grid_h).then(|| z as usize * width + x as usize)
+    };
+    let mut hidden = 0;
+    for t in diff.removed_xz.iter().filter_map(on_grid) {
+        hidden += planes.remove_tile(occ, lane, t);
+    }
+    let (mut visible, mut explored) = (0, 0);
+    for t in diff.added_xz.iter().filter_map(on_grid) {
+        let (v, e) = planes.add_tile(occ, lane, t);
+        visible += v;
+        explored += e;
+    }
+    planes.visible_count[f] = planes.visible_count[f] + visible - hidden;
+    planes.explored_count[f] += explored;
 }
 
 /// Applies precomputed offsets around row-major tile `centre` for faction `f`.
@@ -476,13 +614,14 @@ fn apply_offsets(
     centre: isize,
     diff: &ShiftDiff,
 ) {
+    let lane = planes.lane(f);
     let mut hidden = 0;
     for &off in &diff.removed {
-        hidden += planes.remove_tile(occ, f, (centre + off) as usize);
+        hidden += planes.remove_tile(occ, lane, (centre + off) as usize);
     }
     let (mut visible, mut explored) = (0, 0);
     for &off in &diff.added {
-        let (v, e) = planes.add_tile(occ, f, (centre + off) as usize);
+        let (v, e) = planes.add_tile(occ, lane, (centre + off) as usize);
         visible += v;
         explored += e;
     }
@@ -664,10 +803,12 @@ fn visible_spans(
 /// masks and explored bits at once, touching only the tiles that change; events are
 /// collected and handed out by [`FogGrid::drain_events`].
 ///
-/// Memory: `2 * factions + 8` bytes per tile, plus about 4.1 bytes per tile for occupancy,
-/// plus the template cache: one template per (radius, bucket, fov) in use, each with its
-/// precomputed one-tile move differences and, per turn met (old template, new template,
-/// move), a cached difference. Everything is deterministic: no hashing, no clocks.
+/// Memory: `factions.div_ceil(2)` bytes per tile, plus `2 * factions` bytes per tile for
+/// tiles seen by more than 14 units of one faction (allocated zeroed, so the OS maps in
+/// only the pages used), plus about 4.1 bytes per tile for occupancy, plus the template
+/// cache: one template per (radius, bucket, fov) in use, each with its precomputed
+/// one-tile move differences and, per turn met (old template, new template, move), a
+/// cached difference. Everything is deterministic: no hashing, no clocks.
 
 #[derive(Clone, Debug)]
 pub struct FogGrid {
@@ -700,27 +841,13 @@ impl FogGrid {
         }
         let tiles = spec.tile_count();
         let nf = usize::from(config.factions);
-        let slots = tiles;
         let chunk_w = ((spec.width as usize - 1) >> CHUNK_SHIFT) + 1;
 
         let chunk_h = ((spec.height as usize - 1) >> CHUNK_SHIFT) + 1;
         Ok(Self {
             spec,
             config,
-            planes: Planes {
-                width: spec.width as usize,
-                slots,
-                counters: vec![0; slots * nf],
-                cells: vec![
-                    Cell {
-                        mask: 0,
-                        explored: 0
-                    };
-                    slots
-                ],
-                visible_count: vec![0; nf],
-                explored_count: vec![0; nf],
-            },
+            planes: Planes::new(tiles, spec.width as usize, nf),
             occ: Occupancy {
                 head: vec![NONE; tiles],
                 occupied: vec![0; tiles.div_ceil(64)],
@@ -912,13 +1039,21 @@ impl FogGrid {
     pub fn unit_seen_by(&self, id: UnitId) -> Option<FactionMask> {
         let u = &self.units[self.by_id.get(id)? as usize];
         let i = self.planes.slot(u.tile.0 as usize, u.tile.1 as usize);
-        Some(FactionMask(self.planes.cells[i].mask) & !u.desc.faction.mask())
+        Some(FactionMask(self.planes.mask(i)) & !u.desc.faction.mask())
     }
 
     /// Number of tiles a unit currently sees (after clipping and occlusion).
     pub fn unit_visible_tile_count(&self, id: UnitId) -> Option<u32> {
         let u = &self.units[self.by_id.get(id)? as usize];
-        Some(u.spans.iter().map(|s| (s.x1 - s.x0 + 1) as u32).sum())
+        let mut full = Vec::new();
+        let spans = if u.full {
+            let t = &self.templates[u.template as usize].template;
+            visible_spans(&self.spec, t, u.tile, None, &mut full);
+            &full
+        } else {
+            &u.spans
+        };
+        Some(spans.iter().map(|s| (s.x1 - s.x0 + 1) as u32).sum())
     }
 
     // ----- events -----
@@ -940,7 +1075,7 @@ impl FogGrid {
                 continue;
             }
             let i = self.planes.slot(u.tile.0 as usize, u.tile.1 as usize);
-            let now = self.planes.cells[i].mask & !u.desc.faction.mask().0;
+            let now = self.planes.mask(i) & !u.desc.faction.mask().0;
             let changed = FactionMask(now ^ u.reported);
             for by in changed.iter() {
                 out.push(if now & by.mask().0 != 0 {
@@ -1014,7 +1149,8 @@ impl FogGrid {
     /// The factions that see `tile` now (empty off the grid). O(1).
     pub fn visible_mask(&self, tile: TilePos) -> FactionMask {
         FactionMask(if self.spec.contains(tile) {
-            self.planes.cells[self.planes.slot(tile.x as usize, tile.z as usize)].mask
+            self.planes
+                .mask(self.planes.slot(tile.x as usize, tile.z as usize))
         } else {
             0
         })
@@ -1023,7 +1159,8 @@ impl FogGrid {
     /// The factions that have ever seen `tile` (including those seeing it now).
     pub fn explored_mask(&self, tile: TilePos) -> FactionMask {
         FactionMask(if self.spec.contains(tile) {
-            self.planes.cells[self.planes.slot(tile.x as usize, tile.z as usize)].explored
+            self.planes
+                .explored(self.planes.slot(tile.x as usize, tile.z as usize))
         } else {
             0
         })
@@ -1040,7 +1177,8 @@ impl FogGrid {
             return 0;
         }
         let i = self.planes.slot(tile.x as usize, tile.z as usize);
-        self.planes.counters[usize::from(faction.0) * self.planes.slots + i]
+        // At most MAX_UNITS_PER_FACTION (u16::MAX) units of a faction exist.
+        self.planes.counter(usize::from(faction.0), i) as u16
     }
 
     /// What a spectator showing the factions in `spectator` (one faction, an alliance, or
@@ -1077,10 +1215,10 @@ impl FogGrid {
     /// for `spectator`, row-major (`z * width + x`), replacing the contents of `out`.
     pub fn write_states(&self, spectator: FactionMask, out: &mut Vec<u8>) {
         out.clear();
-        out.extend(self.cells_row_major().map(|c| {
-            if c.mask & spectator.0 != 0 {
+        out.extend(self.masks_row_major().map(|(mask, explored)| {
+            if mask & spectator.0 != 0 {
                 TileState::Visible as u8
-            } else if c.explored & spectator.0 != 0 {
+            } else if explored & spectator.0 != 0 {
                 TileState::Explored as u8
             } else {
                 TileState::Unexplored as u8
@@ -1097,12 +1235,12 @@ impl FogGrid {
 
     /// The per-tile visible masks, row-major (raw access for tools).
     pub fn visible_masks(&self) -> impl ExactSizeIterator<Item = FactionMask> + '_ {
-        self.cells_row_major().map(|c| FactionMask(c.mask))
+        self.masks_row_major().map(|(m, _)| FactionMask(m))
     }
 
     /// The per-tile explored masks, row-major (raw access for tools).
     pub fn explored_masks(&self) -> impl ExactSizeIterator<Item = FactionMask> + '_ {
-        self.cells_row_major().map(|c| FactionMask(c.explored))
+        self.masks_row_major().map(|(_, e)| FactionMask(e))
     }
 
     /// Number of distinct LOS templates built so far.
@@ -1112,9 +1250,9 @@ impl FogGrid {
 
     // ----- internals -----
 
-    /// Every tile's cell in row-major tile order.
-    fn cells_row_major(&self) -> impl ExactSizeIterator<Item = &Cell> + '_ {
-        self.planes.cells.iter()
+    /// Every tile's (visible, explored) masks in row-major tile order.
+    fn masks_row_major(&self) -> impl ExactSizeIterator<Item = (u32, u32)> + '_ {
+        (0..self.spec.tile_count()).map(|t| (self.planes.mask(t), self.planes.explored(t)))
     }
 
     /// The template index for a unit's shape and `bucket`, building it on first use.
@@ -1167,17 +1305,55 @@ impl FogGrid {
         index
     }
 
-    /// True when the template at `tile` lies fully on the grid with no blocking tile in its
-    /// square (or occlusion off): the unit then sees exactly its template.
+    /// True when no blocking tile lies in the template's square at `tile` (or occlusion is
+    /// off): the unit then sees exactly its template, clipped to the grid.
     fn sees_full_template(&self, template: u32, tile: (i32, i32)) -> bool {
+        if !self.config.occlusion {
+            return true;
+        }
         let r = self.templates[template as usize].template.reach();
         let (w, h) = (self.spec.width as i32, self.spec.height as i32);
         let (x, z) = tile;
-        x - r >= 0
-            && z - r >= 0
-            && x + r < w
-            && z + r < h
-            && !(self.config.occlusion && self.blockers.any_in(x - r, z - r, x + r, z + r))
+        !self.blockers.any_in(
+            (x - r).max(0),
+            (z - r).max(0),
+            (x + r).min(w - 1),
+            (z + r).min(h - 1),
+        )
+    }
+
+    /// True when the template at `tile` lies fully on the grid.
+    fn inside_grid(&self, template: u32, tile: (i32, i32)) -> bool {
+        let r = self.templates[template as usize].template.reach();
+        let (w, h) = (self.spec.width as i32, self.spec.height as i32);
+        let (x, z) = tile;
+        x - r >= 0 && z - r >= 0 && x + r < w && z + r < h
+    }
+
+    /// Applies a one-tile move difference (`turn`: cached in `turns[turn]` of the old
+    /// template, else `shifts[shift]` of the template) from `old_tile`, clipped to the grid
+    /// when either placement reaches past an edge.
+    fn apply_move(
+        &mut self,
+        f: usize,
+        old_tile: (i32, i32),
+        template: u32,
+        diff: MoveDiff,
+        clip: bool,
+    ) {
+        let entry = &self.templates[template as usize];
+        let diff = match diff {
+            MoveDiff::Shift(k) => &entry.shifts[k],
+            MoveDiff::Turn(k) => &entry.turns[k].1,
+        };
+        let (planes, occ) = (&mut self.planes, &mut self.occ);
+        if clip {
+            let size = (self.spec.width as i32, self.spec.height as i32);
+            apply_offsets_clipped(planes, occ, f, size, old_tile, diff);
+        } else {
+            let centre = planes.slot(old_tile.0 as usize, old_tile.1 as usize) as isize;
+            apply_offsets(planes, occ, f, centre, diff);
+        }
     }
 
     /// Moves a unit's contribution from what it saw at (`old_tile`, `old_template`) to what
@@ -1192,9 +1368,9 @@ impl FogGrid {
         if self.units[s].full && full && template == old_template && sx.abs() <= 1 && sz.abs() <= 1
         {
             // Fast path: a one-tile move on open ground; the difference is precomputed.
-            let shift = &self.templates[template as usize].shifts[((sx + 1) * 3 + sz + 1) as usize];
-            let centre = self.planes.slot(old_tile.0 as usize, old_tile.1 as usize) as isize;
-            apply_offsets(&mut self.planes, &mut self.occ, f, centre, shift);
+            let clip = !self.inside_grid(template, old_tile) || !self.inside_grid(template, tile);
+            let k = ((sx + 1) * 3 + sz + 1) as usize;
+            self.apply_move(f, old_tile, template, MoveDiff::Shift(k), clip);
             return;
         }
         if self.units[s].full && full && sx.abs() <= 1 && sz.abs() <= 1 && old_template != NONE {
@@ -1212,9 +1388,9 @@ impl FogGrid {
                     k
                 }
             };
-            let diff = &self.templates[old_template as usize].turns[k].1;
-            let centre = self.planes.slot(old_tile.0 as usize, old_tile.1 as usize) as isize;
-            apply_offsets(&mut self.planes, &mut self.occ, f, centre, diff);
+            let clip =
+                !self.inside_grid(old_template, old_tile) || !self.inside_grid(template, tile);
+            self.apply_move(f, old_tile, old_template, MoveDiff::Turn(k), clip);
             return;
         }
         // General path: old and new seen sets as grid spans, per-row difference.

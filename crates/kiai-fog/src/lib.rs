@@ -8,8 +8,9 @@
 //!
 //! Per tile, [`FogGrid`] keeps
 //! * a **counter** per faction: how many of that faction's units see the tile (shared
-//!   vision; `u16`, and a faction may have at most [`MAX_UNITS_PER_FACTION`] units, so a
-//!   counter never overflows);
+//!   vision; exact up to `u16::MAX`, and a faction may have at most
+//!   [`MAX_UNITS_PER_FACTION`] units, so a counter never overflows). Stored with the
+//!   explored state in 4 bits per faction, the excess over 14 kept apart for crowded tiles;
 //! * a **visible mask** ([`FactionMask`], bit `f` = counter of `f` > 0) for O(1)
 //!   "does `F` see this?" and for **spectators**: one faction, an alliance (several bits) or all;
 //! * an **explored mask**: bit `f` stays set once `f` has seen the tile, so a tile is

@@ -253,3 +253,81 @@ fn world_to_tile_respects_origin_and_tile_size() {
     assert_eq!(spec.tile_at_clamped([100.0, -100.0]), TilePos::new(3, 0));
     assert_eq!(spec.tile_centre(TilePos::new(1, 2)), [-6.25, 11.25]);
 }
+
+/// Crowds: far more watchers of one faction per tile than a small counter holds; counters,
+/// masks and visible-tile totals stay exact while the crowd moves and leaves.
+#[test]
+fn crowds_keep_exact_counters() {
+    let config = FogConfig {
+        factions: 9,
+        ..FogConfig::default()
+    };
+    let spec = GridSpec::new(12, 12, 1.0);
+    let mut fog = FogGrid::new(spec, config).unwrap();
+    let (odd, last) = (FactionId(1), FactionId(8));
+    // (id, faction, x, z)
+    let mut units: Vec<(u32, FactionId, u32, u32)> = Vec::new();
+    for i in 0..300u32 {
+        let f = if i % 10 == 0 { last } else { odd };
+        let (x, z) = (4 + i % 3, 5 + (i / 3) % 2);
+        fog.add_unit(UnitId(i), circle(f, 2.0), at(x, z)).unwrap();
+        units.push((i, f, x, z));
+    }
+    let check = |fog: &FogGrid, units: &[(u32, FactionId, u32, u32)]| {
+        for f in [FactionId(0), odd, last] {
+            let mut visible = 0;
+            for z in 0..12 {
+                for x in 0..12 {
+                    let n = units
+                        .iter()
+                        .filter(|u| u.1 == f)
+                        .filter(|u| {
+                            let (dx, dz) = (u.2 as i32 - x as i32, u.3 as i32 - z as i32);
+                            dx * dx + dz * dz <= 4
+                        })
+                        .count();
+                    let tile = TilePos::new(x, z);
+                    assert_eq!(usize::from(fog.counter(tile, f)), n, "{f} at ({x}, {z})");
+                    assert_eq!(fog.is_visible(tile, f), n > 0);
+                    visible += u32::from(n > 0);
+                }
+            }
+            assert_eq!(fog.visible_tile_count(f), visible);
+        }
+    };
+    check(&fog, &units);
+    assert!(fog.counter(TilePos::new(5, 5), odd) > 255);
+    // Walk the crowd east one tile at a time, then remove it half by half.
+    for step in 1..=3 {
+        for u in units.iter_mut() {
+            u.2 = 4 + (u.0 % 3) + step;
+            fog.set_pose(UnitId(u.0), at(u.2, u.3)).unwrap();
+        }
+        check(&fog, &units);
+    }
+    while !units.is_empty() {
+        let keep = units.len() / 2;
+        for u in units.drain(keep..) {
+            fog.remove_unit(UnitId(u.0)).unwrap();
+        }
+        check(&fog, &units);
+    }
+    assert!(fog.is_explored(TilePos::new(9, 5), last));
+    assert_eq!(
+        fog.state(TilePos::new(9, 5), odd.mask()),
+        TileState::Explored
+    );
+}
+
+#[test]
+fn a_units_visible_tile_count_in_the_open_and_in_a_corner() {
+    let mut fog = FogGrid::new(GridSpec::new(32, 32, 1.0), FogConfig::default()).unwrap();
+    fog.add_unit(UnitId(1), circle(RED, 4.0), at(16, 16))
+        .unwrap();
+    assert_eq!(fog.unit_visible_tile_count(UnitId(1)), Some(49));
+    fog.set_pose(UnitId(1), at(17, 16)).unwrap();
+    assert_eq!(fog.unit_visible_tile_count(UnitId(1)), Some(49));
+    fog.set_pose(UnitId(1), at(0, 0)).unwrap();
+    assert_eq!(fog.unit_visible_tile_count(UnitId(1)), Some(17));
+    assert_eq!(fog.visible_tile_count(RED), 17);
+}
