@@ -3,17 +3,7 @@
 
 mod common;
 
-use common::kiai;
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = kiai(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
-}
+use common::{json, kiai};
 
 const ARENA: &str = "content/demo/arena.ron";
 

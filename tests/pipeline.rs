@@ -6,21 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{kiai, root};
-
-fn stdout(args: &[&str]) -> String {
-    let out = kiai(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&stdout(args)).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
-}
+use common::{json, kiai, root, stdout};
 
 fn path_str(p: &Path) -> &str {
     p.to_str().unwrap_or_else(|| panic!("non-UTF-8 temp path"))

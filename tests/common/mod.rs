@@ -16,3 +16,27 @@ pub(crate) fn kiai(args: &[&str]) -> Output {
         .output()
         .unwrap_or_else(|e| panic!("cannot run kiai: {e}"))
 }
+
+/// Runs `kiai ARGS`, asserts it succeeded, and returns its stdout.
+#[allow(
+    dead_code,
+    reason = "each test binary uses its own subset of these helpers"
+)]
+pub(crate) fn stdout(args: &[&str]) -> String {
+    let out = kiai(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `kiai ARGS`, asserts it succeeded, and parses its stdout as JSON.
+#[allow(
+    dead_code,
+    reason = "each test binary uses its own subset of these helpers"
+)]
+pub(crate) fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
+}
