@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use kiai_content::migrate::migrate_text;
-use kiai_content::{Content, Pack, backup_path, pack_to_ron, write_atomic};
+use kiai_content::{Content, backup_path, pack_to_ron, write_atomic};
 use serde_json::{Value, json};
 
 use crate::{REPORTED, outln, print_json};
@@ -69,29 +69,7 @@ pub(crate) fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
             return Ok(REPORTED);
         }
     };
-    let mut pack = Pack::from_def(&content.def).context("cannot resolve the content")?;
-    // Bundle every script an archetype names, so the pack needs no files.
-    for script in content.scripts() {
-        let Some(path) = content
-            .def
-            .archetypes
-            .0
-            .get(script.index)
-            .and_then(|(_, a)| a.script.clone())
-        else {
-            continue;
-        };
-        if pack.scripts.iter().any(|s| s.path == path) {
-            continue;
-        }
-        let text = match script.bundled {
-            Some(text) => text,
-            None => std::fs::read_to_string(&script.path)
-                .with_context(|| format!("cannot read the script {}", script.path.display()))?,
-        };
-        pack.scripts
-            .push(kiai_content::pack::PackScript { path, text });
-    }
+    let pack = content.to_pack()?;
     let bytes = match args.format {
         PackFormat::Binary => pack.encode().context("cannot encode the pack")?,
         PackFormat::Ron => pack_to_ron(&pack)

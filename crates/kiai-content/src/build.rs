@@ -176,7 +176,7 @@ const PVS_EYE_HEIGHT: f32 = 1.5;
 /// The walls and regions of `def`, or `None` when it has neither. A region
 /// set with a `sees` list everywhere is taken as authored; otherwise it is
 /// computed by sample rays against the walls, seeded by `seed`.
-fn occluders(def: &ContentDef, seed: u64) -> Option<Occluders> {
+pub fn occluders(def: &ContentDef, seed: u64) -> Option<Occluders> {
     if def.walls.is_empty() && def.regions.is_empty() {
         return None;
     }

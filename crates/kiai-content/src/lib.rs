@@ -33,6 +33,7 @@
 mod build;
 pub mod def;
 mod diag;
+mod export;
 pub mod limits;
 mod lint;
 mod load;
@@ -43,8 +44,9 @@ pub mod pack;
 mod save;
 mod validate;
 
-pub use build::{build_world, build_world_with, profile, shape};
+pub use build::{build_world, build_world_with, occluders, profile, shape};
 pub use def::{FORMAT_VERSION, OLDEST_FORMAT_VERSION};
+pub use export::ExportError;
 pub use diag::{Diagnostic, Diagnostics, Severity, did_you_mean};
 pub use load::{Content, MAX_FILE_BYTES, MAX_NESTING, ScriptRef, parse};
 pub use locate::{Pos, SpanIndex};
