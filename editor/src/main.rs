@@ -1,0 +1,68 @@
+//! `kiai-editor [FILE]`: the kiai editor.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// The kiai editor: waypoint maps, cost lists, walls, regions, agents,
+/// senses and profiles.
+#[derive(Parser, Debug)]
+#[command(name = "kiai-editor", version, about, long_about = None)]
+struct Args {
+    /// Content file to open (RON). A path that does not exist yet starts
+    /// an empty document that saves there.
+    file: Option<PathBuf>,
+    /// Render this many frames continuously, print frame-time statistics
+    /// (interval between frames and the editor's own update time, p50 and
+    /// p99) and quit.
+    #[arg(long, value_name = "N")]
+    measure_frames: Option<u32>,
+    /// Start with the default panel layout instead of the remembered one.
+    #[arg(long)]
+    reset_layout: bool,
+    /// Window size in points, `WIDTHxHEIGHT`.
+    #[arg(long, default_value = "1440x900", value_parser = parse_size)]
+    size: (f32, f32),
+}
+
+fn parse_size(s: &str) -> Result<(f32, f32), String> {
+    let (w, h) = s
+        .split_once('x')
+        .ok_or_else(|| format!("`{s}` is not WIDTHxHEIGHT"))?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 200.0)
+            .ok_or_else(|| format!("`{v}` is not a size of at least 200"))
+    };
+    Ok((parse(w)?, parse(h)?))
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let options = kiai_editor::Options {
+        file: args.file,
+        measure_frames: args.measure_frames,
+        reset_layout: args.reset_layout,
+    };
+    let native = eframe::NativeOptions {
+        viewport: eframe::egui::ViewportBuilder::default()
+            .with_inner_size([args.size.0, args.size.1])
+            .with_title("kiai editor"),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "kiai-editor",
+        native,
+        Box::new(move |cc| Ok(Box::new(kiai_editor::EditorApp::new(options, cc.storage)))),
+    );
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kiai-editor: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! The editor driven through its real UI with egui_kittest (no display):
+//! input events go in, the document and the screen come out.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
+
+use std::path::{Path, PathBuf};
+
+use eframe::egui::{self, Key, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kiai_content::def::ShapeDef;
+use kiai_editor::{EditorApp, Options, Sel};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn editor(file: &Path) -> Harness<'static, EditorApp> {
+    let file = file.to_path_buf();
+    let mut h = Harness::builder()
+        .with_size(egui::Vec2::new(1400.0, 900.0))
+        .with_max_steps(12)
+        .build_eframe(move |_cc| {
+            EditorApp::new(
+                Options {
+                    file: Some(file),
+                    reset_layout: true,
+                    ..Default::default()
+                },
+                None,
+            )
+        });
+    // The first frames lay out the dock and frame the map.
+    h.run_steps(3);
+    h
+}
+
+fn screen(h: &Harness<'_, EditorApp>, x: f32, z: f32) -> Pos2 {
+    h.state().world_to_screen(x, z)
+}
+
+fn press(h: &mut Harness<'_, EditorApp>, pos: Pos2, pressed: bool, modifiers: Modifiers) {
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers,
+    });
+}
+
+fn click(h: &mut Harness<'_, EditorApp>, pos: Pos2) {
+    h.hover_at(pos);
+    h.step();
+    press(h, pos, true, Modifiers::NONE);
+    h.step();
+    press(h, pos, false, Modifiers::NONE);
+    h.step();
+    h.step();
+}
+
+/// A drag in small moves, as a hand does, with `modifiers` held.
+fn drag(h: &mut Harness<'_, EditorApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.step();
+    press(h, from, true, Modifiers::NONE);
+    h.step();
+    for k in 1..=8 {
+        let t = k as f32 / 8.0;
+        h.hover_at(from + (to - from) * t);
+        h.step();
+    }
+    press(h, to, false, Modifiers::NONE);
+    h.step();
+    h.step();
+}
+
+fn key(h: &mut Harness<'_, EditorApp>, key: Key) {
+    h.key_press(key);
+    h.step();
+}
+
+#[test]
+fn place_connect_paint_undo_redo_save_and_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("first.ron");
+    let mut h = editor(&path);
+    assert!(h.state().doc().def().waypoints.is_empty());
+
+    // Three waypoints with the waypoint tool.
+    key(&mut h, Key::W);
+    let corners = [(-20.0, -10.0), (20.0, -10.0), (20.0, 20.0)];
+    for (x, z) in corners {
+        let p = screen(&h, x, z);
+        click(&mut h, p);
+    }
+    let def = h.state().doc().def().clone();
+    assert_eq!(def.waypoints.len(), 3, "three clicks, three waypoints");
+    for (w, (x, z)) in def.waypoints.iter().zip(corners) {
+        assert!(
+            (w.pos.0 - x).abs() < 0.5 && (w.pos.2 - z).abs() < 0.5,
+            "{w:?}"
+        );
+    }
+
+    // Connect them in a chain with the link tool: 0-1, then 1-2.
+    key(&mut h, Key::L);
+    for (x, z) in corners {
+        let p = screen(&h, x, z);
+        click(&mut h, p);
+    }
+    let ids: Vec<u32> = def.waypoints.iter().map(|w| w.id).collect();
+    let links: Vec<(u32, u32, bool)> = h
+        .state()
+        .doc()
+        .def()
+        .links
+        .iter()
+        .map(|l| (l.from, l.to, l.two_way))
+        .collect();
+    assert_eq!(links, vec![(ids[0], ids[1], true), (ids[1], ids[2], true)]);
+    let linked = h.state().doc().def().clone();
+
+    // Paint the first link's cost with the paint tool.
+    key(&mut h, Key::C);
+    let a = screen(&h, 0.0, -16.0);
+    let b = screen(&h, 0.0, -4.0);
+    drag(&mut h, a, b);
+    let painted = h.state().doc().def().clone();
+    assert_eq!(painted.links[0].costs.get("default"), Some(&3.0));
+    assert_eq!(
+        painted.links[1].costs.get("default"),
+        None,
+        "outside the brush"
+    );
+
+    // Undo twice (the paint, the second link), redo once (the link).
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.step();
+    assert_eq!(h.state().doc().def().links.len(), 1);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.step();
+    assert_eq!(
+        h.state().doc().def(),
+        &linked,
+        "redo brings the link back, not the paint"
+    );
+    assert!(h.state().doc().is_dirty());
+
+    // Save, then reload from disk in the runtime's loader and the editor.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.step();
+    assert!(!h.state().doc().is_dirty(), "saved");
+    let loaded = kiai_content::Content::load(&path).expect("the saved file validates");
+    assert_eq!(&loaded.def, h.state().doc().def());
+    let reopened = editor(&path);
+    assert_eq!(reopened.state().doc().def(), &linked);
+}
+
+#[test]
+fn dragging_a_cone_handle_changes_the_archetype_range() {
+    let village = root().join("content/demo/village.ron");
+    let mut h = editor(&village);
+    let def = h.state().doc().def().clone();
+    let raider = def
+        .agents
+        .iter()
+        .position(|a| a.name == "raider_1")
+        .unwrap();
+    let a = &def.agents[raider];
+
+    // Select the agent by clicking it.
+    key(&mut h, Key::V);
+    let p = screen(&h, a.pos.0, a.pos.2);
+    click(&mut h, p);
+    assert_eq!(h.state().state.selected_agent(), Some(raider));
+
+    // Its archetype's cone: drag the range handle 10 units farther out.
+    let archetype = def.archetypes.position("raider").unwrap();
+    let before = match def.archetypes.0[archetype].1.senses[0].shape {
+        ShapeDef::Cone { range, .. } => range,
+        ref other => panic!("{other:?}"),
+    };
+    let handle = kiai_editor::canvas::handles(&def, raider)
+        .into_iter()
+        .find(|h| h.sense == Some(0) && h.kind == kiai_editor::canvas::HandleKind::Range)
+        .unwrap();
+    let f = {
+        let (x, z) = (a.facing.0, a.facing.2);
+        let n = (x * x + z * z).sqrt();
+        (x / n, z / n)
+    };
+    let from = screen(&h, handle.at.0, handle.at.1);
+    let to = screen(&h, handle.at.0 + f.0 * 10.0, handle.at.1 + f.1 * 10.0);
+    drag(&mut h, from, to);
+    let after = match h.state().doc().def().archetypes.0[archetype].1.senses[0].shape {
+        ShapeDef::Cone { range, .. } => range,
+        ref other => panic!("{other:?}"),
+    };
+    assert!(
+        (after - (before + 10.0)).abs() < 0.5,
+        "range {before} -> {after}, expected about {}",
+        before + 10.0
+    );
+    // Every raider shares it; one undo step restores it.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.step();
+    assert_eq!(h.state().doc().def(), &def);
+}
+
+#[test]
+fn a_file_with_errors_opens_with_its_diagnostics_and_they_select() {
+    let bad = root().join("tests/malformed/19_three_mistakes.ron");
+    let mut h = editor(&bad);
+    // It parses, so it opens for fixing.
+    assert_eq!(h.state().doc().def().agents.len(), 1);
+    let errors: Vec<String> = h
+        .state()
+        .state
+        .findings
+        .1
+        .iter()
+        .map(|f| f.diagnostic.to_string())
+        .collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(
+        errors[0].ends_with("4:40: error: unknown faction `bleu`"),
+        "{errors:?}"
+    );
+    // The validation panel shows them; clicking the facing error selects
+    // the agent.
+    let node = h.get_by_label_contains("facing must not be zero");
+    node.click();
+    h.step();
+    h.step();
+    assert!(h.state().state.selection.contains(&Sel::Agent(0)));
+}
+
+#[test]
+fn renders_the_village_to_a_png() {
+    let village = root().join("content/demo/village.ron");
+    let mut h = editor(&village);
+    let def = h.state().doc().def().clone();
+    let baker = def
+        .agents
+        .iter()
+        .position(|a| a.name == "raider_1")
+        .unwrap();
+    let p = screen(&h, def.agents[baker].pos.0, def.agents[baker].pos.2);
+    click(&mut h, p);
+    h.run_steps(2);
+    let image = h.render().expect("renders on the CPU");
+    assert_eq!(image.width(), 1400);
+    let out = root().join("target/editor-village.png");
+    image.save(&out).unwrap();
+    if std::env::var_os("KIAI_UPDATE_SCREENSHOT").is_some() {
+        image.save(root().join("docs/editor.png")).unwrap();
+    }
+    // The canvas is drawn: many distinct colours, and the cone's fill.
+    let mut colours = std::collections::HashSet::new();
+    for px in image.pixels() {
+        colours.insert(px.0);
+    }
+    assert!(colours.len() > 200, "only {} colours", colours.len());
+}
