@@ -509,7 +509,22 @@ impl State {
         Ok(bytes.len())
     }
 
-    fn export(&mut self) {
+    /// Where "export" writes the pack: next to the document, `level.ron`
+    /// → `level.kiaipack`.
+    pub fn pack_path(&self) -> Option<PathBuf> {
+        self.doc.path().map(|p| p.with_extension("kiaipack"))
+    }
+
+    /// Exports next to the document (asks for a path when it is untitled).
+    pub fn export(&mut self) {
+        match self.pack_path() {
+            Some(path) => self.export_report(&path),
+            None => self.export_as(),
+        }
+    }
+
+    /// Asks for a path and exports the pack there.
+    pub fn export_as(&mut self) {
         let stem = self
             .doc
             .path()
@@ -522,7 +537,11 @@ impl State {
         else {
             return;
         };
-        match self.export_to(&path) {
+        self.export_report(&path);
+    }
+
+    fn export_report(&mut self, path: &Path) {
+        match self.export_to(path) {
             Ok(bytes) => self.say(format!("exported {} ({bytes} bytes)", path.display())),
             Err(e) => self.say(e),
         }
@@ -849,11 +868,23 @@ impl EditorApp {
                 {
                     s.save_as();
                 }
+                let export = match s.pack_path() {
+                    Some(p) => format!(
+                        "Export {}",
+                        p.file_name()
+                            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                    ),
+                    None => "Export pack...".to_owned(),
+                };
                 if ui
-                    .add(egui::Button::new("Export pack...").shortcut_text("Ctrl+E"))
+                    .add(egui::Button::new(export).shortcut_text("Ctrl+E"))
+                    .on_hover_text("The validated runtime pack, next to the content file")
                     .clicked()
                 {
                     s.export();
+                }
+                if ui.button("Export pack as...").clicked() {
+                    s.export_as();
                 }
                 ui.separator();
                 if ui.button("Quit").clicked() {

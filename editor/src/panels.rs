@@ -1181,12 +1181,19 @@ pub fn cost_lists(s: &mut State, ui: &mut egui::Ui) {
     }
 }
 
-/// Adds the cost list `name` (declaring the implicit `default` first when
-/// the document had none, so its painted costs keep their meaning).
+/// Adds the cost list `name`. When no list was declared yet and costs
+/// were painted on the implicit `default` list, `default` is declared
+/// first so those costs keep their meaning.
 pub fn add_list(s: &mut State, name: &str, declared: bool) {
     let mut edits = Vec::new();
     let mut index = s.doc.def().cost_lists.len();
-    if !declared {
+    let default_used = s
+        .doc
+        .def()
+        .links
+        .iter()
+        .any(|l| l.costs.get(kiai_content::DEFAULT_COST_LIST).is_some());
+    if !declared && default_used {
         edits.push(Edit::Insert {
             index: 0,
             item: Item::CostList(kiai_content::DEFAULT_COST_LIST.to_owned()),

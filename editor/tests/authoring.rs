@@ -264,3 +264,121 @@ fn renders_the_village_to_a_png() {
     }
     assert!(colours.len() > 200, "only {} colours", colours.len());
 }
+
+/// The README's "Your first map in 5 minutes", step by step through the UI.
+#[test]
+fn first_map_in_five_minutes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mymap.ron");
+    let mut h = editor(&path);
+
+    // 1. Six waypoints (W), select all (Ctrl+A), auto-connect (J).
+    key(&mut h, Key::W);
+    for z in [0.0, 10.0] {
+        for x in [-10.0, 0.0, 10.0] {
+            let p = screen(&h, x, z);
+            click(&mut h, p);
+        }
+    }
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.step();
+    key(&mut h, Key::J);
+    assert_eq!(h.state().doc().def().waypoints.len(), 6);
+    assert_eq!(
+        h.state().doc().def().links.len(),
+        7,
+        "neighbours 10 apart, not diagonals"
+    );
+
+    // 2. Two cost lists in the Cost lists tab.
+    h.get_by_label("Cost lists").click();
+    h.run_steps(3);
+    for name in ["infantry", "vehicle"] {
+        let field = h.get_by_label("list");
+        field.focus();
+        field.type_text(name);
+        h.step();
+        h.get_by_label("Add").click();
+        h.step();
+        h.step();
+        let field = h.get_by_label("list");
+        field.focus();
+        h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+        h.key_press(Key::Backspace);
+        h.step();
+    }
+    assert_eq!(
+        h.state().doc().def().cost_lists,
+        vec!["infantry", "vehicle"]
+    );
+
+    // 3. Paint the vehicle list (the list just added is current) over the
+    //    first row's left link.
+    h.remove_cursor();
+    key(&mut h, Key::Escape);
+    key(&mut h, Key::C);
+    let a = screen(&h, -5.0, -3.0);
+    let b = screen(&h, -5.0, 3.0);
+    drag(&mut h, a, b);
+    let painted: Vec<_> = h
+        .state()
+        .doc()
+        .def()
+        .links
+        .iter()
+        .filter(|l| l.costs.get("vehicle") == Some(&3.0))
+        .collect();
+    assert_eq!(painted.len(), 1, "one link under the brush");
+
+    // 4. Three agents (A): a `guard` archetype and a faction come with the
+    //    first.
+    key(&mut h, Key::A);
+    for (x, z) in [(-5.0, 5.0), (5.0, 5.0), (0.0, 15.0)] {
+        let p = screen(&h, x, z);
+        click(&mut h, p);
+    }
+    let def = h.state().doc().def().clone();
+    assert_eq!(def.agents.len(), 3);
+    assert_eq!(def.archetypes.0[0].0, "guard");
+
+    // 5. Tune the cone: select the first agent, drag its range handle.
+    key(&mut h, Key::V);
+    let p = screen(&h, -5.0, 5.0);
+    click(&mut h, p);
+    let handle = kiai_editor::canvas::handles(&def, 0)
+        .into_iter()
+        .find(|h| h.kind == kiai_editor::canvas::HandleKind::Range)
+        .unwrap();
+    let from = screen(&h, handle.at.0, handle.at.1);
+    let to = screen(&h, handle.at.0 + 5.0, handle.at.1);
+    drag(&mut h, from, to);
+    let cone = h.state().doc().def().archetypes.0[0]
+        .1
+        .senses
+        .iter()
+        .find_map(|s| match s.shape {
+            ShapeDef::Cone { range, .. } => Some(range),
+            _ => None,
+        })
+        .unwrap();
+    assert!((cone - 20.0).abs() < 0.5, "cone range {cone}");
+
+    // 6. Save (Ctrl+S) and export (Ctrl+E) next to the file.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.step();
+    let saved = kiai_content::Content::load(&path).expect("saved content validates");
+    assert_eq!(&saved.def, h.state().doc().def());
+
+    // 7. The pack runs: what `kiai run mymap.kiaipack` does.
+    let pack = kiai_content::Pack::load(&path.with_extension("kiaipack")).unwrap();
+    let mut world = pack.world(None).unwrap();
+    let mut pipeline = kiai_core::Pipeline::new();
+    let mut decider = kiai_core::DefaultDecider::default();
+    for _ in 0..100 {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    assert_eq!(world.tick(), 100);
+    assert_eq!(world.agents().len(), 3);
+}
