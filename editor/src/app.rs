@@ -11,7 +11,10 @@ use kiai_content::def::ContentDef;
 use crate::analysis::{self, Finding, PathPreview, Sight};
 use crate::canvas::{self, View};
 use crate::doc::{Document, Edit, Sel};
-use crate::panels;
+use crate::{live, panels};
+
+/// What a fog texture shows: (tick, overlay faction choice).
+pub type FogKey = (u64, Option<Option<u8>>);
 
 /// Decision shares per situation and state (see
 /// [`analysis::decision_shares`]).
@@ -122,6 +125,14 @@ pub enum Pane {
     Profiles,
     /// Cost lists: create, rename, delete, pick the painted one.
     CostLists,
+    /// Why the selected agent did what it did (live).
+    Why,
+    /// Lua console (live).
+    Console,
+    /// Per-stage timings (live).
+    Timings,
+    /// Side elevation: heights.
+    Elevation,
 }
 
 impl Pane {
@@ -133,6 +144,10 @@ impl Pane {
             Pane::Validation => "Validation",
             Pane::Profiles => "Profiles",
             Pane::CostLists => "Cost lists",
+            Pane::Why => "Why",
+            Pane::Console => "Console",
+            Pane::Timings => "Timings",
+            Pane::Elevation => "Elevation",
         }
     }
 }
@@ -208,6 +223,18 @@ pub struct State {
     /// Text of the rename field of the cost-list panel.
     pub rename: String,
     title: String,
+    /// The live simulation, once played or stepped.
+    pub sim: Option<crate::sim::Sim>,
+    /// Why the simulation could not be built.
+    pub sim_error: Option<String>,
+    /// Seed of the next reset.
+    pub live_seed: u64,
+    /// Live overlays.
+    pub overlays: crate::live::Overlays,
+    /// A `kiai run --trace` file opened for comparison.
+    pub trace_file: Option<std::collections::BTreeMap<(u64, String), crate::sim::TraceLine>>,
+    /// The fog-of-war texture and what it shows (tick, faction).
+    pub fog_texture: Option<(FogKey, egui::TextureHandle)>,
 }
 
 impl State {
@@ -225,6 +252,7 @@ impl State {
             .map(|f| f.name.clone())
             .unwrap_or_default();
         let view = View::fit(def);
+        let live_seed = def.seed;
         Self {
             doc,
             tool: Tool::Select,
@@ -257,6 +285,12 @@ impl State {
             frame_ms: (0.0, 0.0),
             rename: String::new(),
             title: String::new(),
+            sim: None,
+            sim_error: None,
+            live_seed,
+            overlays: Default::default(),
+            trace_file: None,
+            fog_texture: None,
         }
     }
 
@@ -641,13 +675,18 @@ fn default_tree() -> egui_tiles::Tree<Pane> {
     let inspector = tiles.insert_pane(Pane::Inspector);
     let profiles = tiles.insert_pane(Pane::Profiles);
     let costs = tiles.insert_pane(Pane::CostLists);
-    let right = tiles.insert_tab_tile(vec![inspector, profiles, costs]);
-    let middle = tiles.insert_vertical_tile(vec![canvas, validation]);
+    let why = tiles.insert_pane(Pane::Why);
+    let console = tiles.insert_pane(Pane::Console);
+    let timings = tiles.insert_pane(Pane::Timings);
+    let elevation = tiles.insert_pane(Pane::Elevation);
+    let right = tiles.insert_tab_tile(vec![inspector, why, profiles, costs]);
+    let bottom = tiles.insert_tab_tile(vec![validation, console, timings, elevation]);
+    let middle = tiles.insert_vertical_tile(vec![canvas, bottom]);
     if let Some(egui_tiles::Tile::Container(egui_tiles::Container::Linear(lin))) =
         tiles.get_mut(middle)
     {
-        lin.shares.set_share(canvas, 5.0);
-        lin.shares.set_share(validation, 1.0);
+        lin.shares.set_share(canvas, 3.0);
+        lin.shares.set_share(bottom, 1.0);
     }
     let root = tiles.insert_horizontal_tile(vec![outliner, middle, right]);
     if let Some(egui_tiles::Tile::Container(egui_tiles::Container::Linear(lin))) =
@@ -808,6 +847,15 @@ impl EditorApp {
                 s.view.cancel();
             }
         }
+        if plain(Key::Space) {
+            live::toggle_play(s);
+        }
+        if plain(Key::Period) {
+            live::step_once(s);
+        }
+        if pressed(cmd(Key::R)) {
+            live::reset(s);
+        }
         if plain(Key::G) {
             s.snap = !s.snap;
             s.say(if s.snap {
@@ -887,6 +935,16 @@ impl EditorApp {
                     s.export_as();
                 }
                 ui.separator();
+                if ui.button("Save recording...").clicked() {
+                    save_recording_dialog(s);
+                }
+                if ui.button("Open recording...").clicked() {
+                    open_recording_dialog(s);
+                }
+                if ui.button("Open trace (kiai run --trace)...").clicked() {
+                    open_trace_dialog(s);
+                }
+                ui.separator();
                 if ui.button("Quit").clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }
@@ -947,6 +1005,9 @@ impl EditorApp {
                 if ui.button("Reset layout").clicked() {
                     reset = true;
                 }
+                ui.separator();
+                ui.label("Live overlays");
+                live::overlay_menu(s, ui);
             });
             if reset {
                 self.tree = default_tree();
@@ -1130,6 +1191,81 @@ fn replace_all(old: &ContentDef, new: ContentDef) -> Edit {
     Edit::Batch(edits)
 }
 
+fn save_recording_dialog(s: &mut State) {
+    let Some(sim) = &s.sim else {
+        s.say("nothing recorded yet: play first");
+        return;
+    };
+    let recording = sim.recording();
+    let Some(path) = rfd::FileDialog::new()
+        .add_filter("kiai recording", &["kiairec"])
+        .set_file_name("run.kiairec")
+        .save_file()
+    else {
+        return;
+    };
+    match crate::sim::save_recording(&path, &recording) {
+        Ok(()) => s.say(format!(
+            "saved {} ticks to {}",
+            recording.hashes.len(),
+            path.display()
+        )),
+        Err(e) => s.say(format!("cannot save the recording: {e}")),
+    }
+}
+
+fn open_recording_dialog(s: &mut State) {
+    let Some(path) = rfd::FileDialog::new()
+        .add_filter("kiai recording", &["kiairec"])
+        .pick_file()
+    else {
+        return;
+    };
+    if let Err(e) = open_recording(s, &path) {
+        s.say(e);
+    }
+}
+
+/// Opens a recorded run: the simulation replays it (checking every state
+/// hash) and the timeline spans it.
+pub fn open_recording(s: &mut State, path: &Path) -> Result<(), String> {
+    let recording = crate::sim::load_recording(path)?;
+    let dir = s
+        .doc
+        .path()
+        .and_then(Path::parent)
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let sim = crate::sim::Sim::from_recording(&recording, &dir)?;
+    s.live_seed = recording.seed;
+    s.sim = Some(sim);
+    s.say(format!(
+        "opened {} ({} ticks); scrub the timeline to replay",
+        path.display(),
+        recording.hashes.len()
+    ));
+    Ok(())
+}
+
+fn open_trace_dialog(s: &mut State) {
+    let Some(path) = rfd::FileDialog::new()
+        .add_filter("kiai trace", &["jsonl"])
+        .pick_file()
+    else {
+        return;
+    };
+    match crate::sim::load_trace(&path) {
+        Ok(t) => {
+            s.say(format!(
+                "opened trace {} ({} lines)",
+                path.display(),
+                t.len()
+            ));
+            s.trace_file = Some(t);
+        }
+        Err(e) => s.say(e),
+    }
+}
+
 fn open_dialog(s: &mut State) {
     let Some(path) = rfd::FileDialog::new()
         .add_filter("kiai content", &["ron"])
@@ -1172,6 +1308,10 @@ impl egui_tiles::Behavior<Pane> for Behavior<'_> {
             Pane::Validation => panel_frame(ui, |ui| panels::validation(s, ui)),
             Pane::Profiles => panel_frame(ui, |ui| panels::profiles(s, ui)),
             Pane::CostLists => panel_frame(ui, |ui| panels::cost_lists(s, ui)),
+            Pane::Why => panel_frame(ui, |ui| live::why(s, ui)),
+            Pane::Console => panel_frame(ui, |ui| live::console(s, ui)),
+            Pane::Timings => live::timings(s, ui),
+            Pane::Elevation => live::elevation(s, ui),
         }
         egui_tiles::UiResponse::None
     }
@@ -1235,6 +1375,8 @@ impl eframe::App for EditorApp {
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::top("tools").show(ui, |ui| panels::tool_bar(&mut self.state, ui));
+        egui::Panel::top("transport").show(ui, |ui| live::transport(&mut self.state, ui));
+        live::advance(&mut self.state, &ctx);
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         egui::CentralPanel::no_frame().show(ui, |ui| {
             let mut behavior = Behavior {

@@ -112,10 +112,10 @@ pub struct View {
     pub pending: Vec<(f32, f32)>,
     /// The waypoint the link tool links from.
     pub link_from: Option<u32>,
-    labels: Vec<(Pos2, String, Color32)>,
+    pub(crate) labels: Vec<(Pos2, String, Color32)>,
 }
 
-fn to_scene(x: f32, z: f32) -> Pos2 {
+pub(crate) fn to_scene(x: f32, z: f32) -> Pos2 {
     Pos2::new(x, -z)
 }
 
@@ -707,6 +707,19 @@ fn input(s: &mut State, ui: &egui::Ui, r: &egui::Response, pointer: Option<Pos2>
 fn click(s: &mut State, ui: &egui::Ui, p: Pos2, pick_r: f32, shift: bool) {
     let world = snap(s, to_world(p));
     match s.tool {
+        Tool::Select if s.sim.as_ref().is_some_and(|x| x.tick() > 0 || x.playing) => {
+            let (x, z) = to_world(p);
+            let hit = s
+                .sim
+                .as_ref()
+                .and_then(|sim| crate::live::pick_agent(sim, x, z, pick_r));
+            if !shift {
+                s.selection.clear();
+            }
+            if let Some(sel) = hit {
+                s.selection.insert(sel);
+            }
+        }
         Tool::Select => match pick(s.doc.def(), p, pick_r) {
             Some(sel) if shift && !s.selection.remove(&sel) => {
                 s.selection.insert(sel);
@@ -1321,7 +1334,14 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
     {
         painter.line_segment([positions[a], c], Stroke::new(1.5 * px, Color32::GREEN));
     }
-    draw_agents(s, painter, visible, px);
+    if s.sim
+        .as_ref()
+        .is_some_and(|sim| sim.tick() > 0 || sim.playing)
+    {
+        crate::live_canvas::draw(s, painter, visible, px);
+    } else {
+        draw_agents(s, painter, visible, px);
+    }
     // Tool feedback.
     if let Some(c) = s.view.cursor {
         match s.tool {
@@ -1368,7 +1388,12 @@ fn centroid(points: &[Pos2]) -> Option<Pos2> {
 
 /// Queues a text label at scene point `at`: labels are drawn after the
 /// scene, in screen space, so they stay sharp at any zoom.
-fn label(labels: &mut Vec<(Pos2, String, Color32)>, at: Pos2, text: &str, colour: Color32) {
+pub(crate) fn label(
+    labels: &mut Vec<(Pos2, String, Color32)>,
+    at: Pos2,
+    text: &str,
+    colour: Color32,
+) {
     labels.push((at, text.to_owned(), colour));
 }
 
@@ -1472,7 +1497,7 @@ fn draw_agents(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
     let def = s.doc.def();
     // Senses of the selected agent under the agents.
     if let Some(i) = selected_agent {
-        draw_senses(def, i, painter, px, &mut s.view.labels);
+        draw_agent_senses(def, i, painter, px, &mut s.view.labels);
     }
     let faction_of = |name: &str| {
         def.factions
@@ -1551,7 +1576,7 @@ fn arc(c: Vec2, r: f32, from: f32, to: f32, steps: usize) -> Vec<Pos2> {
         .collect()
 }
 
-fn draw_senses(
+fn draw_agent_senses(
     def: &ContentDef,
     index: usize,
     painter: &egui::Painter,
@@ -1565,7 +1590,19 @@ fn draw_senses(
         return;
     };
     let eye = Vec2::new(agent.pos.0, agent.pos.2);
-    let f = facing_xz(agent);
+    draw_senses(archetype, eye, facing_xz(agent), painter, px, labels);
+}
+
+/// Draws `archetype`'s senses for an agent at world X-Z `eye` facing the
+/// unit X-Z direction `f`.
+pub(crate) fn draw_senses(
+    archetype: &ArchetypeDef,
+    eye: Vec2,
+    f: Vec2,
+    painter: &egui::Painter,
+    px: f32,
+    labels: &mut Vec<(Pos2, String, Color32)>,
+) {
     let heading = f.y.atan2(f.x);
     for (s, sense) in archetype.senses.iter().enumerate() {
         let hue = [

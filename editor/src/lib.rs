@@ -28,7 +28,10 @@ pub mod analysis;
 pub mod app;
 pub mod canvas;
 pub mod doc;
+pub mod live;
+mod live_canvas;
 pub mod panels;
+pub mod sim;
 
 pub use app::{EditorApp, Options, Pane, State, Tool};
 pub use doc::{Document, Edit, Item, Sel};

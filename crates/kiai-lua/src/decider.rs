@@ -812,3 +812,21 @@ pub(crate) fn sound(from: u32, position: Vec3, volume: f32, tag: u32) -> Action 
         tag,
     })
 }
+
+/// Lookups for tools (the editor's why-inspector and console).
+impl LuaDecider {
+    /// The script deciding `archetype`, if any.
+    pub fn script_of(&self, archetype: ArchetypeId) -> Option<ScriptId> {
+        self.by_archetype
+            .get(archetype.index())
+            .copied()
+            .flatten()
+            .map(ScriptId)
+    }
+
+    /// The file `script` was loaded from (`None` for a script added from
+    /// text).
+    pub fn script_path(&self, script: ScriptId) -> Option<&Path> {
+        self.slots.get(script.0 as usize)?.path.as_deref()
+    }
+}

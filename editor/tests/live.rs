@@ -1,0 +1,275 @@
+//! Playing the simulation in the editor, driven through its UI with
+//! egui_kittest, checked against `kiai run`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use eframe::egui::{self, Key, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use kiai_editor::{EditorApp, Options};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn editor(file: &Path) -> Harness<'static, EditorApp> {
+    let file = file.to_path_buf();
+    let mut h = Harness::builder()
+        .with_size(egui::Vec2::new(1400.0, 900.0))
+        .with_max_steps(12)
+        .build_eframe(move |_cc| {
+            EditorApp::new(
+                Options {
+                    file: Some(file),
+                    reset_layout: true,
+                    ..Default::default()
+                },
+                None,
+            )
+        });
+    h.run_steps(3);
+    h
+}
+
+/// `kiai run` (the CLI, built by cargo) with `args`; returns stdout.
+fn kiai(args: &[&str]) -> String {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .current_dir(root())
+        .args(["run", "-q", "-p", "kiai-cli", "--"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "kiai {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn click(h: &mut Harness<'_, EditorApp>, pos: Pos2) {
+    h.hover_at(pos);
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.step();
+}
+
+fn text_of(n: &egui_kittest::kittest::AccessKitNode<'_>) -> Option<String> {
+    n.label().or_else(|| n.value())
+}
+
+/// The text of the widget whose label or value starts with `prefix`.
+fn label_starting(h: &mut Harness<'_, EditorApp>, prefix: &str) -> String {
+    let hit = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        text_of(n).is_some_and(|l| l.starts_with(prefix))
+    };
+    if h.query_all_by(hit).next().is_none() {
+        // Show what was on screen when the text was missing.
+        if let Ok(image) = h.render() {
+            let _ = image.save(root().join("target/editor-live-missing-label.png"));
+        }
+    }
+    let node = h.query_all_by(hit).next().expect("the text is on screen");
+    text_of(&node.accesskit_node()).unwrap_or_default()
+}
+
+#[test]
+fn play_pause_inspect_matches_the_trace_and_scrubbing_replays_exactly() {
+    let arena = root().join("content/demo/arena.ron");
+    let dir = tempfile::tempdir().unwrap();
+    let trace_path = dir.path().join("trace.jsonl");
+    kiai(&[
+        "run",
+        "content/demo/arena.ron",
+        "--ticks",
+        "100",
+        "--trace",
+        trace_path.to_str().unwrap(),
+    ]);
+    let at50: serde_json::Value = serde_json::from_str(&kiai(&[
+        "run",
+        "content/demo/arena.ron",
+        "--ticks",
+        "50",
+        "--json",
+    ]))
+    .unwrap();
+
+    let mut h = editor(&arena);
+    // Play (Space) until at least 100 ticks ran, then pause.
+    h.key_press(Key::Space);
+    let start = Instant::now();
+    while h.state().state.sim.as_ref().map_or(0, |s| s.tick()) < 100 {
+        h.step();
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "playing stalled"
+        );
+    }
+    h.key_press(Key::Space);
+    h.step();
+    assert!(!h.state().state.sim.as_ref().unwrap().playing, "paused");
+    // Playing overshoots by a frame's ticks: scrub to exactly 100.
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "tick")
+        .set_value_accesskit(100.0);
+    h.run_steps(2);
+    assert_eq!(h.state().state.sim.as_ref().unwrap().tick(), 100);
+
+    // Pick an agent that is chasing in the trace's last tick.
+    let trace: Vec<serde_json::Value> = std::fs::read_to_string(&trace_path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let line = trace
+        .iter()
+        .filter(|t| t["tick"] == 99)
+        .find(|t| t["state"] == "chase")
+        .or_else(|| trace.iter().rfind(|t| t["tick"] == 99))
+        .unwrap()
+        .clone();
+    let name = line["agent"].as_str().unwrap().to_owned();
+    let sim = h.state().state.sim.as_ref().unwrap();
+    let index = sim.world().agents().find(&name).unwrap().index();
+    let p = sim.world().agents().positions()[index];
+    let pos = h.state().world_to_screen(p.x, p.z);
+    h.key_press(Key::V);
+    h.step();
+    click(&mut h, pos);
+    assert_eq!(
+        h.state().state.selected_agent(),
+        Some(index),
+        "clicked {name}"
+    );
+
+    // The Why tab shows the decision of tick 99 (the 100th tick).
+    h.get_by_label("Why").click();
+    h.run_steps(3);
+    let shown = label_starting(&mut h, "tick 99 decision:");
+    let expected = format!(
+        "tick 99 decision: {} -> {}",
+        line["state"].as_str().unwrap(),
+        line["target"].as_str().unwrap_or("-")
+    );
+    assert_eq!(shown, expected);
+    let decided = label_starting(&mut h, "decided by:");
+    assert_eq!(
+        decided,
+        format!("decided by: {}", line["decided_by"].as_str().unwrap())
+    );
+
+    // Scrub back 50 ticks: the state hash is a fresh run's to tick 50.
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "tick")
+        .set_value_accesskit(50.0);
+    h.run_steps(2);
+    let status = label_starting(&mut h, "tick 50 | state ");
+    assert_eq!(
+        status,
+        format!("tick 50 | state {}", at50["state_hash"].as_str().unwrap())
+    );
+}
+
+fn copy_guards(dir: &Path) -> PathBuf {
+    let content = dir.join("content/demo");
+    std::fs::create_dir_all(&content).unwrap();
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::copy(
+        root().join("content/demo/guards.ron"),
+        content.join("guards.ron"),
+    )
+    .unwrap();
+    for f in std::fs::read_dir(root().join("scripts")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join("scripts").join(f.file_name().unwrap())).unwrap();
+    }
+    content.join("guards.ron")
+}
+
+fn wait_for(h: &mut Harness<'_, EditorApp>, what: &str, f: impl Fn(&EditorApp) -> bool) {
+    let start = Instant::now();
+    while !f(h.state()) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "timed out waiting for {what}"
+        );
+    }
+}
+
+#[test]
+fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let guards = copy_guards(dir.path());
+    let script = dir.path().join("scripts/guard.lua");
+    let good = std::fs::read_to_string(&script).unwrap();
+    let mut h = editor(&guards);
+    h.get_by_label("Console").click();
+    h.run_steps(3);
+    h.key_press(Key::Space);
+    wait_for(&mut h, "ticks", |a| {
+        a.state.sim.as_ref().is_some_and(|s| s.tick() > 5)
+    });
+
+    // Save a script with a syntax error while playing.
+    std::fs::write(&script, "function decide(agent, ctx)\n  return (\nend\n").unwrap();
+    wait_for(&mut h, "the error in the console", |a| {
+        a.state.sim.as_ref().is_some_and(|s| {
+            s.console.iter().any(|l| {
+                l.kind == kiai_editor::sim::LineKind::Error && l.text.contains("guard.lua")
+            })
+        })
+    });
+    // The console shows it with file:line; the run keeps ticking.
+    h.run_steps(2);
+    let shown = label_starting(&mut h, "[");
+    assert!(shown.contains("guard.lua:"), "{shown}");
+    let before = h.state().state.sim.as_ref().unwrap().tick();
+    wait_for(&mut h, "more ticks", |a| {
+        a.state.sim.as_ref().is_some_and(|s| s.tick() > before + 5)
+    });
+
+    // Fix it: the script reloads and decides again.
+    std::fs::write(&script, &good).unwrap();
+    wait_for(&mut h, "the reload", |a| {
+        a.state.sim.as_ref().is_some_and(|s| {
+            s.console.iter().any(|l| {
+                l.kind == kiai_editor::sim::LineKind::Info && l.text.starts_with("reloaded")
+            })
+        })
+    });
+    let errors_before = h
+        .state()
+        .state
+        .sim
+        .as_ref()
+        .unwrap()
+        .console
+        .iter()
+        .filter(|l| l.kind == kiai_editor::sim::LineKind::Error)
+        .count();
+    let before = h.state().state.sim.as_ref().unwrap().tick();
+    wait_for(&mut h, "ticks after the fix", |a| {
+        a.state.sim.as_ref().is_some_and(|s| s.tick() > before + 10)
+    });
+    let sim = h.state().state.sim.as_ref().unwrap();
+    let errors_after = sim
+        .console
+        .iter()
+        .filter(|l| l.kind == kiai_editor::sim::LineKind::Error)
+        .count();
+    assert_eq!(errors_before, errors_after, "no new errors once fixed");
+    assert!(sim.playing, "still playing");
+}
