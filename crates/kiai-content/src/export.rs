@@ -57,12 +57,12 @@ impl Content {
             }
             let text = match script.bundled {
                 Some(text) => text,
-                None => std::fs::read_to_string(&script.path).map_err(|source| {
-                    ExportError::Script {
+                None => {
+                    std::fs::read_to_string(&script.path).map_err(|source| ExportError::Script {
                         path: script.path.clone(),
                         source,
-                    }
-                })?,
+                    })?
+                }
             };
             pack.scripts.push(PackScript { path, text });
         }

@@ -46,8 +46,8 @@ mod validate;
 
 pub use build::{build_world, build_world_with, occluders, profile, shape};
 pub use def::{FORMAT_VERSION, OLDEST_FORMAT_VERSION};
-pub use export::ExportError;
 pub use diag::{Diagnostic, Diagnostics, Severity, did_you_mean};
+pub use export::ExportError;
 pub use load::{Content, MAX_FILE_BYTES, MAX_NESTING, ScriptRef, parse};
 pub use locate::{Pos, SpanIndex};
 pub use nav::{DEFAULT_COST_LIST, NavMap, build_nav};
