@@ -33,6 +33,7 @@
 mod build;
 pub mod def;
 mod diag;
+mod fast;
 pub mod limits;
 mod lint;
 mod load;
