@@ -34,6 +34,7 @@ mod build;
 pub mod def;
 mod diag;
 mod fast;
+mod ids;
 pub mod limits;
 mod lint;
 mod load;
