@@ -107,7 +107,15 @@ impl<'de> Reader<'de> {
 
     /// Skips ASCII white space and `//` comments (the subset of `ron`'s
     /// trivia accepted here; a block comment bails).
+    #[inline]
     fn ws(&mut self) -> Res<()> {
+        match self.peek() {
+            Some(b' ' | b'\t' | b'\n' | b'\r' | b'/') => self.ws_slow(),
+            _ => Ok(()),
+        }
+    }
+
+    fn ws_slow(&mut self) -> Res<()> {
         loop {
             match self.peek() {
                 Some(b' ' | b'\t' | b'\n' | b'\r') => self.at += 1,
