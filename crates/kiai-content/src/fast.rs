@@ -232,22 +232,38 @@ impl<'de> Reader<'de> {
 
     /// The longest run of `ron`'s float characters, which `ron` converts
     /// with `str::parse` after dropping underscores (here: none allowed).
-    fn float<T: std::str::FromStr>(&mut self) -> Res<T> {
+    fn float_run(&mut self) -> Res<&'de str> {
         let start = self.at;
-        while matches!(
-            self.peek(),
-            Some(c) if c.is_ascii_digit() || matches!(c, b'e' | b'E' | b'.' | b'+' | b'-' | b'_')
-        ) {
+        let mut previous = 0u8;
+        while let Some(c) = self.peek() {
+            match c {
+                b'0'..=b'9' | b'e' | b'E' | b'+' | b'-' => {}
+                b'.' if previous != b'.' => {}
+                // An underscore or `..` (a range): `ron` reads these
+                // differently.
+                b'.' | b'_' => return Err(Bail),
+                _ => break,
+            }
+            previous = c;
             self.at += 1;
         }
         let run = self.text.get(start..self.at).ok_or(Bail)?;
-        if run.is_empty() || run.contains(['_']) || run.contains("..") {
+        if run.is_empty() || self.peek().is_some_and(glues) {
             return Err(Bail);
         }
-        if self.peek().is_some_and(glues) {
-            return Err(Bail);
+        Ok(run)
+    }
+
+    fn f32(&mut self) -> Res<f32> {
+        let run = self.float_run()?;
+        match short_decimal(run) {
+            Some(v) => Ok(v),
+            None => run.parse().map_err(|_| Bail),
         }
-        run.parse().map_err(|_| Bail)
+    }
+
+    fn f64(&mut self) -> Res<f64> {
+        self.float_run()?.parse().map_err(|_| Bail)
     }
 
     fn enter(&mut self) -> Res<()> {
@@ -337,6 +353,43 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
         self.had_comma = self.de.comma()?;
         Ok(v)
     }
+}
+
+/// Powers of ten exact in `f32` (5^10 < 2^24).
+const POW10: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// `-?digits[.digits]` whose digits form an integer `m <= 2^24` with at
+/// most 10 after the point: `m / 10^k` of two exact `f32`s is one correctly
+/// rounded division, the same value `str::parse` gives (Clinger's fast
+/// path). Anything else is left to `str::parse`.
+fn short_decimal(run: &str) -> Option<f32> {
+    let (negative, digits) = match run.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, run),
+    };
+    let mut m: u32 = 0;
+    let mut count = 0u32;
+    let mut after_point: Option<u32> = None;
+    for c in digits.bytes() {
+        match c {
+            b'0'..=b'9' => {
+                m = m.checked_mul(10)?.checked_add(u32::from(c - b'0'))?;
+                count += 1;
+                if let Some(k) = after_point.as_mut() {
+                    *k += 1;
+                }
+            }
+            b'.' if after_point.is_none() => after_point = Some(0),
+            _ => return None,
+        }
+    }
+    let k = after_point.unwrap_or(0) as usize;
+    if count == 0 || m > 1 << 24 || k >= POW10.len() {
+        return None;
+    }
+    #[allow(clippy::cast_precision_loss)] // exact: m <= 2^24
+    let v = m as f32 / POW10[k];
+    Some(if negative { -v } else { v })
 }
 
 /// Reads an identifier: a struct field name or an enum variant.
@@ -448,11 +501,11 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     }
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
-        visitor.visit_f32(self.float()?)
+        visitor.visit_f32(self.f32()?)
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Res<V::Value> {
-        visitor.visit_f64(self.float()?)
+        visitor.visit_f64(self.f64()?)
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, _visitor: V) -> Res<V::Value> {
@@ -895,6 +948,40 @@ mod tests {
         let read = super::from_str::<ContentDef>(plain).ok_or("not read")?;
         assert!(!read.brackets_in_comments);
         Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+
+        /// The division fast path gives `str::parse`'s value, bit for bit.
+        #[test]
+        fn short_decimals_match_str_parse(t in "-?[0-9]{0,9}(\\.[0-9]{0,11})?") {
+            if let Some(v) = super::short_decimal(&t) {
+                let parsed: f32 = t.parse().map_err(|_| TestCaseError::fail(format!("{t} does not parse")))?;
+                prop_assert_eq!(v.to_bits(), parsed.to_bits(), "{}", t);
+            }
+        }
+    }
+
+    #[test]
+    fn short_decimals_near_the_limits() {
+        for t in [
+            "16777216",
+            "16777217",
+            "16777215.0",
+            "1677721.6",
+            "0.1",
+            "-0.0",
+            "0.0000000001",
+            "1.",
+            ".5",
+            "-.5",
+            "9999999.9",
+        ] {
+            if let Some(v) = super::short_decimal(t) {
+                assert_eq!(Ok(v.to_bits()), t.parse::<f32>().map(f32::to_bits), "{t}");
+            }
+        }
     }
 
     fn waypoint(id: &str, x: &str) -> String {
