@@ -936,6 +936,35 @@ mod tests {
         assert!(accepted > iterations / 20, "only {accepted} accepted");
     }
 
+    /// The shape of `kiai bench`'s generated project (one struct per line,
+    /// named costs, inactive waypoints) takes the fast path.
+    #[test]
+    fn generated_project_shape_is_read_fast() {
+        let text = r#"(
+    format: 2,
+    name: "generated",
+    seed: 1,
+    bounds: (min: (-10.0, 0.0, -10.0), max: (18.0, 10.0, 18.0)),
+    factions: [(name: "red", hostile: ["blue"]), (name: "blue", hostile: ["red"])],
+    cost_lists: ["infantry", "vehicle"],
+    waypoints: [
+        (id: 0, pos: (0.0, 0.0, 0.0), active: false),
+        (id: 1, pos: (4.0, 0.0, 0.0)),
+    ],
+    links: [
+        (from: 0, to: 1, costs: {"vehicle": 2.5}, two_way: true),
+    ],
+    archetypes: {
+        "guard": (senses: [(name: "eyes", shape: Cone(range: 30.0, fov_deg: 120.0), filter: Hostile)], movement: Walker(min_speed: 0.5, max_speed: 1.5, direction_change_factor: 20, planar: true)),
+    },
+    agents: [
+        (name: "a0", archetype: "guard", faction: "red", pos: (0.0, 0.0, 0.0)),
+    ],
+)
+"#;
+        assert!(agrees::<ContentDef>(text));
+    }
+
     #[test]
     fn brackets_in_comments_still_meet_the_nesting_check() -> Result<(), &'static str> {
         let text = format!("(\n    format: 2, // {}\n)", "(".repeat(70));
