@@ -2,7 +2,9 @@
 //! validate, lint) and as an exported pack (decode, resolve, check).
 //!
 //! Peers: for the text, `ron::from_str` of the same file into the same
-//! types without any validation (what a loader without diagnostics does);
+//! types without any validation (what a loader without diagnostics does;
+//! kiai reads this plain text with its own reader and checks that `ron`
+//! gives the same definitions);
 //! for the pack, `serde_json::from_slice` of the same pack data as JSON.
 //! Both must produce the same definitions as kiai.
 
@@ -110,7 +112,7 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
         peer: "ron::from_str (parse only, no validation)".to_owned(),
         peer_ms,
         note: format!(
-            "{:.1} MB of RON, {waypoints} waypoints, {} links, 1000 agents; kiai parses, checks limits, validates and lints",
+            "{:.1} MB of RON, {waypoints} waypoints, {} links, 1000 agents; kiai parses (its reader for plain RON, ron for anything else), checks limits, validates and lints",
             text.len() as f64 / 1e6,
             ours.def.links.len()
         ),

@@ -34,6 +34,8 @@ mod build;
 pub mod def;
 mod diag;
 mod export;
+mod fast;
+mod ids;
 pub mod limits;
 mod lint;
 mod load;

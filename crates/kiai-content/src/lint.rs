@@ -57,21 +57,9 @@ fn graph(def: &ContentDef, warn: &mut impl FnMut(&str, String)) {
     if n < 2 {
         return;
     }
-    // Waypoint id -> index (the first with that id), by binary search.
-    let mut index: Vec<(u32, usize)> = def
-        .waypoints
-        .iter()
-        .enumerate()
-        .map(|(i, w)| (w.id, i))
-        .collect();
-    index.sort_unstable();
-    index.dedup_by_key(|e| e.0);
-    let find = |id: u32| {
-        index
-            .binary_search_by_key(&id, |e| e.0)
-            .ok()
-            .map(|k| index[k].1)
-    };
+    // Waypoint id -> index (the first with that id).
+    let index = crate::ids::WaypointIndex::new(&def.waypoints);
+    let find = |id: u32| index.get(id);
     // Directed edges in CSR form.
     let mut edges: Vec<(usize, usize)> = Vec::with_capacity(def.links.len() * 2);
     for l in &def.links {

@@ -232,14 +232,10 @@ struct Parsed {
 
 /// Parses `text` of any supported version (by its `format`), migrating it
 /// to the newest; syntax, type and version errors are returned as `Err`.
+///
+/// The nesting check comes first, then the version, then the parse; the
+/// fast reader may skip the nesting check only where it provably passes.
 fn parse_any(text: &str, file: &str, spans: &SpanIndex) -> Result<Parsed, Diagnostics> {
-    if let Some(pos) = too_deep(text) {
-        return Err(Diagnostics(vec![Diagnostic::error(
-            file,
-            pos,
-            format!("nesting deeper than {MAX_NESTING} levels"),
-        )]));
-    }
     match peek_format(text) {
         Some(1) => {
             let m = migrate_v1(parse_as::<v1::ContentDefV1>(text, file)?);
@@ -250,11 +246,14 @@ fn parse_any(text: &str, file: &str, spans: &SpanIndex) -> Result<Parsed, Diagno
                 errors: m.errors,
             })
         }
-        Some(v) if v != u64::from(FORMAT_VERSION) => Err(Diagnostics(vec![Diagnostic::error(
-            file,
-            spans.pos("format"),
-            unsupported(v),
-        )])),
+        Some(v) if v != u64::from(FORMAT_VERSION) => {
+            check_nesting(text, file)?;
+            Err(Diagnostics(vec![Diagnostic::error(
+                file,
+                spans.pos("format"),
+                unsupported(v),
+            )]))
+        }
         _ => Ok(Parsed {
             def: parse_as::<ContentDef>(text, file)?,
             from: None,
@@ -286,7 +285,20 @@ pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
     Ok(parsed.def)
 }
 
+/// Deserializes `text` as `T`: through the fast reader when the text is in
+/// its plain subset and valid, otherwise (and for every error) through `ron`,
+/// whose diagnostics carry the exact position.
+///
+/// The nesting pre-check runs first unless the fast reader succeeded on text
+/// whose comments hold no brackets or quotes: its nesting then stays within
+/// the reader's limit, far below [`MAX_NESTING`].
 fn parse_as<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T, Diagnostics> {
+    if let Some(read) = crate::fast::from_str(text)
+        && (!read.brackets_in_comments || too_deep(text).is_none())
+    {
+        return Ok(read.value);
+    }
+    check_nesting(text, file)?;
     ron::Options::default()
         .with_default_extension(Extensions::IMPLICIT_SOME)
         .from_str::<T>(text)
@@ -347,6 +359,18 @@ fn field_at(text: &str, d: &Diagnostic) -> Option<(String, Pos)> {
     let last = path.rsplit('.').next()?;
     let name = last.split(['[', '{']).next()?;
     (!name.is_empty()).then(|| (name.to_owned(), at))
+}
+
+/// The nesting error of `text`, if it nests deeper than [`MAX_NESTING`].
+fn check_nesting(text: &str, file: &str) -> Result<(), Diagnostics> {
+    match too_deep(text) {
+        Some(pos) => Err(Diagnostics(vec![Diagnostic::error(
+            file,
+            pos,
+            format!("nesting deeper than {MAX_NESTING} levels"),
+        )])),
+        None => Ok(()),
+    }
 }
 
 /// The position just past `text`.

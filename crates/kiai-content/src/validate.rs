@@ -159,16 +159,14 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
     );
     // Paths are formatted only for problems: these loops run per waypoint
     // and per link, hundreds of thousands of times on big maps.
-    let mut waypoint_ids: Vec<u32> = Vec::with_capacity(def.waypoints.len());
     for (i, w) in def.waypoints.iter().enumerate() {
         let (x, y, z) = w.pos;
         if !(x.is_finite() && y.is_finite() && z.is_finite()) {
             c.finite3(&format!("waypoints[{i}].pos"), "pos", w.pos);
         }
-        waypoint_ids.push(w.id);
     }
-    waypoint_ids.sort_unstable();
-    if waypoint_ids.windows(2).any(|p| p[0] == p[1]) {
+    let ids = crate::ids::WaypointIndex::new(&def.waypoints);
+    if ids.has_duplicates() {
         let mut seen: BTreeMap<u32, ()> = BTreeMap::new();
         for (i, w) in def.waypoints.iter().enumerate() {
             if seen.insert(w.id, ()).is_some() {
@@ -179,7 +177,7 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
             }
         }
     }
-    let known = |id: u32| waypoint_ids.binary_search(&id).is_ok();
+    let known = |id: u32| ids.get(id).is_some();
     for (i, l) in def.links.iter().enumerate() {
         let base = || format!("links[{i}]");
         for (field, id) in [("from", l.from), ("to", l.to)] {
