@@ -233,6 +233,8 @@ pub struct State {
     pub overlays: crate::live::Overlays,
     /// A `kiai run --trace` file opened for comparison.
     pub trace_file: Option<std::collections::BTreeMap<(u64, String), crate::sim::TraceLine>>,
+    /// The Lua console's REPL line.
+    pub repl: String,
     /// The fog-of-war texture and what it shows (tick, faction).
     pub fog_texture: Option<(FogKey, egui::TextureHandle)>,
 }
@@ -290,6 +292,7 @@ impl State {
             live_seed,
             overlays: Default::default(),
             trace_file: None,
+            repl: String::new(),
             fog_texture: None,
         }
     }

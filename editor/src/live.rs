@@ -381,6 +381,7 @@ pub fn console(s: &mut State, ui: &mut egui::Ui) {
         ui.weak("Script errors and prints appear here while the simulation runs.");
         return;
     };
+    let mut open = None;
     ui.horizontal(|ui| {
         if ui
             .button("Reload scripts")
@@ -396,10 +397,10 @@ pub fn console(s: &mut State, ui: &mut egui::Ui) {
             ui.weak("(no archetype has a script)");
         }
     });
-    let mut open = None;
     egui::ScrollArea::vertical()
         .stick_to_bottom(true)
-        .auto_shrink([false, false])
+        .auto_shrink([false, true])
+        .max_height(ui.available_height() - 28.0)
         .show(ui, |ui| {
             for line in sim.console.iter().rev().take(500).rev() {
                 let colour = match line.kind {
@@ -422,6 +423,37 @@ pub fn console(s: &mut State, ui: &mut egui::Ui) {
                 }
             }
         });
+    // The REPL: Lua in the selected agent's script sandbox.
+    let agent = s.selected_agent();
+    ui.horizontal(|ui| {
+        let l = ui.label("lua>");
+        let r = ui.add(
+            egui::TextEdit::singleline(&mut s.repl)
+                .desired_width(f32::INFINITY)
+                .hint_text("agent:position(), agent:sees(\"eyes\"), agent.memory ..."),
+        );
+        let r = r.labelled_by(l.id);
+        if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+            let code = std::mem::take(&mut s.repl);
+            if let Some(sim) = &mut s.sim
+                && !code.trim().is_empty()
+            {
+                match agent {
+                    Some(a) => {
+                        let _ = sim.eval(a, &code);
+                    }
+                    None => sim.console.push(sim::ConsoleLine {
+                        tick: sim.tick(),
+                        kind: LineKind::Error,
+                        text: "select an agent to inspect".into(),
+                        traceback: String::new(),
+                        at: None,
+                    }),
+                }
+            }
+            r.request_focus();
+        }
+    });
     if let Some(path) = open {
         let path = std::fs::canonicalize(&path).unwrap_or(path);
         ui.ctx()

@@ -279,6 +279,31 @@ impl Sim {
         }
     }
 
+    /// Evaluates `code` in the sandbox of the script deciding `agent`, with
+    /// `agent` bound to it (see [`LuaDecider::eval`]); the result or the
+    /// error goes to the console as well.
+    pub fn eval(&mut self, agent: usize, code: &str) -> Result<String, String> {
+        let tick = self.world.tick();
+        let result = match &mut self.lua {
+            Some(lua) => lua
+                .eval(&self.world, AgentId::from_index(agent), code)
+                .map_err(|e| e.to_string()),
+            None => Err("no archetype has a script".to_owned()),
+        };
+        let (kind, text) = match &result {
+            Ok(v) => (LineKind::Log, format!("> {code}\n{v}")),
+            Err(e) => (LineKind::Error, format!("> {code}\n{e}")),
+        };
+        self.console.push(ConsoleLine {
+            tick,
+            kind,
+            text,
+            traceback: String::new(),
+            at: None,
+        });
+        result
+    }
+
     /// Reloads scripts whose files changed (the watcher saw a save).
     pub fn reload_changed(&mut self) {
         let changed: Vec<PathBuf> = match &self.watcher {

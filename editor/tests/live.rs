@@ -272,4 +272,36 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
         .count();
     assert_eq!(errors_before, errors_after, "no new errors once fixed");
     assert!(sim.playing, "still playing");
+
+    // Pause, select a scripted guard and ask the REPL about it.
+    h.key_press(Key::Space);
+    h.step();
+    let sim = h.state().state.sim.as_ref().unwrap();
+    let guard = (0..sim.world().agents().len())
+        .find(|&i| sim.script_of(i).is_some_and(|p| p.ends_with("guard.lua")))
+        .unwrap();
+    let name = sim.world().agents().names()[guard].clone();
+    let p = sim.world().agents().positions()[guard];
+    let pos = h.state().world_to_screen(p.x, p.z);
+    h.key_press(Key::V);
+    h.step();
+    click(&mut h, pos);
+    assert_eq!(h.state().state.selected_agent(), Some(guard));
+    let field = h.get_by_label("lua>");
+    field.focus();
+    field.type_text("agent.name");
+    h.step();
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    let last = h
+        .state()
+        .state
+        .sim
+        .as_ref()
+        .unwrap()
+        .console
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last.text, format!("> agent.name\n{name}"));
 }

@@ -829,4 +829,108 @@ impl LuaDecider {
     pub fn script_path(&self, script: ScriptId) -> Option<&Path> {
         self.slots.get(script.0 as usize)?.path.as_deref()
     }
+
+    /// Evaluates `code` (an expression, or statements) in the sandbox of
+    /// the script deciding `agent`'s archetype, with `agent` bound to that
+    /// agent's table and its methods live on `world` as it is now, under
+    /// the script's instruction and memory budgets. Returns the values it
+    /// produced, printed as `tostring` does, separated by tabs.
+    ///
+    /// Nothing leaks into the run: globals it sets land in a scratch
+    /// environment (reads fall through to the sandbox), and sounds,
+    /// messages, intents and random draws it makes are discarded (draws
+    /// come from a copy of the agent's stream). A tool's REPL uses it.
+    pub fn eval(
+        &mut self,
+        world: &World,
+        agent: AgentId,
+        code: &str,
+    ) -> Result<String, ScriptError> {
+        let plain = |m: &str| ScriptError::plain("repl", None, m);
+        let archetype = *world
+            .agents()
+            .archetypes()
+            .get(agent.index())
+            .ok_or_else(|| plain("no such agent"))?;
+        let slot = self
+            .script_of(archetype)
+            .ok_or_else(|| plain("this agent's archetype has no script"))?
+            .0 as usize;
+        let script = self.slots[slot]
+            .script
+            .take()
+            .ok_or_else(|| plain("the script failed to load"))?;
+        let result = Self::eval_in(&script, world, agent, code);
+        self.slots[slot].script = Some(script);
+        result
+    }
+
+    fn eval_in(
+        script: &Script,
+        world: &World,
+        agent: AgentId,
+        code: &str,
+    ) -> Result<String, ScriptError> {
+        let err = |e: mlua::Error| ScriptError::from_lua("repl", &e);
+        let lua = &script.lua;
+        let i = agent.index() as u32;
+        let key = i64::from(i) + 1;
+        if script.agents.raw_get::<Value>(key).map_err(err)?.is_nil() {
+            let t = lua.create_table().map_err(err)?;
+            t.raw_set(0, i64::from(i)).map_err(err)?;
+            t.raw_set("id", i64::from(i)).map_err(err)?;
+            t.raw_set("name", world.agents().names()[i as usize].as_str())
+                .map_err(err)?;
+            t.raw_set("memory", lua.create_table().map_err(err)?)
+                .map_err(err)?;
+            t.set_metatable(Some(script.agent_meta.clone()))
+                .map_err(err)?;
+            script.agents.raw_set(key, t).map_err(err)?;
+        }
+        let me: Table = script.agents.raw_get(key).map_err(err)?;
+        let env = lua.create_table().map_err(err)?;
+        let meta = lua.create_table().map_err(err)?;
+        meta.raw_set("__index", lua.globals()).map_err(err)?;
+        env.set_metatable(Some(meta)).map_err(err)?;
+        env.raw_set("agent", me).map_err(err)?;
+        let mut minds: Vec<Mind> = world.agents().minds().to_vec();
+        let ids = [i];
+        let tick = Tick {
+            world,
+            minds: RefCell::new(&mut minds),
+            actions: RefCell::new(Vec::new()),
+            intents: RefCell::new(Vec::new()),
+            batch_ids: &ids,
+            current: Cell::new(Some(i)),
+            cur: script.cur.clone(),
+        };
+        lua.scope(|scope| {
+            api::install(scope, script, &tick)?;
+            // An expression first (`agent:position()`), else statements.
+            let chunk = match lua
+                .load(format!("return {code}"))
+                .set_name("=repl")
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .set_environment(env.clone())
+                .into_function()
+            {
+                Ok(f) => f,
+                Err(_) => lua
+                    .load(code)
+                    .set_name("=repl")
+                    .set_mode(mlua::chunk::ChunkMode::Text)
+                    .set_environment(env.clone())
+                    .into_function()?,
+            };
+            script.begin_call(i64::MIN + 1)?;
+            let values: mlua::MultiValue = chunk.call(())?;
+            let tostring: Function = lua.globals().raw_get("tostring")?;
+            let mut parts = Vec::new();
+            for v in values {
+                parts.push(tostring.call::<String>(v)?);
+            }
+            Ok(parts.join("\t"))
+        })
+        .map_err(err)
+    }
 }
