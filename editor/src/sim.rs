@@ -21,6 +21,15 @@ use kiai_lua::{LuaDecider, ScriptWatcher};
 /// Slowest and fastest play speeds (× real time).
 pub const SPEEDS: std::ops::RangeInclusive<f32> = 0.1..=8.0;
 
+/// A snapshot of the world is kept every this many ticks (runs without
+/// scripts: a Lua state cannot be copied, so scripted runs replay from tick
+/// 0).
+pub const SNAPSHOT_EVERY: u64 = 25;
+
+/// Most snapshots kept; beyond it every other one is dropped and the
+/// spacing doubles.
+pub const MAX_SNAPSHOTS: usize = 64;
+
 /// Ticks of per-stage timings kept for the plot.
 pub const TIMING_WINDOW: usize = 600;
 
@@ -93,6 +102,8 @@ pub struct Sim {
     pub console: Vec<ConsoleLine>,
     /// A replay found a hash different from the recording (tick).
     pub mismatch: Option<u64>,
+    snapshots: std::collections::BTreeMap<u64, World>,
+    snapshot_every: u64,
 }
 
 fn stage_ms(p: &Pipeline) -> StageMs {
@@ -128,8 +139,11 @@ impl Sim {
             timings: Default::default(),
             console: Vec::new(),
             mismatch: None,
+            snapshots: Default::default(),
+            snapshot_every: SNAPSHOT_EVERY,
         };
         sim.load_scripts();
+        sim.snapshot();
         Ok(sim)
     }
 
@@ -260,6 +274,7 @@ impl Sim {
         while self.timings.len() > TIMING_WINDOW {
             self.timings.pop_front();
         }
+        self.snapshot();
         let hash = state_hash(&self.world);
         let index = (tick - 1) as usize;
         if index < self.hashes.len() {
@@ -302,6 +317,27 @@ impl Sim {
             at: None,
         });
         result
+    }
+
+    fn snapshot(&mut self) {
+        let tick = self.world.tick();
+        if self.lua.is_some()
+            || tick % self.snapshot_every != 0
+            || self.snapshots.contains_key(&tick)
+        {
+            return;
+        }
+        self.snapshots.insert(tick, self.world.clone());
+        if self.snapshots.len() > MAX_SNAPSHOTS {
+            self.snapshot_every *= 2;
+            let every = self.snapshot_every;
+            self.snapshots.retain(|t, _| t % every == 0);
+        }
+    }
+
+    /// Snapshots held (ticks), for tools and tests.
+    pub fn snapshot_ticks(&self) -> Vec<u64> {
+        self.snapshots.keys().copied().collect()
     }
 
     /// Reloads scripts whose files changed (the watcher saw a save).
@@ -361,26 +397,42 @@ impl Sim {
         ran
     }
 
-    /// Goes to tick `tick` exactly: forward by simulating, backward by
-    /// rebuilding from the content and seed and simulating again.
+    /// Goes to tick `tick` exactly: forward by simulating; backward from
+    /// the latest snapshot before it (a copy of the world then; the
+    /// pipeline holds only scratch memory and the Rust decider's state is
+    /// recomputed every tick) or, for scripted runs, by rebuilding from the
+    /// content and seed; then simulating to `tick`.
     pub fn seek(&mut self, tick: u64) -> Result<(), String> {
         if tick < self.world.tick() {
-            let console = std::mem::take(&mut self.console);
-            let hashes = std::mem::take(&mut self.hashes);
-            let states = std::mem::take(&mut self.states);
-            let (playing, speed, mismatch) = (self.playing, self.speed, self.mismatch);
-            let lua_sources = self
-                .lua
-                .as_ref()
-                .map(|l| l.script_paths().map(Path::to_path_buf).collect::<Vec<_>>());
-            *self = Sim::new(&self.def.clone(), &self.dir.clone(), self.seed)?;
-            let _ = lua_sources;
-            self.console = console;
-            self.hashes = hashes;
-            self.states = states;
-            self.playing = playing;
-            self.speed = speed;
-            self.mismatch = mismatch;
+            let snapshot = self
+                .snapshots
+                .range(..tick.max(1))
+                .next_back()
+                .map(|(_, w)| w.clone());
+            match snapshot {
+                Some(world) if self.lua.is_none() => {
+                    self.world = world;
+                    self.pipeline = Pipeline::new();
+                    self.default = DefaultDecider::with_traces();
+                }
+                _ => {
+                    let console = std::mem::take(&mut self.console);
+                    let hashes = std::mem::take(&mut self.hashes);
+                    let states = std::mem::take(&mut self.states);
+                    let snapshots = std::mem::take(&mut self.snapshots);
+                    let (playing, speed, mismatch, every) =
+                        (self.playing, self.speed, self.mismatch, self.snapshot_every);
+                    *self = Sim::new(&self.def.clone(), &self.dir.clone(), self.seed)?;
+                    self.console = console;
+                    self.hashes = hashes;
+                    self.states = states;
+                    self.snapshots = snapshots;
+                    self.snapshot_every = every;
+                    self.playing = playing;
+                    self.speed = speed;
+                    self.mismatch = mismatch;
+                }
+            }
         }
         while self.world.tick() < tick {
             self.step();

@@ -305,3 +305,29 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
         .clone();
     assert_eq!(last.text, format!("> agent.name\n{name}"));
 }
+
+#[test]
+fn seeking_back_from_snapshots_matches_the_recorded_hashes() {
+    let arena = root().join("content/demo/arena.ron");
+    let def = kiai_content::Content::load(&arena).unwrap().def;
+    let mut sim = kiai_editor::sim::Sim::new(&def, &root(), def.seed).unwrap();
+    sim.seek(120).unwrap();
+    let hashes = sim.hashes.clone();
+    assert!(
+        sim.snapshot_ticks().contains(&25),
+        "{:?}",
+        sim.snapshot_ticks()
+    );
+    for t in [119u64, 75, 50, 26, 25, 1, 99, 0, 120] {
+        sim.seek(t).unwrap();
+        assert_eq!(sim.tick(), t);
+        if t > 0 {
+            assert_eq!(
+                kiai_core::state_hash(sim.world()),
+                hashes[t as usize - 1],
+                "tick {t}"
+            );
+        }
+    }
+    assert_eq!(sim.mismatch, None);
+}

@@ -105,7 +105,7 @@ pub struct FogSettings {
 }
 
 /// The fog of war of a world: the grid plus the events of the last tick.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Fog {
     pub(crate) grid: FogGrid,
     pub(crate) events: Vec<FogEvent>,
@@ -134,7 +134,7 @@ impl std::error::Error for WorldError {}
 
 /// All agents, one array per field (struct of arrays): index `i` of every
 /// array belongs to `AgentId(i)`.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Agents {
     pub(crate) names: Vec<String>,
     pub(crate) archetype: Vec<ArchetypeId>,
@@ -230,7 +230,7 @@ impl Agents {
 
 /// Everything the simulation knows. Advance it with
 /// [`Pipeline::tick`](crate::Pipeline::tick).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct World {
     pub(crate) config: WorldConfig,
     pub(crate) tick: u64,

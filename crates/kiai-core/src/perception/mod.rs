@@ -358,7 +358,7 @@ pub(crate) const CHUNK: usize = 256;
 /// Results are stored in the order the sense stage processed the agents
 /// (grid cell order, for locality), in fixed chunks of [`CHUNK`]; `rank`
 /// maps an agent id to its position in that order.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Percepts {
     chunks: Vec<PerceptChunk>,
     prev: Vec<PerceptChunk>,
@@ -372,7 +372,7 @@ pub struct Percepts {
     rays: u64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct PerceptChunk {
     /// Per local agent, its first slot; one extra entry at the end.
     slot_start: Vec<u32>,
@@ -517,7 +517,7 @@ impl Percepts {
 }
 
 /// Walls and potentially visible sets of a world.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Occluders {
     /// Walls, in a uniform grid for ray walks.
     pub walls: Walls,
@@ -802,7 +802,7 @@ const BLOCK: usize = 16;
 /// The agents near one grid cell, copied into contiguous arrays: everything
 /// the agents of that cell test their senses against. Padded to a multiple
 /// of [`BLOCK`] with points at infinity, which no shape contains.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Neighbourhood {
     /// The cell, or `usize::MAX` when none is loaded.
     cell: usize,
@@ -860,7 +860,7 @@ impl Neighbourhood {
 }
 
 /// Per-chunk scratch of the sense loop.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct SenseScratch {
     near: Neighbourhood,
     /// Per element of `near`: inside the sense's shape.
