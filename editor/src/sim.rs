@@ -322,7 +322,7 @@ impl Sim {
     fn snapshot(&mut self) {
         let tick = self.world.tick();
         if self.lua.is_some()
-            || tick % self.snapshot_every != 0
+            || !tick.is_multiple_of(self.snapshot_every)
             || self.snapshots.contains_key(&tick)
         {
             return;
@@ -331,7 +331,7 @@ impl Sim {
         if self.snapshots.len() > MAX_SNAPSHOTS {
             self.snapshot_every *= 2;
             let every = self.snapshot_every;
-            self.snapshots.retain(|t, _| t % every == 0);
+            self.snapshots.retain(|t, _| t.is_multiple_of(every));
         }
     }
 
