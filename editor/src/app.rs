@@ -585,9 +585,14 @@ impl State {
     }
 
     fn autosave(&mut self) {
-        if self.last_autosave.elapsed() < AUTOSAVE_INTERVAL {
-            return;
+        if self.last_autosave.elapsed() >= AUTOSAVE_INTERVAL {
+            self.autosave_now();
         }
+    }
+
+    /// Writes unsaved changes to the recovery file now (the editor does it
+    /// every [`AUTOSAVE_INTERVAL`]).
+    pub fn autosave_now(&mut self) {
         self.last_autosave = Instant::now();
         if !self.doc.is_dirty() {
             return;

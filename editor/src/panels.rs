@@ -915,6 +915,21 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
         Sel::Faction,
         &selection,
     );
+    let lists = s.doc.cost_list_names();
+    egui::CollapsingHeader::new(format!("Cost lists ({})", lists.len()))
+        .id_salt("Cost lists outliner")
+        .default_open(true)
+        .show(ui, |ui| {
+            for (i, n) in lists.iter().enumerate() {
+                if ui
+                    .selectable_label(s.cost_list == i, n)
+                    .on_hover_text("Paint and preview this list")
+                    .clicked()
+                {
+                    s.cost_list = i;
+                }
+            }
+        });
     if let Some(sel) = clicked {
         if ui.input(|i| i.modifiers.shift) {
             if !s.selection.remove(&sel) {

@@ -382,3 +382,32 @@ fn first_map_in_five_minutes() {
     assert_eq!(world.tick(), 100);
     assert_eq!(world.agents().len(), 3);
 }
+
+#[test]
+fn unsaved_changes_are_autosaved_and_offered_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("level.ron");
+    std::fs::copy(root().join("content/demo/village.ron"), &path).unwrap();
+    let mut h = editor(&path);
+    // Place a waypoint, then autosave.
+    key(&mut h, Key::W);
+    let p = screen(&h, 47.0, 52.0);
+    click(&mut h, p);
+    let edited = h.state().doc().def().clone();
+    assert!(h.state().state.doc.is_dirty());
+    h.state_mut().state.autosave_now();
+    let recovery = kiai_editor::app::recovery_path(Some(&path));
+    assert!(recovery.exists());
+    // The file itself is untouched; the next start offers the recovery.
+    drop(h);
+    let mut h = editor(&path);
+    assert_ne!(h.state().doc().def(), &edited);
+    assert!(matches!(
+        h.state().state.dialog,
+        Some(kiai_editor::app::Dialog::Recover(_))
+    ));
+    h.get_by_label("Recover").click();
+    h.run_steps(3);
+    assert_eq!(h.state().doc().def(), &edited);
+    assert!(h.state().state.doc.is_dirty(), "recovered, not saved yet");
+}
