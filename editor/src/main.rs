@@ -18,6 +18,11 @@ struct Args {
     /// p99) and quit.
     #[arg(long, value_name = "N")]
     measure_frames: Option<u32>,
+    /// Present frames as soon as they are drawn instead of waiting for the
+    /// display's refresh (implied by --measure-frames, which measures what
+    /// a frame costs, not the refresh rate).
+    #[arg(long)]
+    no_vsync: bool,
     /// Start with the default panel layout instead of the remembered one.
     #[arg(long)]
     reset_layout: bool,
@@ -47,12 +52,20 @@ fn main() -> ExitCode {
         measure_frames: args.measure_frames,
         reset_layout: args.reset_layout,
     };
-    let native = eframe::NativeOptions {
+    let mut native = eframe::NativeOptions {
         viewport: eframe::egui::ViewportBuilder::default()
             .with_inner_size([args.size.0, args.size.1])
             .with_title("kiai editor"),
         ..Default::default()
     };
+    if args.measure_frames.is_some() {
+        // Measure at the asked size, not the remembered one.
+        native.persist_window = false;
+    }
+    if args.no_vsync || args.measure_frames.is_some() {
+        native.wgpu_options.surface.present_mode =
+            eframe::egui_wgpu::wgpu::PresentMode::AutoNoVsync;
+    }
     let result = eframe::run_native(
         "kiai-editor",
         native,

@@ -385,7 +385,7 @@ pub fn inspector(s: &mut State, ui: &mut egui::Ui) {
         return;
     }
     let sel = selection[0];
-    let def = s.doc.def().clone();
+    let def = light_clone(s.doc.def(), sel);
     match sel {
         Sel::Waypoint(i) => {
             let Some(w) = def.waypoints.get(i) else {
@@ -586,10 +586,68 @@ pub fn inspector(s: &mut State, ui: &mut egui::Ui) {
     }
 }
 
+/// The document's top-level settings, copied for editing.
+struct DocHead {
+    name: String,
+    seed: u64,
+    tick_seconds: f32,
+    bounds: Option<kiai_content::def::BoundsDef>,
+    format: u32,
+}
+
+/// A copy of `def` for the inspector of `sel`: the large collections
+/// (waypoints, links, agents) only when that inspector reads them.
+fn light_clone(def: &kiai_content::def::ContentDef, sel: Sel) -> kiai_content::def::ContentDef {
+    let (waypoints, links, agents) = match sel {
+        Sel::Waypoint(_) => (true, true, false),
+        Sel::Link(_) => (false, true, false),
+        Sel::Agent(_) => (false, false, true),
+        _ => (false, false, false),
+    };
+    let pick = |on: bool, v: &Vec<_>| if on { v.clone() } else { Vec::new() };
+    kiai_content::def::ContentDef {
+        name: def.name.clone(),
+        seed: def.seed,
+        tick_seconds: def.tick_seconds,
+        bounds: def.bounds,
+        factions: def.factions.clone(),
+        cost_lists: def.cost_lists.clone(),
+        waypoints: if waypoints {
+            def.waypoints.clone()
+        } else {
+            Vec::new()
+        },
+        links: if links { def.links.clone() } else { Vec::new() },
+        walls: def.walls.clone(),
+        regions: def.regions.clone(),
+        sounds: Vec::new(),
+        fog: def.fog.clone(),
+        perception_budget: def.perception_budget,
+        profiles: def.profiles.clone(),
+        archetypes: def.archetypes.clone(),
+        agents: pick(agents, &def.agents),
+        format: def.format,
+    }
+}
+
 fn document_settings(s: &mut State, ui: &mut egui::Ui) {
     ui.separator();
     ui.heading("Document");
-    let def = s.doc.def().clone();
+    let def = s.doc.def();
+    let (old_name, old_seed, tick_seconds, old_bounds, format) = (
+        def.name.clone(),
+        def.seed,
+        def.tick_seconds,
+        def.bounds,
+        def.format,
+    );
+    let def = DocHead {
+        name: old_name,
+        seed: old_seed,
+        tick_seconds,
+        bounds: old_bounds,
+        format,
+    };
     ui.label(format!("format {}", def.format));
     let mut name = def.name.clone();
     let mut seed = def.seed;
@@ -641,12 +699,13 @@ fn shape_name(shape: &ShapeDef) -> &'static str {
 }
 
 fn archetype_editor(s: &mut State, ui: &mut egui::Ui, index: usize) {
-    let def = s.doc.def().clone();
-    let Some((name, arch)) = def.archetypes.0.get(index) else {
+    let def = s.doc.def();
+    let profiles: Vec<String> = def.profiles.0.iter().map(|(n, _)| n.clone()).collect();
+    let Some((name, arch)) = def.archetypes.0.get(index).cloned() else {
         return;
     };
+    let (name, arch) = (&name, &arch);
     ui.heading(format!("Archetype {name}"));
-    let profiles: Vec<String> = def.profiles.0.iter().map(|(n, _)| n.clone()).collect();
     let lists = s.doc.cost_list_names();
     let old = (name.clone(), arch.clone());
     edit_item(
@@ -808,113 +867,115 @@ fn sense_editor(ui: &mut egui::Ui, sense: &mut SenseDef) {
 
 /// Every object by collection; click to select.
 pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
-    let def = s.doc.def().clone();
     let mut clicked = None;
-    let row_h = ui.text_style_height(&egui::TextStyle::Body);
-    let mut list = |ui: &mut egui::Ui,
-                    title: &str,
-                    n: usize,
-                    label: &dyn Fn(usize) -> String,
-                    sel: fn(usize) -> Sel,
-                    selection: &std::collections::BTreeSet<Sel>| {
-        egui::CollapsingHeader::new(format!("{title} ({n})"))
-            .id_salt(title)
-            .default_open(n > 0 && n <= 50)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt(title)
-                    .max_height(240.0)
-                    .show_rows(ui, row_h, n, |ui, rows| {
-                        for i in rows {
-                            if ui
-                                .selectable_label(selection.contains(&sel(i)), label(i))
-                                .clicked()
-                            {
-                                clicked = Some(sel(i));
+    {
+        let def = s.doc.def();
+        let row_h = ui.text_style_height(&egui::TextStyle::Body);
+        let mut list = |ui: &mut egui::Ui,
+                        title: &str,
+                        n: usize,
+                        label: &dyn Fn(usize) -> String,
+                        sel: fn(usize) -> Sel,
+                        selection: &std::collections::BTreeSet<Sel>| {
+            egui::CollapsingHeader::new(format!("{title} ({n})"))
+                .id_salt(title)
+                .default_open(n > 0 && n <= 50)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt(title)
+                        .max_height(240.0)
+                        .show_rows(ui, row_h, n, |ui, rows| {
+                            for i in rows {
+                                if ui
+                                    .selectable_label(selection.contains(&sel(i)), label(i))
+                                    .clicked()
+                                {
+                                    clicked = Some(sel(i));
+                                }
                             }
-                        }
-                    });
-            });
-    };
-    let selection = s.selection.clone();
-    list(
-        ui,
-        "Waypoints",
-        def.waypoints.len(),
-        &|i| {
-            let w = &def.waypoints[i];
-            format!("{} {}", w.id, w.name.as_deref().unwrap_or(""))
-        },
-        Sel::Waypoint,
-        &selection,
-    );
-    list(
-        ui,
-        "Links",
-        def.links.len(),
-        &|i| {
-            let l = &def.links[i];
-            format!(
-                "{} {} {}",
-                l.from,
-                if l.two_way { "<->" } else { "->" },
-                l.to
-            )
-        },
-        Sel::Link,
-        &selection,
-    );
-    list(
-        ui,
-        "Walls",
-        def.walls.len(),
-        &|i| format!("wall {i}"),
-        Sel::Wall,
-        &selection,
-    );
-    list(
-        ui,
-        "Regions",
-        def.regions.len(),
-        &|i| def.regions[i].name.clone(),
-        Sel::Region,
-        &selection,
-    );
-    list(
-        ui,
-        "Agents",
-        def.agents.len(),
-        &|i| {
-            let a = &def.agents[i];
-            format!("{} ({}, {})", a.name, a.archetype, a.faction)
-        },
-        Sel::Agent,
-        &selection,
-    );
-    list(
-        ui,
-        "Archetypes",
-        def.archetypes.len(),
-        &|i| def.archetypes.0[i].0.clone(),
-        Sel::Archetype,
-        &selection,
-    );
-    list(
-        ui,
-        "Profiles",
-        def.profiles.len(),
-        &|i| def.profiles.0[i].0.clone(),
-        Sel::Profile,
-        &selection,
-    );
-    list(
-        ui,
-        "Factions",
-        def.factions.len(),
-        &|i| def.factions[i].name.clone(),
-        Sel::Faction,
-        &selection,
-    );
+                        });
+                });
+        };
+        let selection = &s.selection;
+        list(
+            ui,
+            "Waypoints",
+            def.waypoints.len(),
+            &|i| {
+                let w = &def.waypoints[i];
+                format!("{} {}", w.id, w.name.as_deref().unwrap_or(""))
+            },
+            Sel::Waypoint,
+            &selection,
+        );
+        list(
+            ui,
+            "Links",
+            def.links.len(),
+            &|i| {
+                let l = &def.links[i];
+                format!(
+                    "{} {} {}",
+                    l.from,
+                    if l.two_way { "<->" } else { "->" },
+                    l.to
+                )
+            },
+            Sel::Link,
+            &selection,
+        );
+        list(
+            ui,
+            "Walls",
+            def.walls.len(),
+            &|i| format!("wall {i}"),
+            Sel::Wall,
+            &selection,
+        );
+        list(
+            ui,
+            "Regions",
+            def.regions.len(),
+            &|i| def.regions[i].name.clone(),
+            Sel::Region,
+            &selection,
+        );
+        list(
+            ui,
+            "Agents",
+            def.agents.len(),
+            &|i| {
+                let a = &def.agents[i];
+                format!("{} ({}, {})", a.name, a.archetype, a.faction)
+            },
+            Sel::Agent,
+            &selection,
+        );
+        list(
+            ui,
+            "Archetypes",
+            def.archetypes.len(),
+            &|i| def.archetypes.0[i].0.clone(),
+            Sel::Archetype,
+            &selection,
+        );
+        list(
+            ui,
+            "Profiles",
+            def.profiles.len(),
+            &|i| def.profiles.0[i].0.clone(),
+            Sel::Profile,
+            &selection,
+        );
+        list(
+            ui,
+            "Factions",
+            def.factions.len(),
+            &|i| def.factions[i].name.clone(),
+            Sel::Faction,
+            &selection,
+        );
+    }
     let lists = s.doc.cost_list_names();
     egui::CollapsingHeader::new(format!("Cost lists ({})", lists.len()))
         .id_salt("Cost lists outliner")
@@ -943,26 +1004,32 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
     ui.separator();
     ui.horizontal_wrapped(|ui| {
         if ui.button("+ archetype").clicked() {
+            let def = s.doc.def();
             let name = unique(|n| def.archetypes.get(n).is_some(), "archetype");
+            let index = def.archetypes.len();
             s.edit(Edit::Insert {
-                index: def.archetypes.len(),
+                index,
                 item: Item::archetype(name, default_archetype()),
             });
             s.selection.clear();
-            s.selection.insert(Sel::Archetype(def.archetypes.len()));
+            s.selection.insert(Sel::Archetype(index));
         }
         if ui.button("+ profile").clicked() {
+            let def = s.doc.def();
             let name = unique(|n| def.profiles.get(n).is_some(), "profile");
+            let index = def.profiles.len();
             s.edit(Edit::Insert {
-                index: def.profiles.len(),
+                index,
                 item: Item::profile(name, default_profile()),
             });
-            s.profile = def.profiles.len();
+            s.profile = index;
         }
         if ui.button("+ faction").clicked() {
+            let def = s.doc.def();
             let name = unique(|n| def.factions.iter().any(|f| f.name == n), "faction");
+            let index = def.factions.len();
             s.edit(Edit::Insert {
-                index: def.factions.len(),
+                index,
                 item: Item::Faction(FactionDef {
                     name,
                     hostile: Vec::new(),
@@ -1015,7 +1082,10 @@ pub fn validation(s: &mut State, ui: &mut egui::Ui) {
 
 /// Profile sliders and the chart of the decisions they produce.
 pub fn profiles(s: &mut State, ui: &mut egui::Ui) {
-    let def = s.doc.def().clone();
+    let def = kiai_content::def::ContentDef {
+        profiles: s.doc.def().profiles.clone(),
+        ..crate::doc::empty_def()
+    };
     if def.profiles.is_empty() {
         ui.weak("No profiles. Add one in the outliner (+ profile).");
         return;
