@@ -906,7 +906,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
                 format!("{} {}", w.id, w.name.as_deref().unwrap_or(""))
             },
             Sel::Waypoint,
-            &selection,
+            selection,
         );
         list(
             ui,
@@ -922,7 +922,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
                 )
             },
             Sel::Link,
-            &selection,
+            selection,
         );
         list(
             ui,
@@ -930,7 +930,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
             def.walls.len(),
             &|i| format!("wall {i}"),
             Sel::Wall,
-            &selection,
+            selection,
         );
         list(
             ui,
@@ -938,7 +938,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
             def.regions.len(),
             &|i| def.regions[i].name.clone(),
             Sel::Region,
-            &selection,
+            selection,
         );
         list(
             ui,
@@ -949,7 +949,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
                 format!("{} ({}, {})", a.name, a.archetype, a.faction)
             },
             Sel::Agent,
-            &selection,
+            selection,
         );
         list(
             ui,
@@ -957,7 +957,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
             def.archetypes.len(),
             &|i| def.archetypes.0[i].0.clone(),
             Sel::Archetype,
-            &selection,
+            selection,
         );
         list(
             ui,
@@ -965,7 +965,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
             def.profiles.len(),
             &|i| def.profiles.0[i].0.clone(),
             Sel::Profile,
-            &selection,
+            selection,
         );
         list(
             ui,
@@ -973,7 +973,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
             def.factions.len(),
             &|i| def.factions[i].name.clone(),
             Sel::Faction,
-            &selection,
+            selection,
         );
     }
     let lists = s.doc.cost_list_names();
