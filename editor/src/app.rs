@@ -662,6 +662,7 @@ pub struct EditorApp {
     tree: egui_tiles::Tree<Pane>,
     frames_left: Option<(u32, Vec<f32>, Vec<f32>)>,
     last_frame: Option<Instant>,
+    screenshot: bool,
 }
 
 /// How the editor starts.
@@ -673,6 +674,9 @@ pub struct Options {
     pub measure_frames: Option<u32>,
     /// Ignore the remembered layout.
     pub reset_layout: bool,
+    /// Hide what changes from run to run (the frame-time readout), for
+    /// screenshots that must be reproducible.
+    pub screenshot: bool,
 }
 
 fn default_tree() -> egui_tiles::Tree<Pane> {
@@ -782,6 +786,7 @@ impl EditorApp {
             tree,
             frames_left: options.measure_frames.map(|n| (n, Vec::new(), Vec::new())),
             last_frame: None,
+            screenshot: options.screenshot,
         }
     }
 
@@ -1024,6 +1029,7 @@ impl EditorApp {
     }
 
     fn status_bar(&mut self, ui: &mut egui::Ui) {
+        let screenshot = self.screenshot;
         let s = &mut self.state;
         ui.horizontal(|ui| {
             let def = s.doc.def();
@@ -1048,11 +1054,15 @@ impl EditorApp {
             ui.label(format!("{errors} errors, {warnings} warnings"));
             ui.separator();
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                ui.label(format!(
-                    "frame {:.1} ms | update {:.1} ms",
-                    s.frame_ms.1, s.frame_ms.0
-                ))
-                .on_hover_text(
+                let readout = if screenshot {
+                    "frame - ms | update - ms".to_owned()
+                } else {
+                    format!(
+                        "frame {:.1} ms | update {:.1} ms",
+                        s.frame_ms.1, s.frame_ms.0
+                    )
+                };
+                ui.label(readout).on_hover_text(
                     "Interval between frames and the editor's own update time, smoothed",
                 );
                 ui.separator();

@@ -51,6 +51,7 @@ fn main() -> ExitCode {
         file: args.file,
         measure_frames: args.measure_frames,
         reset_layout: args.reset_layout,
+        screenshot: false,
     };
     let mut native = eframe::NativeOptions {
         viewport: eframe::egui::ViewportBuilder::default()

@@ -16,6 +16,10 @@ fn root() -> PathBuf {
 }
 
 fn editor(file: &Path) -> Harness<'static, EditorApp> {
+    editor_with(file, false)
+}
+
+fn editor_with(file: &Path, screenshot: bool) -> Harness<'static, EditorApp> {
     let file = file.to_path_buf();
     let mut h = Harness::builder()
         .with_size(egui::Vec2::new(1400.0, 900.0))
@@ -25,6 +29,7 @@ fn editor(file: &Path) -> Harness<'static, EditorApp> {
                 Options {
                     file: Some(file),
                     reset_layout: true,
+                    screenshot,
                     ..Default::default()
                 },
                 None,
@@ -240,7 +245,7 @@ fn a_file_with_errors_opens_with_its_diagnostics_and_they_select() {
 #[test]
 fn renders_the_village_to_a_png() {
     let village = root().join("content/demo/village.ron");
-    let mut h = editor(&village);
+    let mut h = editor_with(&village, true);
     let def = h.state().doc().def().clone();
     let baker = def
         .agents
@@ -249,6 +254,10 @@ fn renders_the_village_to_a_png() {
         .unwrap();
     let p = screen(&h, def.agents[baker].pos.0, def.agents[baker].pos.2);
     click(&mut h, p);
+    // The vehicle list's heat map and its route across the village.
+    let vehicle = def.cost_lists.iter().position(|n| n == "vehicle").unwrap();
+    h.state_mut().state.cost_list = vehicle;
+    h.state_mut().state.path_pick = (Some(0), Some(69));
     h.run_steps(2);
     let image = h.render().expect("renders on the CPU");
     assert_eq!(image.width(), 1400);
