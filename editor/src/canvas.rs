@@ -648,6 +648,25 @@ pub fn ui(s: &mut State, ui: &mut egui::Ui) {
     ui.ctx().set_sublayer(ui.layer_id(), layer);
     let painter = ui.ctx().layer_painter(layer).with_clip_rect(ui.min_rect());
     let font = egui::FontId::proportional(12.0);
+    // The state legend while the simulation shows states as colours.
+    if s.overlays.states && s.sim.as_ref().is_some_and(|x| x.tick() > 0 || x.playing) {
+        let mut at = ui.min_rect().left_top() + Vec2::new(10.0, 10.0);
+        for state in kiai_core::BehaviourState::ALL {
+            painter.circle_filled(
+                at + Vec2::new(5.0, 7.0),
+                5.0,
+                crate::live::state_colour(state),
+            );
+            painter.text(
+                at + Vec2::new(14.0, 0.0),
+                egui::Align2::LEFT_TOP,
+                state.name(),
+                font.clone(),
+                Color32::from_gray(220),
+            );
+            at.y += 18.0;
+        }
+    }
     for (at, text, colour) in s.view.labels.drain(..) {
         painter.text(
             s.view.to_screen * at,

@@ -23,6 +23,11 @@ struct Args {
     /// a frame costs, not the refresh rate).
     #[arg(long)]
     no_vsync: bool,
+    /// Graphics backend: `wgpu` (Vulkan, Metal, DX12 or GL through wgpu)
+    /// or `glow` (OpenGL directly; often faster on software renderers such
+    /// as Mesa's llvmpipe).
+    #[arg(long, default_value = "wgpu", value_parser = ["wgpu", "glow"])]
+    renderer: String,
     /// Start with the default panel layout instead of the remembered one.
     #[arg(long)]
     reset_layout: bool,
@@ -58,6 +63,11 @@ fn main() -> ExitCode {
             .with_inner_size([args.size.0, args.size.1])
             .with_title("kiai editor"),
         ..Default::default()
+    };
+    native.renderer = if args.renderer == "glow" {
+        eframe::Renderer::Glow
+    } else {
+        eframe::Renderer::Wgpu
     };
     if args.measure_frames.is_some() {
         // Measure at the asked size, not the remembered one.
