@@ -113,6 +113,17 @@ pub struct View {
     /// The waypoint the link tool links from.
     pub link_from: Option<u32>,
     pub(crate) labels: Vec<(Pos2, String, Color32)>,
+    geometry: Option<Geometry>,
+}
+
+/// Waypoint positions and link ends of one document revision, so frames
+/// that only redraw do not rebuild them.
+#[derive(Clone, Debug, Default)]
+struct Geometry {
+    revision: u64,
+    positions: Vec<Pos2>,
+    index: std::collections::HashMap<u32, usize>,
+    link_ends: Vec<Option<(usize, usize)>>,
 }
 
 pub(crate) fn to_scene(x: f32, z: f32) -> Pos2 {
@@ -161,6 +172,7 @@ impl View {
             pending: Vec::new(),
             link_from: None,
             labels: Vec::new(),
+            geometry: None,
         }
     }
 
@@ -1238,25 +1250,46 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
     if s.show_sight {
         draw_sight_tiles(s, painter, px);
     }
-    let def = s.doc.def();
     // Links and waypoints in two meshes.
     let list = s.current_list();
-    let positions: Vec<Pos2> = def
-        .waypoints
-        .iter()
-        .map(|w| to_scene(w.pos.0, w.pos.2))
-        .collect();
-    let index: std::collections::HashMap<u32, usize> = def
-        .waypoints
-        .iter()
-        .enumerate()
-        .map(|(i, w)| (w.id, i))
-        .collect();
+    let revision = s.doc.revision();
+    let mut geometry = match s.view.geometry.take() {
+        Some(g) if g.revision == revision => g,
+        _ => {
+            let def = s.doc.def();
+            let positions: Vec<Pos2> = def
+                .waypoints
+                .iter()
+                .map(|w| to_scene(w.pos.0, w.pos.2))
+                .collect();
+            let index: std::collections::HashMap<u32, usize> = def
+                .waypoints
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (w.id, i))
+                .collect();
+            let link_ends = def
+                .links
+                .iter()
+                .map(|l| Some((*index.get(&l.from)?, *index.get(&l.to)?)))
+                .collect();
+            Geometry {
+                revision,
+                positions,
+                index,
+                link_ends,
+            }
+        }
+    };
+    let def = s.doc.def();
+    let positions = std::mem::take(&mut geometry.positions);
+    let index = std::mem::take(&mut geometry.index);
     let cull = visible.expand(10.0 * px);
     let mut links = Mesh::default();
     let arrows = px < 0.25;
+    let any_link_selected = s.selection.iter().any(|x| matches!(x, Sel::Link(_)));
     for (i, l) in def.links.iter().enumerate() {
-        let (Some(&a), Some(&b)) = (index.get(&l.from), index.get(&l.to)) else {
+        let Some(Some((a, b))) = geometry.link_ends.get(i).copied() else {
             continue;
         };
         let (pa, pb) = (positions[a], positions[b]);
@@ -1264,7 +1297,7 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
             continue;
         }
         let m = l.costs.get(&list).copied().unwrap_or(1.0);
-        let selected = s.selection.contains(&Sel::Link(i));
+        let selected = any_link_selected && s.selection.contains(&Sel::Link(i));
         let colour = if selected {
             Color32::YELLOW
         } else if s.heat_map {
