@@ -766,6 +766,35 @@ fn shape_mask(
     near: &Neighbourhood,
     mask: &mut Vec<u64>,
 ) {
+    // One loop per shape, so that nothing of the others' set-up runs.
+    match shape {
+        CompiledShape::Sphere { radius_sq } => {
+            block_mask(near, mask, |x, y, z| sphere_block(eye, radius_sq, x, y, z))
+        }
+        CompiledShape::Cone {
+            range_sq,
+            cos_half_fov,
+        } => block_mask(near, mask, |x, y, z| {
+            cone_block(eye, facing, range_sq, cos_half_fov, x, y, z)
+        }),
+        _ => block_mask(near, mask, |x, y, z| {
+            let mut bits = 0u64;
+            for e in 0..BLOCK {
+                let hit = shape.contains(eye, facing, Vec3::new(x[e], y[e], z[e]));
+                bits |= u64::from(hit) << e;
+            }
+            bits
+        }),
+    }
+}
+
+/// Writes into `mask` the bits `block` computes for each block of `near`.
+#[inline(always)]
+fn block_mask(
+    near: &Neighbourhood,
+    mask: &mut Vec<u64>,
+    block: impl Fn(&[f32; BLOCK], &[f32; BLOCK], &[f32; BLOCK]) -> u64,
+) {
     mask.clear();
     mask.resize(near.xs.len().div_ceil(64), 0);
     let blocks = near
@@ -781,22 +810,7 @@ fn shape_mask(
         ) else {
             continue;
         };
-        let bits = match shape {
-            CompiledShape::Sphere { radius_sq } => sphere_block(eye, radius_sq, x, y, z),
-            CompiledShape::Cone {
-                range_sq,
-                cos_half_fov,
-            } => cone_block(eye, facing, range_sq, cos_half_fov, x, y, z),
-            _ => {
-                let mut bits = 0u64;
-                for e in 0..BLOCK {
-                    let hit = shape.contains(eye, facing, Vec3::new(x[e], y[e], z[e]));
-                    bits |= u64::from(hit) << e;
-                }
-                bits
-            }
-        };
-        mask[b * BLOCK / 64] |= bits << (b * BLOCK % 64);
+        mask[b * BLOCK / 64] |= block(x, y, z) << (b * BLOCK % 64);
     }
 }
 
@@ -920,7 +934,7 @@ const RANK_SORT_MAX: usize = 32;
 
 /// Elements of a [`Neighbourhood`] come in blocks of this many, so that the
 /// vectorised loops have no scalar tail.
-const BLOCK: usize = 16;
+pub(crate) const BLOCK: usize = 16;
 
 /// The agents near one grid cell: everything the agents of that cell test
 /// their senses against, their positions copied into contiguous arrays
@@ -936,7 +950,7 @@ struct Neighbourhood {
     /// Per element, its position in cell order.
     pos: Vec<u32>,
     /// Per row of cells: the index of its first element and its first
-    /// position in cell order.
+    /// position in cell order (rows hold consecutive positions).
     rows: Vec<(usize, usize)>,
     /// Index of the element at the first position of the row span holding
     /// the cell, and that position.
@@ -946,22 +960,47 @@ struct Neighbourhood {
 impl Neighbourhood {
     fn load(&mut self, grid: &UniformGrid, cell: usize, reach: f32) {
         self.cell = cell;
-        self.pos.clear();
         self.rows.clear();
+        let mut total = 0;
         let own = grid.for_each_cell_span(cell, reach, |span| {
-            self.rows.push((self.pos.len(), span.start));
-            self.pos.extend(span.start as u32..span.end as u32);
+            self.rows.push((total, span.start));
+            total += span.len();
         });
         self.own_row = self.rows.get(own).copied().unwrap_or((0, 0));
-        let padded = self.pos.len().div_ceil(BLOCK) * BLOCK;
-        for (axis, from) in [
-            (&mut self.xs, &grid.xs),
-            (&mut self.ys, &grid.ys),
-            (&mut self.zs, &grid.zs),
-        ] {
-            axis.clear();
-            axis.extend(self.pos.iter().map(|&k| from[k as usize]));
-            axis.resize(padded, f32::INFINITY);
+        // Whole blocks are copied (the grid's arrays have a block of
+        // padding at the end), each row's next block overwriting what the
+        // last one copied beyond the row: few, predictable iterations.
+        let room = total + BLOCK;
+        self.xs.resize(room, 0.0);
+        self.ys.resize(room, 0.0);
+        self.zs.resize(room, 0.0);
+        self.pos.resize(room, 0);
+        let mut row_end = self.rows.iter().skip(1).map(|r| r.0).chain([total]);
+        for &(first, start) in &self.rows {
+            let end = row_end.next().unwrap_or(total);
+            let (mut m, mut k) = (first, start);
+            while m < end {
+                for (to, from) in [
+                    (&mut self.xs, &grid.xs),
+                    (&mut self.ys, &grid.ys),
+                    (&mut self.zs, &grid.zs),
+                ] {
+                    copy_block(&mut to[m..], &from[k..]);
+                }
+                if let Some(pos) = self.pos[m..].first_chunk_mut::<BLOCK>() {
+                    for (e, p) in pos.iter_mut().enumerate() {
+                        *p = (k + e) as u32;
+                    }
+                }
+                m += BLOCK;
+                k += BLOCK;
+            }
+        }
+        self.pos.truncate(total);
+        let padded = total.div_ceil(BLOCK) * BLOCK;
+        for axis in [&mut self.xs, &mut self.ys, &mut self.zs] {
+            axis[total..total + BLOCK].fill(f32::INFINITY);
+            axis.truncate(padded);
         }
     }
 
@@ -970,6 +1009,17 @@ impl Neighbourhood {
     fn own(&self, k: usize) -> usize {
         self.own_row.0 + (k - self.own_row.1)
     }
+}
+
+/// Copies the first [`BLOCK`] values of `from` to the start of `to` (a
+/// fixed-size copy: a few vector moves).
+#[inline(always)]
+fn copy_block(to: &mut [f32], from: &[f32]) {
+    let (Some(to), Some(from)) = (to.first_chunk_mut::<BLOCK>(), from.first_chunk::<BLOCK>())
+    else {
+        return;
+    };
+    *to = *from;
 }
 
 /// Per-chunk scratch of the sense loop.
@@ -1218,7 +1268,14 @@ fn diff_events(
     before: &[AgentId],
     now: &[AgentId],
 ) {
-    if before == now {
+    // Equal lists (the common case) compared without an early exit.
+    if before.len() == now.len()
+        && before
+            .iter()
+            .zip(now)
+            .fold(0, |acc, (a, b)| acc | (a.0 ^ b.0))
+            == 0
+    {
         return;
     }
     let (mut a, mut b) = (0, 0);
