@@ -796,12 +796,12 @@ fn block_mask(
     block: impl Fn(&[f32; BLOCK], &[f32; BLOCK], &[f32; BLOCK]) -> u64,
 ) {
     mask.clear();
-    mask.resize(near.xs.len().div_ceil(64), 0);
-    let blocks = near
-        .xs
+    let n = near.padded;
+    mask.resize(n.div_ceil(64), 0);
+    let blocks = near.xs[..n]
         .chunks_exact(BLOCK)
-        .zip(near.ys.chunks_exact(BLOCK))
-        .zip(near.zs.chunks_exact(BLOCK));
+        .zip(near.ys[..n].chunks_exact(BLOCK))
+        .zip(near.zs[..n].chunks_exact(BLOCK));
     for (b, ((x, y), z)) in blocks.enumerate() {
         let (Ok(x), Ok(y), Ok(z)) = (
             <&[f32; BLOCK]>::try_from(x),
@@ -949,6 +949,8 @@ struct Neighbourhood {
     zs: Vec<f32>,
     /// Per element, its position in cell order.
     pos: Vec<u32>,
+    /// Elements, padding included: the first `padded` of `xs`, `ys`, `zs`.
+    padded: usize,
     /// Per row of cells: the index of its first element and its first
     /// position in cell order (rows hold consecutive positions).
     rows: Vec<(usize, usize)>,
@@ -970,11 +972,15 @@ impl Neighbourhood {
         // Whole blocks are copied (the grid's arrays have a block of
         // padding at the end), each row's next block overwriting what the
         // last one copied beyond the row: few, predictable iterations.
+        // The arrays only grow (no refill on every load); `padded` says how
+        // much of them is this neighbourhood.
         let room = total + BLOCK;
-        self.xs.resize(room, 0.0);
-        self.ys.resize(room, 0.0);
-        self.zs.resize(room, 0.0);
-        self.pos.resize(room, 0);
+        if self.xs.len() < room {
+            for axis in [&mut self.xs, &mut self.ys, &mut self.zs] {
+                axis.resize(room, 0.0);
+            }
+            self.pos.resize(room, 0);
+        }
         let mut row_end = self.rows.iter().skip(1).map(|r| r.0).chain([total]);
         for &(first, start) in &self.rows {
             let end = row_end.next().unwrap_or(total);
@@ -996,12 +1002,12 @@ impl Neighbourhood {
                 k += BLOCK;
             }
         }
-        self.pos.truncate(total);
-        let padded = total.div_ceil(BLOCK) * BLOCK;
         for axis in [&mut self.xs, &mut self.ys, &mut self.zs] {
-            axis[total..total + BLOCK].fill(f32::INFINITY);
-            axis.truncate(padded);
+            if let Some(tail) = axis[total..].first_chunk_mut::<BLOCK>() {
+                *tail = [f32::INFINITY; BLOCK];
+            }
         }
+        self.padded = total.div_ceil(BLOCK) * BLOCK;
     }
 
     /// The element of the agent at position `k` in cell order (which lies
