@@ -1423,3 +1423,37 @@ mod budget_tests {
         );
     }
 }
+
+#[cfg(test)]
+mod sort_tests {
+    use super::*;
+
+    #[test]
+    fn rank_sort_matches_the_standard_sort() {
+        // Every length up to past the rank limit, ids scattered over u32
+        // (including the largest values), distinct.
+        let mut state = 0x9e37_79b9_u32;
+        for n in 0..=RANK_SORT_MAX + 8 {
+            for _ in 0..20 {
+                let mut ids: Vec<AgentId> = Vec::new();
+                while ids.len() < n {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    let id = if state % 7 == 0 {
+                        u32::MAX - state % 3
+                    } else {
+                        state
+                    };
+                    if !ids.contains(&AgentId(id)) {
+                        ids.push(AgentId(id));
+                    }
+                }
+                let mut want = ids.clone();
+                want.sort_unstable();
+                sort_distinct(&mut ids);
+                assert_eq!(ids, want, "{n} ids");
+            }
+        }
+    }
+}
