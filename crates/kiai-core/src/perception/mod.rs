@@ -1440,7 +1440,7 @@ mod sort_tests {
                     state ^= state << 13;
                     state ^= state >> 17;
                     state ^= state << 5;
-                    let id = if state % 7 == 0 {
+                    let id = if state.is_multiple_of(7) {
                         u32::MAX - state % 3
                     } else {
                         state
