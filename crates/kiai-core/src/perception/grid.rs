@@ -10,6 +10,7 @@
 
 use glam::{Vec2, Vec3};
 
+use super::BLOCK;
 use crate::ids::{ArchetypeId, FactionId};
 
 /// Most cells per agent the grid will allocate; beyond that cells grow.
@@ -28,7 +29,8 @@ pub(crate) struct UniformGrid {
     pub(crate) order: Vec<u32>,
     /// Per agent id, its position in `order`.
     pub(crate) rank: Vec<u32>,
-    /// Positions of `order`, in the same (cell) order, one array per axis.
+    /// Positions of `order`, in the same (cell) order, one array per axis,
+    /// followed by [`BLOCK`] points at infinity.
     pub(crate) xs: Vec<f32>,
     pub(crate) ys: Vec<f32>,
     pub(crate) zs: Vec<f32>,
@@ -124,6 +126,11 @@ impl UniformGrid {
             self.cell_start[c] = self.cell_start[c - 1];
         }
         self.cell_start[0] = 0;
+        // Padding, so that a block of `BLOCK` positions may be read from
+        // anywhere before the end.
+        for axis in [&mut self.xs, &mut self.ys, &mut self.zs] {
+            axis.resize(n + BLOCK, f32::INFINITY);
+        }
     }
 
     /// Copies the per-agent inputs the sense stage reads into cell order, so

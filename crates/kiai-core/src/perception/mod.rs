@@ -754,54 +754,192 @@ fn receives(m: &Message, agent: usize, input: &SenseInput<'_>) -> bool {
     }
 }
 
-/// Writes into `hits` (one per element of the positions `xs`, `ys`, `zs`)
-/// whether `shape` of an agent at `eye` facing `facing` contains each. The
-/// sphere and cone loops are straight-line arithmetic over arrays, which the
-/// compiler vectorises; they compute exactly what
+/// Writes into `mask` whether `shape` of an agent at `eye` facing `facing`
+/// contains each element of `near` (bit `e % 64` of word `e / 64` for
+/// element `e`). The sphere and cone work on fixed blocks of straight-line
+/// arithmetic, which the compiler vectorises; they compute exactly what
 /// [`CompiledShape::contains`] computes, operation for operation.
-fn shape_hits(
+fn shape_mask(
     shape: CompiledShape,
     eye: Vec3,
     facing: Vec3,
-    (xs, ys, zs): (&[f32], &[f32], &[f32]),
-    hits: &mut [bool],
+    near: &Neighbourhood,
+    mask: &mut Vec<u64>,
 ) {
-    let n = hits.len().min(xs.len()).min(ys.len()).min(zs.len());
-    let (xs, ys, zs, hits) = (&xs[..n], &ys[..n], &zs[..n], &mut hits[..n]);
+    // One loop per shape, so that nothing of the others' set-up runs.
     match shape {
         CompiledShape::Sphere { radius_sq } => {
-            for e in 0..n {
-                let (dx, dy, dz) = (xs[e] - eye.x, ys[e] - eye.y, zs[e] - eye.z);
-                hits[e] = radius_sq > dx * dx + dy * dy + dz * dz;
-            }
+            block_mask(near, mask, |x, y, z| sphere_block(eye, radius_sq, x, y, z))
         }
         CompiledShape::Cone {
             range_sq,
             cos_half_fov,
-        } => {
-            for e in 0..n {
-                let (dx, dy, dz) = (xs[e] - eye.x, ys[e] - eye.y, zs[e] - eye.z);
-                let dist_sq = dx * dx + dy * dy + dz * dz;
-                let inv = 1.0 / dist_sq.sqrt();
-                let dot = facing.x * (dx * inv) + facing.y * (dy * inv) + facing.z * (dz * inv);
-                hits[e] = (range_sq > dist_sq) & (dist_sq != 0.0) & (dot > cos_half_fov);
+        } => block_mask(near, mask, |x, y, z| {
+            cone_block(eye, facing, range_sq, cos_half_fov, x, y, z)
+        }),
+        _ => block_mask(near, mask, |x, y, z| {
+            let mut bits = 0u64;
+            for e in 0..BLOCK {
+                let hit = shape.contains(eye, facing, Vec3::new(x[e], y[e], z[e]));
+                bits |= u64::from(hit) << e;
             }
-        }
-        _ => {
-            for e in 0..n {
-                hits[e] = shape.contains(eye, facing, Vec3::new(xs[e], ys[e], zs[e]));
-            }
+            bits
+        }),
+    }
+}
+
+/// Writes into `mask` the bits `block` computes for each block of `near`.
+#[inline(always)]
+fn block_mask(
+    near: &Neighbourhood,
+    mask: &mut Vec<u64>,
+    block: impl Fn(&[f32; BLOCK], &[f32; BLOCK], &[f32; BLOCK]) -> u64,
+) {
+    mask.clear();
+    let n = near.padded;
+    mask.resize(n.div_ceil(64), 0);
+    let blocks = near.xs[..n]
+        .chunks_exact(BLOCK)
+        .zip(near.ys[..n].chunks_exact(BLOCK))
+        .zip(near.zs[..n].chunks_exact(BLOCK));
+    for (b, ((x, y), z)) in blocks.enumerate() {
+        let (Ok(x), Ok(y), Ok(z)) = (
+            <&[f32; BLOCK]>::try_from(x),
+            <&[f32; BLOCK]>::try_from(y),
+            <&[f32; BLOCK]>::try_from(z),
+        ) else {
+            continue;
+        };
+        mask[b * BLOCK / 64] |= block(x, y, z) << (b * BLOCK % 64);
+    }
+}
+
+/// Packs a block of 0/1 flags into the low bits of a word (bit `e` for
+/// flag `e`): per eight flags, one multiplication gathers the low bit of
+/// each byte into the top byte.
+#[inline(always)]
+fn pack(flags: [u8; BLOCK]) -> u64 {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let v = u128::from_le_bytes(flags);
+    let (lo, hi) = (v as u64, (v >> 64) as u64);
+    (lo.wrapping_mul(GATHER) >> 56) | (hi.wrapping_mul(GATHER) >> 56) << 8
+}
+
+#[inline(always)]
+fn sphere_block(
+    eye: Vec3,
+    radius_sq: f32,
+    x: &[f32; BLOCK],
+    y: &[f32; BLOCK],
+    z: &[f32; BLOCK],
+) -> u64 {
+    let mut hit = [0u8; BLOCK];
+    for e in 0..BLOCK {
+        let (dx, dy, dz) = (x[e] - eye.x, y[e] - eye.y, z[e] - eye.z);
+        hit[e] = u8::from(radius_sq > dx * dx + dy * dy + dz * dz);
+    }
+    pack(hit)
+}
+
+#[inline(always)]
+fn cone_block(
+    eye: Vec3,
+    facing: Vec3,
+    range_sq: f32,
+    cos_half_fov: f32,
+    x: &[f32; BLOCK],
+    y: &[f32; BLOCK],
+    z: &[f32; BLOCK],
+) -> u64 {
+    let mut hit = [0u8; BLOCK];
+    for e in 0..BLOCK {
+        let (dx, dy, dz) = (x[e] - eye.x, y[e] - eye.y, z[e] - eye.z);
+        let dist_sq = dx * dx + dy * dy + dz * dz;
+        let inv = 1.0 / dist_sq.sqrt();
+        let dot = facing.x * (dx * inv) + facing.y * (dy * inv) + facing.z * (dz * inv);
+        hit[e] = u8::from((range_sq > dist_sq) & (dist_sq != 0.0) & (dot > cos_half_fov));
+    }
+    pack(hit)
+}
+
+/// Calls `f` with the index of every set bit of `mask`, ascending.
+#[inline(always)]
+fn for_each_bit(mask: &[u64], mut f: impl FnMut(usize)) {
+    for (w, &word) in mask.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            f(w * 64 + bits.trailing_zeros() as usize);
+            bits &= bits - 1;
         }
     }
 }
 
+/// Sorts distinct ids ascending. Up to [`RANK_SORT_MAX`] of them are
+/// placed by rank (the count of smaller ids, found by comparing against
+/// all at once), which has no data-dependent branches; longer lists use
+/// the standard sort.
+fn sort_distinct(ids: &mut [AgentId]) {
+    let n = ids.len();
+    if n < 2 {
+        return;
+    }
+    if n > RANK_SORT_MAX {
+        ids.sort_unstable();
+        return;
+    }
+    let mut keys = [u32::MAX; RANK_SORT_MAX];
+    for (k, id) in keys.iter_mut().zip(ids.iter()) {
+        *k = id.0;
+    }
+    // Every key's rank at once: one pass per key compared against all
+    // (fixed width, vectorised). Padding keys (u32::MAX) rank last.
+    let mut rank = [0u32; RANK_SORT_MAX];
+    if n <= RANK_SORT_MAX / 2 {
+        rank_pass::<{ RANK_SORT_MAX / 2 }>(&keys, n, &mut rank);
+    } else {
+        rank_pass::<RANK_SORT_MAX>(&keys, n, &mut rank);
+    }
+    let mut out = [0u32; RANK_SORT_MAX];
+    for (&key, &r) in keys[..n].iter().zip(&rank[..n]) {
+        out[r as usize % RANK_SORT_MAX] = key;
+    }
+    for (id, &k) in ids.iter_mut().zip(&out[..n]) {
+        *id = AgentId(k);
+    }
+}
+
+/// `rank[i]` += the number of the first `n` keys smaller than `keys[i]`,
+/// for the first `W` keys.
+#[inline(always)]
+fn rank_pass<const W: usize>(
+    keys: &[u32; RANK_SORT_MAX],
+    n: usize,
+    rank: &mut [u32; RANK_SORT_MAX],
+) {
+    let (Ok(lanes), Ok(rank)) = (
+        <&[u32; W]>::try_from(&keys[..W]),
+        <&mut [u32; W]>::try_from(&mut rank[..W]),
+    ) else {
+        return;
+    };
+    for &other in &keys[..n] {
+        for i in 0..W {
+            rank[i] += u32::from(other < lanes[i]);
+        }
+    }
+}
+
+/// Longest list [`sort_distinct`] sorts by rank.
+const RANK_SORT_MAX: usize = 32;
+
 /// Elements of a [`Neighbourhood`] come in blocks of this many, so that the
 /// vectorised loops have no scalar tail.
-const BLOCK: usize = 16;
+pub(crate) const BLOCK: usize = 16;
 
-/// The agents near one grid cell, copied into contiguous arrays: everything
-/// the agents of that cell test their senses against. Padded to a multiple
-/// of [`BLOCK`] with points at infinity, which no shape contains.
+/// The agents near one grid cell: everything the agents of that cell test
+/// their senses against, their positions copied into contiguous arrays
+/// (padded to a multiple of [`BLOCK`] with points at infinity, which no
+/// shape contains).
 #[derive(Clone, Debug, Default)]
 struct Neighbourhood {
     /// The cell, or `usize::MAX` when none is loaded.
@@ -809,47 +947,67 @@ struct Neighbourhood {
     xs: Vec<f32>,
     ys: Vec<f32>,
     zs: Vec<f32>,
-    ids: Vec<u32>,
-    factions: Vec<FactionId>,
-    /// Elements before the padding.
-    len: usize,
-    /// Per row of cells: its offset in the arrays and first position in
-    /// cell order.
+    /// Per element, its position in cell order.
+    pos: Vec<u32>,
+    /// Elements, padding included: the first `padded` of `xs`, `ys`, `zs`.
+    padded: usize,
+    /// Per row of cells: the index of its first element and its first
+    /// position in cell order (rows hold consecutive positions).
     rows: Vec<(usize, usize)>,
-    /// Offset in the arrays of the row span holding the cell itself, and
-    /// that span's first position in cell order (to find an agent's own
-    /// element).
+    /// Index of the element at the first position of the row span holding
+    /// the cell, and that position.
     own_row: (usize, usize),
 }
 
 impl Neighbourhood {
     fn load(&mut self, grid: &UniformGrid, cell: usize, reach: f32) {
         self.cell = cell;
-        self.xs.clear();
-        self.ys.clear();
-        self.zs.clear();
-        self.ids.clear();
-        self.factions.clear();
         self.rows.clear();
+        let mut total = 0;
         let own = grid.for_each_cell_span(cell, reach, |span| {
-            self.rows.push((self.xs.len(), span.start));
-            self.xs.extend_from_slice(&grid.xs[span.clone()]);
-            self.ys.extend_from_slice(&grid.ys[span.clone()]);
-            self.zs.extend_from_slice(&grid.zs[span.clone()]);
-            self.ids.extend_from_slice(&grid.order[span.clone()]);
-            if !grid.sorted.faction.is_empty() {
-                self.factions
-                    .extend_from_slice(&grid.sorted.faction[span.clone()]);
-            }
+            self.rows.push((total, span.start));
+            total += span.len();
         });
         self.own_row = self.rows.get(own).copied().unwrap_or((0, 0));
-        self.len = self.xs.len();
-        let padded = self.len.div_ceil(BLOCK) * BLOCK;
-        self.xs.resize(padded, f32::INFINITY);
-        self.ys.resize(padded, f32::INFINITY);
-        self.zs.resize(padded, f32::INFINITY);
-        self.ids.resize(padded, 0);
-        self.factions.resize(padded, FactionId(0));
+        // Whole blocks are copied (the grid's arrays have a block of
+        // padding at the end), each row's next block overwriting what the
+        // last one copied beyond the row: few, predictable iterations.
+        // The arrays only grow (no refill on every load); `padded` says how
+        // much of them is this neighbourhood.
+        let room = total + BLOCK;
+        if self.xs.len() < room {
+            for axis in [&mut self.xs, &mut self.ys, &mut self.zs] {
+                axis.resize(room, 0.0);
+            }
+            self.pos.resize(room, 0);
+        }
+        let mut row_end = self.rows.iter().skip(1).map(|r| r.0).chain([total]);
+        for &(first, start) in &self.rows {
+            let end = row_end.next().unwrap_or(total);
+            let (mut m, mut k) = (first, start);
+            while m < end {
+                for (to, from) in [
+                    (&mut self.xs, &grid.xs),
+                    (&mut self.ys, &grid.ys),
+                    (&mut self.zs, &grid.zs),
+                ] {
+                    copy_block(&mut to[m..], &from[k..]);
+                }
+                if let Some(pos) = self.pos[m..].first_chunk_mut::<BLOCK>() {
+                    for (e, p) in pos.iter_mut().enumerate() {
+                        *p = (k + e) as u32;
+                    }
+                }
+                m += BLOCK;
+                k += BLOCK;
+            }
+        }
+        for axis in [&mut self.xs, &mut self.ys, &mut self.zs] {
+            if let Some(tail) = axis[total..].first_chunk_mut::<BLOCK>() {
+                *tail = [f32::INFINITY; BLOCK];
+            }
+        }
+        self.padded = total.div_ceil(BLOCK) * BLOCK;
     }
 
     /// The element of the agent at position `k` in cell order (which lies
@@ -859,16 +1017,25 @@ impl Neighbourhood {
     }
 }
 
+/// Copies the first [`BLOCK`] values of `from` to the start of `to` (a
+/// fixed-size copy: a few vector moves).
+#[inline(always)]
+fn copy_block(to: &mut [f32], from: &[f32]) {
+    let (Some(to), Some(from)) = (to.first_chunk_mut::<BLOCK>(), from.first_chunk::<BLOCK>())
+    else {
+        return;
+    };
+    *to = *from;
+}
+
 /// Per-chunk scratch of the sense loop.
 #[derive(Clone, Debug, Default)]
 struct SenseScratch {
     near: Neighbourhood,
-    /// Per element of `near`: inside the sense's shape.
-    hits: Vec<bool>,
-    /// Per element of `near`: inside the lose-sight shape.
-    keeps: Vec<bool>,
-    /// Elements inside either shape.
-    cand: Vec<u32>,
+    /// Bit per element of `near`: inside the sense's shape.
+    hits: Vec<u64>,
+    /// Bit per element of `near`: inside the lose-sight shape.
+    keeps: Vec<u64>,
 }
 
 /// What a run of [`sense_chunk`] does.
@@ -938,11 +1105,6 @@ fn sense_chunk(
         }
         let near = &scratch.near;
         let own = if senses_agents { near.own(k) } else { 0 };
-        let width = near.xs.len();
-        if scratch.hits.len() < width {
-            scratch.hits.resize(width, false);
-            scratch.keeps.resize(width, false);
-        }
         for (s_index, s) in senses.iter().enumerate() {
             let start = chunk.ids.len();
             if counting && (!s.occluded || s.hearing.is_some() || input.occluders.is_none()) {
@@ -976,109 +1138,100 @@ fn sense_chunk(
             } else {
                 let before = ctx.before(k, s_index);
                 let simple = !s.occluded && s.keep.is_none();
-                let len = near.len;
-                let pos = (&near.xs[..], &near.ys[..], &near.zs[..]);
-                let hits = &mut scratch.hits[..width];
-                shape_hits(s.shape, eye, facing, pos, hits);
+                let hits = &mut scratch.hits;
+                shape_mask(s.shape, eye, facing, near, hits);
                 // An agent never senses itself.
-                hits[own] = false;
-                let factions = &near.factions[..width];
-                match s.filter {
-                    SenseFilter::All => {}
-                    SenseFilter::Hostile => {
-                        for (h, f) in hits.iter_mut().zip(factions) {
-                            *h &= hostile >> (f.index() % MAX_FACTIONS) & 1 != 0;
-                        }
-                    }
-                    SenseFilter::Friendly => {
-                        for (h, f) in hits.iter_mut().zip(factions) {
-                            *h &= hostile >> (f.index() % MAX_FACTIONS) & 1 == 0;
+                hits[own / 64] &= !(1u64 << (own % 64));
+                let (factions, ids, at) = (&sorted.faction[..], order, &near.pos[..]);
+                if s.filter != SenseFilter::All {
+                    let want = s.filter == SenseFilter::Hostile;
+                    for (w, word) in hits.iter_mut().enumerate() {
+                        let mut bits = *word;
+                        while bits != 0 {
+                            let b = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let f = factions[at[w * 64 + b] as usize].index() % MAX_FACTIONS;
+                            if (hostile >> f & 1 != 0) != want {
+                                *word &= !(1u64 << b);
+                            }
                         }
                     }
                 }
-                let (hits, ids) = (&hits[..len], &near.ids[..len]);
+                let hits = &scratch.hits;
                 if simple {
-                    // Branch-free: write every id, advance on a hit.
-                    let base = chunk.ids.len();
-                    chunk.ids.resize(base + len, AgentId(0));
-                    let out = &mut chunk.ids[base..];
-                    let mut m = 0;
-                    for (e, (&id, &hit)) in ids.iter().zip(hits).enumerate() {
-                        out[m.min(e)] = AgentId(id);
-                        m += usize::from(hit);
-                    }
-                    chunk.ids.truncate(base + m);
+                    for_each_bit(hits, |e| chunk.ids.push(AgentId(ids[at[e] as usize])));
                 } else {
-                    let keeps = &mut scratch.keeps[..width];
+                    let keeps = &mut scratch.keeps;
                     match s.keep {
                         Some(keep) => {
-                            shape_hits(keep, eye, facing, pos, keeps);
-                            keeps[own] = false;
+                            shape_mask(keep, eye, facing, near, keeps);
+                            keeps[own / 64] &= !(1u64 << (own % 64));
                         }
-                        None => keeps.fill(false),
-                    }
-                    // Candidates (inside, or maybe kept), compacted
-                    // without branches.
-                    let cand = &mut scratch.cand;
-                    cand.resize(len.max(cand.len()), 0);
-                    let mut m = 0;
-                    for (e, (&hit, &keep)) in hits.iter().zip(&keeps[..len]).enumerate() {
-                        cand[m.min(e)] = e as u32;
-                        m += usize::from(hit | keep);
-                    }
-                    for &e in &cand[..m] {
-                        let e = e as usize;
-                        let target = AgentId(ids[e]);
-                        let inside = hits[e]
-                            || (keeps[e]
-                                && s.filter.passes(input.factions, faction, near.factions[e])
-                                && before.binary_search(&target).is_ok());
-                        if !inside {
-                            continue;
+                        None => {
+                            keeps.clear();
+                            keeps.resize(hits.len(), 0);
                         }
-                        if s.occluded
-                            && let Some(occ) = input.occluders
-                        {
-                            let other = input.regions.get(target.index()).copied().flatten();
-                            if occ
-                                .pvs
-                                .as_ref()
-                                .is_some_and(|pvs| !pvs.can_see(region, other))
+                    }
+                    // Candidates: inside, or maybe kept.
+                    for (w, (&hit_word, &keep_word)) in hits.iter().zip(keeps.iter()).enumerate() {
+                        let mut bits = hit_word | keep_word;
+                        while bits != 0 {
+                            let b = bits.trailing_zeros();
+                            bits &= bits - 1;
+                            let e = at[w * 64 + b as usize] as usize;
+                            let target = AgentId(ids[e]);
+                            let inside = hit_word >> b & 1 != 0
+                                || (keep_word >> b & 1 != 0
+                                    && s.filter.passes(input.factions, faction, factions[e])
+                                    && before.binary_search(&target).is_ok());
+                            if !inside {
+                                continue;
+                            }
+                            if s.occluded
+                                && let Some(occ) = input.occluders
                             {
-                                continue;
-                            }
-                            let j = candidate;
-                            candidate += 1;
-                            if counting {
-                                continue;
-                            }
-                            if !allowance.casts(j) {
-                                // Beyond the budget: last tick's answer.
-                                if before.binary_search(&target).is_err() {
+                                let other = input.regions.get(target.index()).copied().flatten();
+                                if occ
+                                    .pvs
+                                    .as_ref()
+                                    .is_some_and(|pvs| !pvs.can_see(region, other))
+                                {
                                     continue;
                                 }
-                                chunk.ids.push(target);
-                                continue;
+                                let j = candidate;
+                                candidate += 1;
+                                if counting {
+                                    continue;
+                                }
+                                if !allowance.casts(j) {
+                                    // Beyond the budget: last tick's answer.
+                                    if before.binary_search(&target).is_err() {
+                                        continue;
+                                    }
+                                    chunk.ids.push(target);
+                                    continue;
+                                }
+                                chunk.rays += 1;
+                                let p = Vec3::new(xs[e], ys[e], zs[e]);
+                                if occ.walls.blocks_near(
+                                    eye,
+                                    p,
+                                    padded,
+                                    &mut chunk.near_walls,
+                                    &mut chunk.scratch,
+                                ) {
+                                    continue;
+                                }
                             }
-                            chunk.rays += 1;
-                            let p = Vec3::new(near.xs[e], near.ys[e], near.zs[e]);
-                            if occ.walls.blocks_near(
-                                eye,
-                                p,
-                                padded,
-                                &mut chunk.near_walls,
-                                &mut chunk.scratch,
-                            ) {
-                                continue;
-                            }
+                            chunk.ids.push(target);
                         }
-                        chunk.ids.push(target);
                     }
                 }
                 if counting {
                     continue;
                 }
-                chunk.ids[start..].sort_unstable();
+                // Each agent lies in the neighbourhood once: distinct ids.
+                sort_distinct(&mut chunk.ids[start..]);
                 diff_events(
                     &mut chunk.events,
                     AgentId::from_index(i),
@@ -1121,7 +1274,14 @@ fn diff_events(
     before: &[AgentId],
     now: &[AgentId],
 ) {
-    if before == now {
+    // Equal lists (the common case) compared without an early exit.
+    if before.len() == now.len()
+        && before
+            .iter()
+            .zip(now)
+            .fold(0, |acc, (a, b)| acc | (a.0 ^ b.0))
+            == 0
+    {
         return;
     }
     let (mut a, mut b) = (0, 0);
@@ -1261,5 +1421,39 @@ mod budget_tests {
                 offset: 2
             }
         );
+    }
+}
+
+#[cfg(test)]
+mod sort_tests {
+    use super::*;
+
+    #[test]
+    fn rank_sort_matches_the_standard_sort() {
+        // Every length up to past the rank limit, ids scattered over u32
+        // (including the largest values), distinct.
+        let mut state = 0x9e37_79b9_u32;
+        for n in 0..=RANK_SORT_MAX + 8 {
+            for _ in 0..20 {
+                let mut ids: Vec<AgentId> = Vec::new();
+                while ids.len() < n {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    let id = if state.is_multiple_of(7) {
+                        u32::MAX - state % 3
+                    } else {
+                        state
+                    };
+                    if !ids.contains(&AgentId(id)) {
+                        ids.push(AgentId(id));
+                    }
+                }
+                let mut want = ids.clone();
+                want.sort_unstable();
+                sort_distinct(&mut ids);
+                assert_eq!(ids, want, "{n} ids");
+            }
+        }
     }
 }

@@ -373,14 +373,22 @@ impl Walls {
             eye_box[2] + margin,
             eye_box[3] + margin,
         ];
+        // The walls whose box meets the padded eye box, picked without
+        // data-dependent branches (every index is written, the count
+        // advances only for those that meet), then their data.
+        near.index.resize(near.block_walls.len(), 0);
+        let mut m = 0;
         for (&w, b) in near.block_walls.iter().zip(&near.block_bounds) {
-            if b[0] > padded[2] || b[2] < padded[0] || b[1] > padded[3] || b[3] < padded[1] {
-                continue;
-            }
+            let apart =
+                (b[0] > padded[2]) | (b[2] < padded[0]) | (b[1] > padded[3]) | (b[3] < padded[1]);
+            near.index[m] = w;
+            m += usize::from(!apart);
+        }
+        near.index.truncate(m);
+        for &w in &near.index {
             let wall = &self.walls[w as usize];
             let p = [f64::from(wall.from.x), f64::from(wall.from.y)];
             let q = [f64::from(wall.to.x), f64::from(wall.to.y)];
-            near.index.push(w);
             near.px.push(p[0]);
             near.pz.push(p[1]);
             near.dx.push(q[0] - p[0]);
