@@ -677,6 +677,8 @@ pub struct Options {
     /// Hide what changes from run to run (the frame-time readout), for
     /// screenshots that must be reproducible.
     pub screenshot: bool,
+    /// Start playing the simulation at once (1x).
+    pub play: bool,
 }
 
 fn default_tree() -> egui_tiles::Tree<Pane> {
@@ -770,6 +772,9 @@ impl EditorApp {
             if newer {
                 state.dialog = Some(Dialog::Recover(recovery));
             }
+        }
+        if options.play {
+            live::toggle_play(&mut state);
         }
         let tree = (!options.reset_layout)
             .then(|| storage.and_then(|s| eframe::get_value::<egui_tiles::Tree<Pane>>(s, "layout")))
@@ -1323,7 +1328,11 @@ impl egui_tiles::Behavior<Pane> for Behavior<'_> {
             Pane::Canvas => canvas::ui(s, ui),
             Pane::Inspector => panel_frame(ui, |ui| panels::inspector(s, ui)),
             Pane::Outliner => panel_frame(ui, |ui| panels::outliner(s, ui)),
-            Pane::Validation => panel_frame(ui, |ui| panels::validation(s, ui)),
+            Pane::Validation => {
+                egui::Frame::new()
+                    .inner_margin(egui::Margin::same(6))
+                    .show(ui, |ui| panels::validation(s, ui));
+            }
             Pane::Profiles => panel_frame(ui, |ui| panels::profiles(s, ui)),
             Pane::CostLists => panel_frame(ui, |ui| panels::cost_lists(s, ui)),
             Pane::Why => panel_frame(ui, |ui| live::why(s, ui)),

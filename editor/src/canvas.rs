@@ -114,6 +114,7 @@ pub struct View {
     pub link_from: Option<u32>,
     pub(crate) labels: Vec<(Pos2, String, Color32)>,
     geometry: Option<Geometry>,
+    layer: crate::raster::MapLayer,
 }
 
 /// Waypoint positions and link ends of one document revision, so frames
@@ -173,6 +174,7 @@ impl View {
             link_from: None,
             labels: Vec::new(),
             geometry: None,
+            layer: Default::default(),
         }
     }
 
@@ -630,8 +632,6 @@ pub fn ui(s: &mut State, ui: &mut egui::Ui) {
     let scene = egui::Scene::new()
         .zoom_range(0.01..=400.0)
         .drag_pan_buttons(egui::containers::DragPanButtons::MIDDLE);
-    let bg = ui.visuals().extreme_bg_color;
-    ui.painter().rect_filled(ui.max_rect(), 0.0, bg);
     scene.show(ui, &mut scene_rect, |ui| {
         let to_screen = ui
             .ctx()
@@ -1288,7 +1288,25 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
     let mut links = Mesh::default();
     let arrows = px < 0.25;
     let any_link_selected = s.selection.iter().any(|x| matches!(x, Sel::Link(_)));
+    let raster = def.waypoints.len() + def.links.len() > crate::raster::RASTER_ABOVE;
+    if raster {
+        crate::raster::paint(
+            &mut s.view.layer,
+            painter,
+            def,
+            &positions,
+            &geometry.link_ends,
+            s.view.to_screen,
+            visible,
+            revision,
+            s.heat_map,
+            &list,
+        );
+    }
     for (i, l) in def.links.iter().enumerate() {
+        if raster && !(any_link_selected && s.selection.contains(&Sel::Link(i))) {
+            continue;
+        }
         let Some(Some((a, b))) = geometry.link_ends.get(i).copied() else {
             continue;
         };
@@ -1341,11 +1359,14 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
     let mut dots = Mesh::default();
     let hover = s.view.cursor.and_then(|c| waypoint_at(def, c, 8.0 * px));
     let half = 3.0 * px;
+    let raster = def.waypoints.len() + def.links.len() > crate::raster::RASTER_ABOVE;
+    let any_waypoint_selected = s.selection.iter().any(|x| matches!(x, Sel::Waypoint(_)));
     for (i, (w, &p)) in def.waypoints.iter().zip(&positions).enumerate() {
-        if !cull.contains(p) {
+        let selected = any_waypoint_selected && s.selection.contains(&Sel::Waypoint(i));
+        if !cull.contains(p) || (raster && !selected) {
             continue;
         }
-        let colour = if s.selection.contains(&Sel::Waypoint(i)) {
+        let colour = if selected {
             Color32::YELLOW
         } else if !w.active {
             Color32::from_rgb(110, 60, 60)

@@ -31,6 +31,7 @@ pub mod doc;
 pub mod live;
 mod live_canvas;
 pub mod panels;
+mod raster;
 pub mod sim;
 
 pub use app::{EditorApp, Options, Pane, State, Tool};

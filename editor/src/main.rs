@@ -23,11 +23,14 @@ struct Args {
     /// a frame costs, not the refresh rate).
     #[arg(long)]
     no_vsync: bool,
-    /// Graphics backend: `wgpu` (Vulkan, Metal, DX12 or GL through wgpu)
-    /// or `glow` (OpenGL directly; often faster on software renderers such
-    /// as Mesa's llvmpipe).
-    #[arg(long, default_value = "wgpu", value_parser = ["wgpu", "glow"])]
+    /// Graphics backend: `glow` (OpenGL; several times faster than wgpu on
+    /// software renderers such as Mesa's llvmpipe) or `wgpu` (Vulkan,
+    /// Metal, DX12 or GL through wgpu).
+    #[arg(long, default_value = "glow", value_parser = ["glow", "wgpu"])]
     renderer: String,
+    /// Start playing the simulation at once (1x).
+    #[arg(long)]
+    play: bool,
     /// Start with the default panel layout instead of the remembered one.
     #[arg(long)]
     reset_layout: bool,
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         measure_frames: args.measure_frames,
         reset_layout: args.reset_layout,
         screenshot: false,
+        play: args.play,
     };
     let mut native = eframe::NativeOptions {
         viewport: eframe::egui::ViewportBuilder::default()
@@ -64,6 +68,9 @@ fn main() -> ExitCode {
             .with_title("kiai editor"),
         ..Default::default()
     };
+    // The editor draws flat colours: no gradients to dither, and dithering
+    // costs every pixel on software renderers.
+    native.dithering = false;
     native.renderer = if args.renderer == "glow" {
         eframe::Renderer::Glow
     } else {

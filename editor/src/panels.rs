@@ -1048,35 +1048,60 @@ fn unique(taken: impl Fn(&str) -> bool, stem: &str) -> String {
 
 /// kiai-content's diagnostics; click one to select its object.
 pub fn validation(s: &mut State, ui: &mut egui::Ui) {
-    let findings = s.findings.1.clone();
-    if findings.is_empty() {
+    if s.findings.1.is_empty() {
         ui.label(RichText::new("No problems").color(Color32::from_rgb(120, 200, 120)));
         return;
     }
-    if s.findings.0 != s.doc.revision() {
-        ui.weak("checking...");
-    }
-    for f in findings {
-        let colour = if f.diagnostic.is_error() {
-            Color32::from_rgb(240, 110, 100)
+    let errors = s
+        .findings
+        .1
+        .iter()
+        .filter(|f| f.diagnostic.is_error())
+        .count();
+    ui.label(format!(
+        "{errors} errors, {} warnings{}",
+        s.findings.1.len() - errors,
+        if s.findings.0 != s.doc.revision() {
+            " (checking...)"
         } else {
-            Color32::from_rgb(230, 190, 90)
-        };
-        let text = RichText::new(f.diagnostic.to_string())
-            .color(colour)
-            .monospace();
-        let r = ui.add(egui::Label::new(text).sense(egui::Sense::click()));
-        let r = match f.target {
-            Some(t) => r.on_hover_text(format!("select {t:?}")),
-            None => r,
-        };
-        if r.clicked()
-            && let Some(t) = f.target
-            && t.exists(s.doc.def())
-        {
-            s.selection.clear();
-            s.selection.insert(t);
+            ""
         }
+    ));
+    // Only the visible rows are laid out: a map can have 100k warnings.
+    let row = ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    let mut clicked = None;
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show_rows(
+            ui,
+            row - ui.spacing().item_spacing.y,
+            s.findings.1.len(),
+            |ui, rows| {
+                for f in &s.findings.1[rows] {
+                    let colour = if f.diagnostic.is_error() {
+                        Color32::from_rgb(240, 110, 100)
+                    } else {
+                        Color32::from_rgb(230, 190, 90)
+                    };
+                    let text = RichText::new(f.diagnostic.to_string())
+                        .color(colour)
+                        .monospace();
+                    let r = ui.add(egui::Label::new(text).sense(egui::Sense::click()));
+                    let r = match f.target {
+                        Some(t) => r.on_hover_text(format!("select {t:?}")),
+                        None => r,
+                    };
+                    if r.clicked() {
+                        clicked = f.target;
+                    }
+                }
+            },
+        );
+    if let Some(t) = clicked
+        && t.exists(s.doc.def())
+    {
+        s.selection.clear();
+        s.selection.insert(t);
     }
 }
 

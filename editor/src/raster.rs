@@ -1,0 +1,178 @@
+//! The map's links and waypoints drawn on the CPU into one image, for large
+//! maps: a frame then draws one textured rectangle instead of tens of
+//! thousands of triangles (which software renderers such as Mesa's llvmpipe
+//! pay for one by one). The image is redrawn only when the document, the
+//! view or the colouring changes.
+
+use eframe::egui::{self, Color32, ColorImage, Pos2, Rect, TextureHandle, emath::TSTransform};
+use kiai_content::def::ContentDef;
+
+/// Maps with more waypoints plus links than this draw them as an image.
+pub(crate) const RASTER_ABOVE: usize = 3000;
+
+/// What the image depends on.
+#[derive(Clone, Debug, PartialEq)]
+struct Key {
+    revision: u64,
+    transform: [u32; 3],
+    size: [usize; 2],
+    heat: bool,
+    list: String,
+}
+
+/// The cached image of the map layer.
+#[derive(Default)]
+pub(crate) struct MapLayer {
+    key: Option<Key>,
+    texture: Option<TextureHandle>,
+}
+
+impl std::fmt::Debug for MapLayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MapLayer")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clone for MapLayer {
+    fn clone(&self) -> Self {
+        // A clone redraws its image on first use.
+        Self::default()
+    }
+}
+
+/// Pixel canvas with clipped drawing.
+struct Canvas {
+    w: usize,
+    h: usize,
+    px: Vec<Color32>,
+}
+
+impl Canvas {
+    fn put(&mut self, x: i32, y: i32, c: Color32) {
+        if x >= 0 && y >= 0 && (x as usize) < self.w && (y as usize) < self.h {
+            self.px[y as usize * self.w + x as usize] = c;
+        }
+    }
+
+    /// A line from `a` to `b` (pixels), `width` 1 or 2.
+    fn line(&mut self, a: Pos2, b: Pos2, c: Color32, width: i32) {
+        let (w, h) = (self.w as f32, self.h as f32);
+        if (a.x < 0.0 && b.x < 0.0)
+            || (a.y < 0.0 && b.y < 0.0)
+            || (a.x >= w && b.x >= w)
+            || (a.y >= h && b.y >= h)
+        {
+            return;
+        }
+        let d = b - a;
+        let steps = d.x.abs().max(d.y.abs()).ceil().clamp(1.0, 8192.0) as i32;
+        let (sx, sy) = (d.x / steps as f32, d.y / steps as f32);
+        let thick_x = d.y.abs() > d.x.abs();
+        for k in 0..=steps {
+            let x = (a.x + sx * k as f32).floor() as i32;
+            let y = (a.y + sy * k as f32).floor() as i32;
+            self.put(x, y, c);
+            if width > 1 {
+                if thick_x {
+                    self.put(x + 1, y, c);
+                } else {
+                    self.put(x, y + 1, c);
+                }
+            }
+        }
+    }
+
+    fn square(&mut self, c: Pos2, half: i32, colour: Color32) {
+        let (x, y) = (c.x.floor() as i32, c.y.floor() as i32);
+        for dy in -half..=half {
+            for dx in -half..=half {
+                self.put(x + dx, y + dy, colour);
+            }
+        }
+    }
+}
+
+/// Draws the layer for this frame: redraws the image if anything it
+/// depends on changed, then paints it over the canvas's `screen` rect
+/// (`visible` is the same rect in scene coordinates).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn paint(
+    layer: &mut MapLayer,
+    painter: &egui::Painter,
+    def: &ContentDef,
+    positions: &[Pos2],
+    link_ends: &[Option<(usize, usize)>],
+    to_screen: TSTransform,
+    visible: Rect,
+    revision: u64,
+    heat: bool,
+    list: &str,
+) {
+    let ppp = painter.ctx().pixels_per_point();
+    let screen = to_screen * visible;
+    let size = [
+        (screen.width() * ppp).round().max(1.0) as usize,
+        (screen.height() * ppp).round().max(1.0) as usize,
+    ];
+    let key = Key {
+        revision,
+        transform: [
+            to_screen.translation.x.to_bits(),
+            to_screen.translation.y.to_bits(),
+            to_screen.scaling.to_bits(),
+        ],
+        size,
+        heat,
+        list: list.to_owned(),
+    };
+    if layer.key.as_ref() != Some(&key) || layer.texture.is_none() {
+        let mut c = Canvas {
+            w: size[0],
+            h: size[1],
+            px: vec![Color32::TRANSPARENT; size[0] * size[1]],
+        };
+        let to_px = |p: Pos2| ((to_screen * p) - screen.min.to_vec2()) * ppp;
+        for (l, ends) in def.links.iter().zip(link_ends) {
+            let Some((a, b)) = *ends else { continue };
+            let m = l.costs.get(list).copied().unwrap_or(1.0);
+            let colour = if heat {
+                crate::canvas::heat_colour(m)
+            } else {
+                Color32::from_gray(120)
+            };
+            let width = if heat && m != 1.0 { 2 } else { 1 };
+            c.line(to_px(positions[a]), to_px(positions[b]), colour, width);
+        }
+        let half = ((2.5 * ppp).round() as i32).max(1);
+        for (w, &p) in def.waypoints.iter().zip(positions) {
+            let colour = if w.active {
+                Color32::from_gray(225)
+            } else {
+                Color32::from_rgb(110, 60, 60)
+            };
+            c.square(to_px(p), half, colour);
+        }
+        let image = ColorImage::new(size, c.px);
+        match &mut layer.texture {
+            Some(t) => t.set(image, egui::TextureOptions::NEAREST),
+            None => {
+                layer.texture = Some(painter.ctx().load_texture(
+                    "kiai-map-layer",
+                    image,
+                    egui::TextureOptions::NEAREST,
+                ));
+            }
+        }
+        layer.key = Some(key);
+    }
+    if let Some(t) = &layer.texture {
+        painter.image(
+            t.id(),
+            visible,
+            Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
+            Color32::WHITE,
+        );
+    }
+}
