@@ -115,6 +115,8 @@ pub struct View {
     pub(crate) labels: Vec<(Pos2, String, Color32)>,
     geometry: Option<Geometry>,
     layer: crate::raster::MapLayer,
+    /// The agents are in the map image this frame (a crowd on a big map).
+    pub(crate) crowd_in_layer: bool,
 }
 
 /// Waypoint positions and link ends of one document revision, so frames
@@ -175,6 +177,7 @@ impl View {
             labels: Vec::new(),
             geometry: None,
             layer: Default::default(),
+            crowd_in_layer: false,
         }
     }
 
@@ -1289,6 +1292,60 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
     let arrows = px < 0.25;
     let any_link_selected = s.selection.iter().any(|x| matches!(x, Sel::Link(_)));
     let raster = def.waypoints.len() + def.links.len() > crate::raster::RASTER_ABOVE;
+    // Crowds join the image: from the live world while it runs, else from
+    // the document.
+    let live = s.sim.as_ref().is_some_and(|x| x.tick() > 0 || x.playing);
+    let crowd: Option<(u64, Vec<crate::raster::CrowdAgent>)> = if !raster {
+        None
+    } else if live {
+        s.sim.as_ref().and_then(|sim| {
+            let a = sim.world().agents();
+            (a.len() > crate::raster::CROWD_ABOVE).then(|| {
+                let agents = (0..a.len())
+                    .map(|i| {
+                        let p = a.positions()[i];
+                        let f = a.facings()[i];
+                        let colour = if s.overlays.states {
+                            crate::live::state_colour(a.decisions()[i].state)
+                        } else {
+                            faction_colour(a.factions()[i].index())
+                        };
+                        let d = Vec2::new(f.x, -f.z);
+                        let d = if d.length_sq() > 0.0 {
+                            d.normalized()
+                        } else {
+                            Vec2::X
+                        };
+                        (to_scene(p.x, p.z), colour, d)
+                    })
+                    .collect();
+                (sim.tick() | (u64::from(s.overlays.states) << 63), agents)
+            })
+        })
+    } else if def.agents.len() > crate::raster::CROWD_ABOVE {
+        let faction_of = |name: &str| {
+            def.factions
+                .iter()
+                .position(|f| f.name == name)
+                .unwrap_or(0)
+        };
+        let agents = def
+            .agents
+            .iter()
+            .map(|a| {
+                let f = facing_xz(a);
+                (
+                    to_scene(a.pos.0, a.pos.2),
+                    faction_colour(faction_of(&a.faction)),
+                    Vec2::new(f.x, -f.y),
+                )
+            })
+            .collect();
+        Some((u64::MAX, agents))
+    } else {
+        None
+    };
+    s.view.crowd_in_layer = crowd.is_some();
     if raster {
         crate::raster::paint(
             &mut s.view.layer,
@@ -1301,6 +1358,7 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
             revision,
             s.heat_map,
             &list,
+            crowd.as_ref().map(|(k, v)| (*k, v.as_slice())),
         );
     }
     for (i, l) in def.links.iter().enumerate() {
@@ -1589,7 +1647,9 @@ fn draw_agents(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
         let colour = faction_colour(faction_of(&a.faction));
         let f = facing_xz(a);
         let fd = Vec2::new(f.x, -f.y);
-        if many {
+        if many && s.view.crowd_in_layer {
+            // Drawn into the map image.
+        } else if many {
             // A triangle pointing along the facing: one mesh for all.
             let n = Vec2::new(-fd.y, fd.x);
             let idx = mesh.vertices.len() as u32;

@@ -35,6 +35,7 @@ pub(crate) fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f3
     let agents = world.agents();
     let positions = agents.positions();
     let o = s.overlays.clone();
+    let in_layer = s.view.crowd_in_layer;
     let labels = &mut s.view.labels;
     // Senses: the selected agent's, or everyone's.
     for (i, pos) in positions.iter().enumerate() {
@@ -99,11 +100,13 @@ pub(crate) fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f3
         let f = xz(agents.facings()[i]);
         let fd = Vec2::new(f.x, -f.y);
         let n = Vec2::new(-fd.y, fd.x);
-        let idx = mesh.vertices.len() as u32;
-        mesh.colored_vertex(p + fd * 8.0 * px, colour);
-        mesh.colored_vertex(p - fd * 5.0 * px + n * 5.0 * px, colour);
-        mesh.colored_vertex(p - fd * 5.0 * px - n * 5.0 * px, colour);
-        mesh.add_triangle(idx, idx + 1, idx + 2);
+        if !in_layer {
+            let idx = mesh.vertices.len() as u32;
+            mesh.colored_vertex(p + fd * 8.0 * px, colour);
+            mesh.colored_vertex(p - fd * 5.0 * px + n * 5.0 * px, colour);
+            mesh.colored_vertex(p - fd * 5.0 * px - n * 5.0 * px, colour);
+            mesh.add_triangle(idx, idx + 1, idx + 2);
+        }
         if o.steering {
             let v = agents.velocities()[i];
             painter.line_segment(

@@ -10,6 +10,14 @@ use kiai_content::def::ContentDef;
 /// Maps with more waypoints plus links than this draw them as an image.
 pub(crate) const RASTER_ABOVE: usize = 3000;
 
+/// Crowds larger than this are drawn into the image too (redrawn when
+/// they move: once per tick while playing).
+pub(crate) const CROWD_ABOVE: usize = 300;
+
+/// One agent of a crowd drawn into the image: scene position, colour and
+/// unit facing in scene coordinates.
+pub(crate) type CrowdAgent = (Pos2, Color32, egui::Vec2);
+
 /// What the image depends on.
 #[derive(Clone, Debug, PartialEq)]
 struct Key {
@@ -18,6 +26,7 @@ struct Key {
     size: [usize; 2],
     heat: bool,
     list: String,
+    crowd: Option<u64>,
 }
 
 /// The cached image of the map layer.
@@ -25,6 +34,8 @@ struct Key {
 pub(crate) struct MapLayer {
     key: Option<Key>,
     texture: Option<TextureHandle>,
+    /// The links and waypoints alone, for redrawing only a moved crowd.
+    base: Vec<Color32>,
 }
 
 impl std::fmt::Debug for MapLayer {
@@ -109,6 +120,7 @@ pub(crate) fn paint(
     revision: u64,
     heat: bool,
     list: &str,
+    crowd: Option<(u64, &[CrowdAgent])>,
 ) {
     let ppp = painter.ctx().pixels_per_point();
     let screen = to_screen * visible;
@@ -126,33 +138,57 @@ pub(crate) fn paint(
         size,
         heat,
         list: list.to_owned(),
+        crowd: crowd.map(|(k, _)| k),
     };
     if layer.key.as_ref() != Some(&key) || layer.texture.is_none() {
+        let to_px = |p: Pos2| ((to_screen * p) - screen.min.to_vec2()) * ppp;
+        let same_map = layer.key.as_ref().is_some_and(|k| {
+            Key {
+                crowd: key.crowd,
+                ..k.clone()
+            } == key
+        }) && layer.base.len() == size[0] * size[1];
+        if !same_map {
+            let mut c = Canvas {
+                w: size[0],
+                h: size[1],
+                px: vec![Color32::TRANSPARENT; size[0] * size[1]],
+            };
+            for (l, ends) in def.links.iter().zip(link_ends) {
+                let Some((a, b)) = *ends else { continue };
+                let m = l.costs.get(list).copied().unwrap_or(1.0);
+                let colour = if heat {
+                    crate::canvas::heat_colour(m)
+                } else {
+                    Color32::from_gray(120)
+                };
+                let width = if heat && m != 1.0 { 2 } else { 1 };
+                c.line(to_px(positions[a]), to_px(positions[b]), colour, width);
+            }
+            let half = ((2.5 * ppp).round() as i32).max(1);
+            for (w, &p) in def.waypoints.iter().zip(positions) {
+                let colour = if w.active {
+                    Color32::from_gray(225)
+                } else {
+                    Color32::from_rgb(110, 60, 60)
+                };
+                c.square(to_px(p), half, colour);
+            }
+            layer.base = c.px;
+        }
+        // The crowd on a copy of the map.
         let mut c = Canvas {
             w: size[0],
             h: size[1],
-            px: vec![Color32::TRANSPARENT; size[0] * size[1]],
+            px: layer.base.clone(),
         };
-        let to_px = |p: Pos2| ((to_screen * p) - screen.min.to_vec2()) * ppp;
-        for (l, ends) in def.links.iter().zip(link_ends) {
-            let Some((a, b)) = *ends else { continue };
-            let m = l.costs.get(list).copied().unwrap_or(1.0);
-            let colour = if heat {
-                crate::canvas::heat_colour(m)
-            } else {
-                Color32::from_gray(120)
-            };
-            let width = if heat && m != 1.0 { 2 } else { 1 };
-            c.line(to_px(positions[a]), to_px(positions[b]), colour, width);
-        }
-        let half = ((2.5 * ppp).round() as i32).max(1);
-        for (w, &p) in def.waypoints.iter().zip(positions) {
-            let colour = if w.active {
-                Color32::from_gray(225)
-            } else {
-                Color32::from_rgb(110, 60, 60)
-            };
-            c.square(to_px(p), half, colour);
+        if let Some((_, agents)) = crowd {
+            let r = ((3.0 * ppp).round() as i32).max(1);
+            for &(p, colour, f) in agents {
+                let at = to_px(p);
+                c.square(at, r, colour);
+                c.line(at, at + f * (9.0 * ppp), colour, 2);
+            }
         }
         let image = ColorImage::new(size, c.px);
         match &mut layer.texture {
