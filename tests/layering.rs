@@ -116,3 +116,31 @@ fn lua_sits_above_the_runtime() {
         );
     }
 }
+
+#[test]
+fn the_editor_is_a_leaf() {
+    let meta = metadata();
+    let deps = normal_closure(&meta, "kiai-editor");
+    for needed in ["kiai-core", "kiai-content", "kiai-lua", "eframe"] {
+        assert!(
+            deps.contains(needed),
+            "kiai-editor lacks {needed}: {deps:?}"
+        );
+    }
+    // Games never pull the editor in: no runtime crate, the CLI or the
+    // facade depends on it.
+    for other in [
+        "kiai-core",
+        "kiai-nav",
+        "kiai-fog",
+        "kiai-content",
+        "kiai-lua",
+        "kiai-cli",
+        "kiai",
+    ] {
+        assert!(
+            !normal_closure(&meta, other).contains("kiai-editor"),
+            "{other} depends on kiai-editor"
+        );
+    }
+}
