@@ -615,13 +615,6 @@ fn agent_defaults(s: &mut State) -> Vec<Edit> {
     edits
 }
 
-fn unique_name(taken: impl Fn(&str) -> bool, stem: &str) -> String {
-    (1..)
-        .map(|i| format!("{stem}{i}"))
-        .find(|n| !taken(n))
-        .unwrap_or_else(|| stem.to_owned())
-}
-
 /// Draws the canvas and runs the active tool.
 pub fn ui(s: &mut State, ui: &mut egui::Ui) {
     let mut scene_rect = s.view.scene_rect;
@@ -825,7 +818,7 @@ fn click(s: &mut State, ui: &egui::Ui, p: Pos2, pick_r: f32, shift: bool) {
         Tool::Agent => {
             let mut edits = agent_defaults(s);
             let def = s.doc.def();
-            let name = unique_name(|n| def.agents.iter().any(|a| a.name == n), "agent");
+            let name = crate::doc::unique_name(|n| def.agents.iter().any(|a| a.name == n), "agent");
             let index = def.agents.len();
             edits.push(Edit::Insert {
                 index,
@@ -862,7 +855,7 @@ fn close_region(s: &mut State) {
     }
     let polygon = std::mem::take(&mut s.view.pending);
     let def = s.doc.def();
-    let name = unique_name(|n| def.regions.iter().any(|r| r.name == n), "room");
+    let name = crate::doc::unique_name(|n| def.regions.iter().any(|r| r.name == n), "room");
     let index = def.regions.len();
     s.edit(Edit::Insert {
         index,

@@ -544,6 +544,14 @@ impl Document {
     }
 }
 
+/// `stem1`, `stem2`, ...: the first that `taken` refuses is not taken.
+pub(crate) fn unique_name(taken: impl Fn(&str) -> bool, stem: &str) -> String {
+    (1..)
+        .map(|i| format!("{stem}{i}"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| stem.to_owned())
+}
+
 /// A content definition with nothing in it, in the newest format.
 pub fn empty_def() -> ContentDef {
     ContentDef {

@@ -783,10 +783,10 @@ fn archetype_editor(s: &mut State, ui: &mut egui::Ui, index: usize) {
                     ),
                 ] {
                     if ui.small_button(label).clicked() {
-                        let n = (1..)
-                            .map(|i| format!("sense{i}"))
-                            .find(|n| !a.senses.iter().any(|s| &s.name == n))
-                            .unwrap_or_default();
+                        let n = crate::doc::unique_name(
+                            |n| a.senses.iter().any(|s| s.name == n),
+                            "sense",
+                        );
                         a.senses.push(SenseDef {
                             name: n,
                             shape,
@@ -1005,7 +1005,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
     ui.horizontal_wrapped(|ui| {
         if ui.button("+ archetype").clicked() {
             let def = s.doc.def();
-            let name = unique(|n| def.archetypes.get(n).is_some(), "archetype");
+            let name = crate::doc::unique_name(|n| def.archetypes.get(n).is_some(), "archetype");
             let index = def.archetypes.len();
             s.edit(Edit::Insert {
                 index,
@@ -1016,7 +1016,7 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
         }
         if ui.button("+ profile").clicked() {
             let def = s.doc.def();
-            let name = unique(|n| def.profiles.get(n).is_some(), "profile");
+            let name = crate::doc::unique_name(|n| def.profiles.get(n).is_some(), "profile");
             let index = def.profiles.len();
             s.edit(Edit::Insert {
                 index,
@@ -1026,7 +1026,8 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
         }
         if ui.button("+ faction").clicked() {
             let def = s.doc.def();
-            let name = unique(|n| def.factions.iter().any(|f| f.name == n), "faction");
+            let name =
+                crate::doc::unique_name(|n| def.factions.iter().any(|f| f.name == n), "faction");
             let index = def.factions.len();
             s.edit(Edit::Insert {
                 index,
@@ -1037,13 +1038,6 @@ pub fn outliner(s: &mut State, ui: &mut egui::Ui) {
             });
         }
     });
-}
-
-fn unique(taken: impl Fn(&str) -> bool, stem: &str) -> String {
-    (1..)
-        .map(|i| format!("{stem}{i}"))
-        .find(|n| !taken(n))
-        .unwrap_or_else(|| stem.to_owned())
 }
 
 /// kiai-content's diagnostics; click one to select its object.

@@ -3,86 +3,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use eframe::egui::{self, Key, Modifiers, PointerButton, Pos2};
-use egui_kittest::Harness;
+use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use kiai_content::def::ShapeDef;
-use kiai_editor::{EditorApp, Options, Sel};
+use kiai_editor::Sel;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn editor(file: &Path) -> Harness<'static, EditorApp> {
-    editor_with(file, false)
-}
-
-fn editor_with(file: &Path, screenshot: bool) -> Harness<'static, EditorApp> {
-    let file = file.to_path_buf();
-    let mut h = Harness::builder()
-        .with_size(egui::Vec2::new(1400.0, 900.0))
-        .with_max_steps(12)
-        .build_eframe(move |_cc| {
-            EditorApp::new(
-                Options {
-                    file: Some(file),
-                    reset_layout: true,
-                    screenshot,
-                    ..Default::default()
-                },
-                None,
-            )
-        });
-    // The first frames lay out the dock and frame the map.
-    h.run_steps(3);
-    h
-}
-
-fn screen(h: &Harness<'_, EditorApp>, x: f32, z: f32) -> Pos2 {
-    h.state().world_to_screen(x, z)
-}
-
-fn press(h: &mut Harness<'_, EditorApp>, pos: Pos2, pressed: bool, modifiers: Modifiers) {
-    h.event(egui::Event::PointerButton {
-        pos,
-        button: PointerButton::Primary,
-        pressed,
-        modifiers,
-    });
-}
-
-fn click(h: &mut Harness<'_, EditorApp>, pos: Pos2) {
-    h.hover_at(pos);
-    h.step();
-    press(h, pos, true, Modifiers::NONE);
-    h.step();
-    press(h, pos, false, Modifiers::NONE);
-    h.step();
-    h.step();
-}
-
-/// A drag in small moves, as a hand does, with `modifiers` held.
-fn drag(h: &mut Harness<'_, EditorApp>, from: Pos2, to: Pos2) {
-    h.hover_at(from);
-    h.step();
-    press(h, from, true, Modifiers::NONE);
-    h.step();
-    for k in 1..=8 {
-        let t = k as f32 / 8.0;
-        h.hover_at(from + (to - from) * t);
-        h.step();
-    }
-    press(h, to, false, Modifiers::NONE);
-    h.step();
-    h.step();
-}
-
-fn key(h: &mut Harness<'_, EditorApp>, key: Key) {
-    h.key_press(key);
-    h.step();
-}
+mod common;
+use common::{click, drag, editor, editor_with, key, root, screen};
 
 #[test]
 fn place_connect_paint_undo_redo_save_and_reload() {

@@ -6,33 +6,13 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use eframe::egui::{self, Key, Modifiers, PointerButton, Pos2};
+use eframe::egui::{self, Key};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use kiai_editor::{EditorApp, Options};
+use kiai_editor::EditorApp;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn editor(file: &Path) -> Harness<'static, EditorApp> {
-    let file = file.to_path_buf();
-    let mut h = Harness::builder()
-        .with_size(egui::Vec2::new(1400.0, 900.0))
-        .with_max_steps(12)
-        .build_eframe(move |_cc| {
-            EditorApp::new(
-                Options {
-                    file: Some(file),
-                    reset_layout: true,
-                    ..Default::default()
-                },
-                None,
-            )
-        });
-    h.run_steps(3);
-    h
-}
+mod common;
+use common::{click, editor, root};
 
 /// `kiai run` (the CLI, built by cargo) with `args`; returns stdout.
 fn kiai(args: &[&str]) -> String {
@@ -49,21 +29,6 @@ fn kiai(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn click(h: &mut Harness<'_, EditorApp>, pos: Pos2) {
-    h.hover_at(pos);
-    h.step();
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.step();
-    }
-    h.step();
 }
 
 fn text_of(n: &egui_kittest::kittest::AccessKitNode<'_>) -> Option<String> {
