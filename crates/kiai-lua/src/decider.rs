@@ -470,6 +470,7 @@ impl LuaDecider {
                 let total = batch_ids.len();
                 let mut first = 1usize;
                 let mut failed: Vec<usize> = Vec::new();
+                script.cur.raw_set(2, 0)?;
                 while first <= total {
                     script.begin_call(0)?;
                     let r = script.driver.call::<()>((
@@ -480,6 +481,7 @@ impl LuaDecider {
                         script.ctx.clone(),
                         script.cur.clone(),
                         out.clone(),
+                        script.hits.clone(),
                         script.extra[0].clone(),
                         script.extra[1].clone(),
                         script.extra[2].clone(),
@@ -505,8 +507,11 @@ impl LuaDecider {
                     }
                 }
                 script.begin_call(0)?;
+                let count: i64 = script.cur.raw_get(2).unwrap_or(0);
                 let mut ti = intents_from(
                     out,
+                    &script.hits,
+                    usize::try_from(count).unwrap_or(0),
                     &script.extra,
                     batch_ids,
                     &failed,
@@ -558,6 +563,8 @@ impl<T: mlua::IntoLuaMulti> IntoLuaMultiOk for T {
 #[allow(clippy::too_many_arguments)]
 fn intents_from(
     out: &Table,
+    hits: &Table,
+    count: usize,
     extra: &[Table; 5],
     batch_ids: &[u32],
     failed: &[usize],
@@ -568,11 +575,13 @@ fn intents_from(
 ) -> mlua::Result<Vec<(u32, Intent)>> {
     let n = world.agents().len();
     let mut intents = Vec::new();
-    let mut failed = failed.iter().peekable();
-    for (k0, &agent) in batch_ids.iter().enumerate() {
-        let k = k0 + 1;
-        if failed.peek() == Some(&&k) {
-            failed.next();
+    for j in 1..=count {
+        let k: usize = hits.raw_get(j)?;
+        // A position whose call failed returned nothing to read.
+        let Some(&agent) = batch_ids.get(k.wrapping_sub(1)) else {
+            continue;
+        };
+        if failed.binary_search(&k).is_ok() {
             continue;
         }
         let code: i64 = out.raw_get(k)?;

@@ -137,14 +137,16 @@ end
 -- The batch driver: one call per script per tick over its agents, in index
 -- order. Results are packed as integers (state code + 16 * (target + 1));
 -- anything else goes through the slow path (code 15 and the `extra` arrays).
+-- Only agents whose decide returned something are listed in `hits`
+-- (`cur[2]` counts them across restarts), so a tick of `nil`s reads nothing
+-- back.
 local codes = { random_walk = 1, chase = 2, evade = 3 }
-local function driver(decide, batch, first, n, ctx, cur, out, es, et, ex, ey, ez)
+local function driver(decide, batch, first, n, ctx, cur, out, hits, es, et, ex, ey, ez)
+  local m = cur[2]
   for k = first, n do
     cur[1] = k
     local s, t, x, y, z = decide(batch[k], ctx)
-    if s == nil then
-      out[k] = 0
-    else
+    if s ~= nil then
       local c = codes[s]
       if c and x == nil and (t == nil or (mtype(t) == "integer" and t >= 0 and t < 268435456)) then
         out[k] = c + ((t or -1) + 1) * 16
@@ -152,6 +154,9 @@ local function driver(decide, batch, first, n, ctx, cur, out, es, et, ex, ey, ez
         out[k] = 15
         es[k], et[k], ex[k], ey[k], ez[k] = s, t, x, y, z
       end
+      m = m + 1
+      hits[m] = k
+      cur[2] = m
     end
   end
   cur[1] = 0

@@ -191,6 +191,9 @@ pub(crate) struct Script {
     pub(crate) batch_ids: Vec<u32>,
     pub(crate) ctx: Table,
     pub(crate) out: Table,
+    /// Batch positions whose `decide` returned something, in order
+    /// (`cur[2]` counts them), so a tick reads back only those.
+    pub(crate) hits: Table,
     pub(crate) extra: [Table; 5],
     /// Lines printed by the script.
     pub(crate) log: Rc<RefCell<Vec<String>>>,
@@ -252,6 +255,7 @@ impl Script {
             batch_ids: Vec::new(),
             ctx: t().map_err(err)?,
             out: t().map_err(err)?,
+            hits: t().map_err(err)?,
             extra: [
                 t().map_err(err)?,
                 t().map_err(err)?,
