@@ -4,22 +4,8 @@
 //! summed over the process's threads, from /proc) and the rays cast; with a
 //! budget, caps the rays per tick.
 
-use std::time::Instant;
-
 use kiai_core::perception::Occluders;
 use kiai_core::perception::occlusion::Walls;
-
-/// Nanoseconds on CPU of all threads of this process.
-fn cpu_ns() -> u64 {
-    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
-        return 0;
-    };
-    dir.filter_map(|e| {
-        let text = std::fs::read_to_string(e.ok()?.path().join("schedstat")).ok()?;
-        text.split_whitespace().next()?.parse::<u64>().ok()
-    })
-    .sum()
-}
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -38,22 +24,12 @@ fn main() {
     world.set_perception_budget(
         budget.map(|max_rays_per_tick| kiai_core::PerceptionBudget { max_rays_per_tick }),
     );
-    let mut pipeline = kiai_core::Pipeline::new();
-    pipeline.sense(&mut world);
-    let mut times = Vec::new();
-    let cpu0 = cpu_ns();
-    for _ in 0..ticks {
-        let t = Instant::now();
-        pipeline.sense(&mut world);
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-    }
-    let cpu = (cpu_ns() - cpu0) as f64 / 1e6 / ticks as f64;
-    times.sort_by(f64::total_cmp);
+    let t = kiai_bench::perception::time_sense(&mut world, ticks);
     println!(
         "occluded 10k: wall median {:.3} ms, min {:.3} ms; cpu {:.3} ms per tick; {} rays",
-        times[times.len() / 2],
-        times[0],
-        cpu,
+        t.median_ms,
+        t.min_ms,
+        t.cpu_ms,
         world.percepts().rays()
     );
 }

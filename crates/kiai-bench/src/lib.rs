@@ -33,6 +33,40 @@ pub struct Scenario {
     pub note: String,
 }
 
+impl std::fmt::Display for Scenario {
+    /// One result as the scenario examples print it: name, both times, the
+    /// ratio, then the note on its own line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:<48} kiai {:>9.3} ms   {} {:>9.3} ms   ratio {:.2}\n  {}",
+            self.name,
+            self.ours_ms,
+            self.peer,
+            self.peer_ms,
+            self.ratio(),
+            self.note
+        )
+    }
+}
+
+/// Prints each scenario of one group (what the scenario examples do with
+/// `--quick` or without); exits 1 with the message when the group fails.
+pub fn print_group(scenarios: impl FnOnce(Effort) -> Result<Vec<Scenario>, String>) {
+    let quick = std::env::args().any(|a| a == "--quick");
+    match scenarios(Effort { quick }) {
+        Ok(list) => {
+            for s in list {
+                println!("{s}");
+            }
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    }
+}
+
 impl Scenario {
     /// `peer_ms / ours_ms`: above 1 kiai is faster.
     pub fn ratio(&self) -> f64 {

@@ -430,3 +430,49 @@ fn occlusion(effort: Effort) -> Result<Scenario, String> {
         ),
     })
 }
+
+/// Nanoseconds on CPU of all threads of this process (Linux, from
+/// /proc/self/task/*/schedstat; 0 elsewhere).
+pub fn cpu_ns() -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    dir.filter_map(|e| {
+        let text = std::fs::read_to_string(e.ok()?.path().join("schedstat")).ok()?;
+        text.split_whitespace().next()?.parse::<u64>().ok()
+    })
+    .sum()
+}
+
+/// Times of the sense stage alone over some ticks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SenseTiming {
+    /// Median wall time per tick, ms.
+    pub median_ms: f64,
+    /// Fastest tick, ms.
+    pub min_ms: f64,
+    /// CPU time of all threads per tick, ms (a loaded machine disturbs it
+    /// less than the wall clock).
+    pub cpu_ms: f64,
+}
+
+/// Runs the sense stage once to warm up, then `ticks` (>= 1) times, timed.
+pub fn time_sense(world: &mut kiai_core::World, ticks: usize) -> SenseTiming {
+    let ticks = ticks.max(1);
+    let mut pipeline = kiai_core::Pipeline::new();
+    pipeline.sense(world);
+    let mut times = Vec::with_capacity(ticks);
+    let cpu0 = cpu_ns();
+    for _ in 0..ticks {
+        let t = std::time::Instant::now();
+        pipeline.sense(world);
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let cpu_ms = cpu_ns().saturating_sub(cpu0) as f64 / 1e6 / ticks as f64;
+    times.sort_by(f64::total_cmp);
+    SenseTiming {
+        median_ms: times[times.len() / 2],
+        min_ms: times[0],
+        cpu_ms,
+    }
+}
