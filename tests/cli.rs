@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json, kiai};
+use common::{json, kiai, path_json};
 
 const ARENA: &str = "content/demo/arena.ron";
 
@@ -135,28 +135,8 @@ const VILLAGE: &str = "content/demo/village.ron";
 
 #[test]
 fn infantry_cuts_across_while_vehicles_take_the_road() {
-    let infantry = json(&[
-        "path",
-        VILLAGE,
-        "--from",
-        "0",
-        "--to",
-        "69",
-        "--cost-list",
-        "infantry",
-        "--json",
-    ]);
-    let vehicle = json(&[
-        "path",
-        VILLAGE,
-        "--from",
-        "0",
-        "--to",
-        "69",
-        "--cost-list",
-        "vehicle",
-        "--json",
-    ]);
+    let infantry = path_json(VILLAGE, "0", "69", "infantry");
+    let vehicle = path_json(VILLAGE, "0", "69", "vehicle");
     assert_eq!(infantry["found"], true);
     assert_eq!(vehicle["found"], true);
     let route = |v: &serde_json::Value| -> Vec<u64> {
@@ -182,17 +162,7 @@ fn infantry_cuts_across_while_vehicles_take_the_road() {
 fn routes_avoid_the_inactive_footbridge() {
     for list in ["infantry", "vehicle"] {
         for (from, to) in [("24", "44"), ("33", "35"), ("0", "69")] {
-            let p = json(&[
-                "path",
-                VILLAGE,
-                "--from",
-                from,
-                "--to",
-                to,
-                "--cost-list",
-                list,
-                "--json",
-            ]);
+            let p = path_json(VILLAGE, from, to, list);
             assert_eq!(p["found"], true);
             assert!(
                 !p["waypoints"]

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{json, kiai, root, stdout};
+use common::{json, kiai, path_json, root, stdout};
 
 fn path_str(p: &Path) -> &str {
     p.to_str().unwrap_or_else(|| panic!("non-UTF-8 temp path"))
@@ -72,19 +72,7 @@ fn a_pack_gives_the_same_results_as_its_content() {
         ("0", "69", "infantry"),
         ("5", "60", "vehicle"),
     ] {
-        let p = |file: &str| {
-            json(&[
-                "path",
-                file,
-                "--from",
-                from,
-                "--to",
-                to,
-                "--cost-list",
-                list,
-                "--json",
-            ])
-        };
+        let p = |file: &str| path_json(file, from, to, list);
         assert_eq!(p(village), p(pack), "path {from} -> {to} {list}");
     }
     let s = |file: &str| {
@@ -154,17 +142,7 @@ fn migrate_rewrites_a_v1_file_in_place_with_a_backup() {
     assert!(v1.contains("format: 1,"));
     std::fs::write(&file, &v1).unwrap_or_else(|e| panic!("{e}"));
     let f = path_str(&file);
-    let before = json(&[
-        "path",
-        f,
-        "--from",
-        "0",
-        "--to",
-        "69",
-        "--cost-list",
-        "vehicle",
-        "--json",
-    ]);
+    let before = path_json(f, "0", "69", "vehicle");
 
     let dry = json(&["migrate", f, "--dry-run", "--json"]);
     assert_eq!(dry["written"], false);
@@ -192,17 +170,7 @@ fn migrate_rewrites_a_v1_file_in_place_with_a_backup() {
         now,
         std::fs::read_to_string(root().join("content/demo/village.ron")).unwrap_or_default()
     );
-    let after = json(&[
-        "path",
-        f,
-        "--from",
-        "0",
-        "--to",
-        "69",
-        "--cost-list",
-        "vehicle",
-        "--json",
-    ]);
+    let after = path_json(f, "0", "69", "vehicle");
     assert_eq!(before, after);
 
     let again = json(&["migrate", f, "--json"]);

@@ -40,3 +40,22 @@ pub(crate) fn stdout(args: &[&str]) -> String {
 pub(crate) fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&stdout(args)).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
 }
+
+/// `kiai path FILE --from FROM --to TO --cost-list LIST --json`, parsed.
+#[allow(
+    dead_code,
+    reason = "each test binary uses its own subset of these helpers"
+)]
+pub(crate) fn path_json(file: &str, from: &str, to: &str, list: &str) -> serde_json::Value {
+    json(&[
+        "path",
+        file,
+        "--from",
+        from,
+        "--to",
+        to,
+        "--cost-list",
+        list,
+        "--json",
+    ])
+}
