@@ -324,6 +324,7 @@ pub fn auto_connect(
         )
         .map_err(|e| e.to_string())?;
     let mut out: Vec<LinkDef> = Vec::new();
+    let mut made = std::collections::HashSet::new();
     for link in nav.graph.link_ids().skip(before) {
         let Some((a, b)) = nav.graph.link_endpoints(link) else {
             continue;
@@ -331,24 +332,17 @@ pub fn auto_connect(
         let (Some(from), Some(to)) = (nav.content_id(a), nav.content_id(b)) else {
             continue;
         };
-        if two_way {
-            if out.iter().any(|l| l.from == to && l.to == from) {
-                continue;
-            }
-            out.push(LinkDef {
-                from,
-                to,
-                costs: Default::default(),
-                two_way: true,
-            });
-        } else {
-            out.push(LinkDef {
-                from,
-                to,
-                costs: Default::default(),
-                two_way: false,
-            });
+        // Two-way: the runtime added both directions; one link says it.
+        if two_way && made.contains(&(to, from)) {
+            continue;
         }
+        made.insert((from, to));
+        out.push(LinkDef {
+            from,
+            to,
+            costs: Default::default(),
+            two_way,
+        });
     }
     Ok(out)
 }

@@ -692,7 +692,6 @@ fn input(s: &mut State, ui: &egui::Ui, r: &egui::Response, pointer: Option<Pos2>
     };
     let shift = ui.input(|i| i.modifiers.shift);
     let pick_r = 8.0 * px;
-    let world = to_world(p);
 
     // Panning with the right button (the middle one pans in the scene).
     if r.drag_started_by(egui::PointerButton::Secondary) {
@@ -723,12 +722,11 @@ fn input(s: &mut State, ui: &egui::Ui, r: &egui::Response, pointer: Option<Pos2>
         start_drag(s, origin, pick_r, shift);
     }
     if r.dragged_by(egui::PointerButton::Primary) {
-        drag(s, p, px, shift);
+        drag(s, p, shift);
     }
     if r.drag_stopped() {
         finish_drag(s, p, pick_r, shift);
     }
-    let _ = world;
 }
 
 fn click(s: &mut State, ui: &egui::Ui, p: Pos2, pick_r: f32, shift: bool) {
@@ -985,7 +983,7 @@ fn corner_drag(s: &State, p: Pos2, pick_r: f32) -> Option<Drag> {
     None
 }
 
-fn drag(s: &mut State, p: Pos2, _px: f32, shift: bool) {
+fn drag(s: &mut State, p: Pos2, shift: bool) {
     let mut drag = std::mem::take(&mut s.view.drag);
     match &mut drag {
         Drag::Waypoints { start, grab } => {
@@ -1244,7 +1242,7 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
     }
     // Sight tiles of the selected agent.
     if s.show_sight {
-        draw_sight_tiles(s, painter, px);
+        draw_sight_tiles(s, painter);
     }
     // Links and waypoints in two meshes.
     let list = s.current_list();
@@ -1410,7 +1408,6 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
     let mut dots = Mesh::default();
     let hover = s.view.cursor.and_then(|c| waypoint_at(def, c, 8.0 * px));
     let half = 3.0 * px;
-    let raster = def.waypoints.len() + def.links.len() > crate::raster::RASTER_ABOVE;
     let any_waypoint_selected = s.selection.iter().any(|x| matches!(x, Sel::Waypoint(_)));
     for (i, (w, &p)) in def.waypoints.iter().zip(&positions).enumerate() {
         let selected = any_waypoint_selected && s.selection.contains(&Sel::Waypoint(i));
@@ -1559,7 +1556,7 @@ fn draw_grid(s: &State, painter: &egui::Painter, visible: Rect, px: f32) {
     );
 }
 
-fn draw_sight_tiles(s: &mut State, painter: &egui::Painter, _px: f32) {
+fn draw_sight_tiles(s: &mut State, painter: &egui::Painter) {
     let Some(sight) = s.sight() else {
         return;
     };

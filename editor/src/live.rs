@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use eframe::egui::{self, Color32, RichText, Stroke};
+use eframe::egui::{self, Color32, RichText};
 use kiai_core::{AgentId, BehaviourState};
 
 use crate::app::State;
@@ -627,9 +627,4 @@ pub fn pick_agent(sim: &Sim, x: f32, z: f32, r: f32) -> Option<Sel> {
         .filter(|(_, d)| *d <= r * r)
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(i, _)| Sel::Agent(i))
-}
-
-/// Strokes used by the overlays.
-pub fn stroke(px: f32, colour: Color32) -> Stroke {
-    Stroke::new(1.5 * px, colour)
 }

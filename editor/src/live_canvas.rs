@@ -3,7 +3,7 @@
 //! missiles, fog of war, sounds).
 
 use eframe::egui::{self, Color32, Mesh, Pos2, Rect, Shape, Stroke, Vec2};
-use kiai_core::{AgentId, BehaviourState};
+use kiai_core::AgentId;
 
 use crate::app::State;
 use crate::canvas::{draw_senses, faction_colour, label, to_scene};
@@ -85,7 +85,6 @@ pub(crate) fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f3
     // Agents.
     let cull = visible.expand(20.0 * px);
     let mut mesh = Mesh::default();
-    let faction_names = world.factions();
     for i in 0..agents.len() {
         let p = p2(positions[i]);
         if !cull.contains(p) {
@@ -146,7 +145,6 @@ pub(crate) fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f3
         }
     }
     painter.add(Shape::mesh(mesh));
-    let _ = faction_names;
     // Percept lines of the selected agent.
     if o.percepts
         && let Some(i) = selected.filter(|&i| i < agents.len())
@@ -180,7 +178,6 @@ pub(crate) fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f3
             painter.line_segment([eye, at], Stroke::new(1.0 * px, c));
         }
     }
-    let _ = BehaviourState::ALL;
 }
 
 fn draw_fog(s: &mut State, painter: &egui::Painter) {

@@ -146,6 +146,14 @@ fn play_pause_inspect_matches_the_trace_and_scrubbing_replays_exactly() {
     );
 }
 
+/// Script errors the console has shown so far.
+fn errors(sim: &kiai_editor::sim::Sim) -> usize {
+    sim.console
+        .iter()
+        .filter(|l| l.kind == kiai_editor::sim::LineKind::Error)
+        .count()
+}
+
 fn copy_guards(dir: &Path) -> PathBuf {
     let content = dir.join("content/demo");
     std::fs::create_dir_all(&content).unwrap();
@@ -215,26 +223,13 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
             })
         })
     });
-    let errors_before = h
-        .state()
-        .state
-        .sim
-        .as_ref()
-        .unwrap()
-        .console
-        .iter()
-        .filter(|l| l.kind == kiai_editor::sim::LineKind::Error)
-        .count();
+    let errors_before = errors(h.state().state.sim.as_ref().unwrap());
     let before = h.state().state.sim.as_ref().unwrap().tick();
     wait_for(&mut h, "ticks after the fix", |a| {
         a.state.sim.as_ref().is_some_and(|s| s.tick() > before + 10)
     });
     let sim = h.state().state.sim.as_ref().unwrap();
-    let errors_after = sim
-        .console
-        .iter()
-        .filter(|l| l.kind == kiai_editor::sim::LineKind::Error)
-        .count();
+    let errors_after = errors(sim);
     assert_eq!(errors_before, errors_after, "no new errors once fixed");
     assert!(sim.playing, "still playing");
 
