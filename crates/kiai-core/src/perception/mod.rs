@@ -1284,34 +1284,32 @@ fn diff_events(
     {
         return;
     }
-    let (mut a, mut b) = (0, 0);
-    while a < before.len() {
-        if b < now.len() && now[b] < before[a] {
-            b += 1;
-        } else {
-            if b >= now.len() || now[b] != before[a] {
-                events.push(PerceptEvent::Lost {
-                    agent,
-                    sense,
-                    target: before[a],
-                });
-            }
-            a += 1;
+    missing_from(before, now, |target| {
+        events.push(PerceptEvent::Lost {
+            agent,
+            sense,
+            target,
+        });
+    });
+    missing_from(now, before, |target| {
+        events.push(PerceptEvent::Gained {
+            agent,
+            sense,
+            target,
+        });
+    });
+}
+
+/// Calls `f` with each id of the ascending list `xs` that the ascending
+/// list `ys` lacks, in order (one merge pass).
+fn missing_from(xs: &[AgentId], ys: &[AgentId], mut f: impl FnMut(AgentId)) {
+    let mut j = 0;
+    for &x in xs {
+        while j < ys.len() && ys[j] < x {
+            j += 1;
         }
-    }
-    let (mut a, mut b) = (0, 0);
-    while b < now.len() {
-        if a < before.len() && before[a] < now[b] {
-            a += 1;
-        } else {
-            if a >= before.len() || before[a] != now[b] {
-                events.push(PerceptEvent::Gained {
-                    agent,
-                    sense,
-                    target: now[b],
-                });
-            }
-            b += 1;
+        if j >= ys.len() || ys[j] != x {
+            f(x);
         }
     }
 }
