@@ -34,8 +34,11 @@ use crate::nav::DEFAULT_COST_LIST;
 /// The first eight bytes of every pack.
 pub const PACK_MAGIC: [u8; 8] = *b"KIAIPACK";
 
-/// The pack layout version this crate writes and reads.
-pub const PACK_VERSION: u32 = 1;
+/// The pack layout version this crate writes and reads. It goes up with
+/// every change of the body's layout, so an older pack is refused by name
+/// instead of failing to decode (2: archetypes carry their script, noise,
+/// decider, cost list and separation, and packs bundle scripts).
+pub const PACK_VERSION: u32 = 2;
 
 /// Bytes before the body: magic, pack version, content format, body length,
 /// checksum.
