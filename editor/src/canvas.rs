@@ -1208,8 +1208,16 @@ fn finish_drag(s: &mut State, p: Pos2, pick_r: f32, shift: bool) {
 }
 
 fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
-    draw_grid(s, painter, visible, px);
     let def = s.doc.def();
+    // Large maps draw the grid into their image with the links (on a
+    // software renderer, ~150 full-length lines cost as much as the image).
+    let raster = def.waypoints.len() + def.links.len() > crate::raster::RASTER_ABOVE;
+    let grid = grid_lines(s.grid_step, visible, px);
+    if !raster {
+        for &(ends, colour) in &grid {
+            painter.line_segment(ends, Stroke::new(1.0 * px, colour));
+        }
+    }
     if let Some(b) = def.bounds {
         painter.rect_stroke(
             Rect::from_two_pos(to_scene(b.min.0, b.min.2), to_scene(b.max.0, b.max.2)),
@@ -1282,7 +1290,6 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
     let mut links = Mesh::default();
     let arrows = px < 0.25;
     let any_link_selected = s.selection.iter().any(|x| matches!(x, Sel::Link(_)));
-    let raster = def.waypoints.len() + def.links.len() > crate::raster::RASTER_ABOVE;
     // Crowds join the image: from the live world while it runs, else from
     // the document.
     let live = s.sim.as_ref().is_some_and(|x| x.tick() > 0 || x.playing);
@@ -1349,6 +1356,7 @@ fn draw(s: &mut State, painter: &egui::Painter, visible: Rect, px: f32) {
             revision,
             s.heat_map,
             &list,
+            (s.grid_step, &grid),
             crowd.as_ref().map(|(k, v)| (*k, v.as_slice())),
         );
     }
@@ -1518,42 +1526,44 @@ pub(crate) fn label(
     labels.push((at, text.to_owned(), colour));
 }
 
-fn draw_grid(s: &State, painter: &egui::Painter, visible: Rect, px: f32) {
-    // The finest step of the form grid_step × 10^k at least 12 px apart.
-    let mut step = s.grid_step.max(1e-3);
+/// One line of the background grid: its ends in scene coordinates and its
+/// colour.
+pub(crate) type GridLine = ([Pos2; 2], Color32);
+
+/// The background grid over `visible` (`px`: scene units per point): the
+/// finest step of the form `grid_step × 10^k` at least 12 points apart,
+/// every tenth line brighter, then the origin's axes.
+fn grid_lines(grid_step: f32, visible: Rect, px: f32) -> Vec<GridLine> {
+    let mut step = grid_step.max(1e-3);
     while step / px < 12.0 {
         step *= 10.0;
     }
-    let minor = Stroke::new(1.0 * px, Color32::from_gray(38));
-    let major = Stroke::new(1.0 * px, Color32::from_gray(55));
+    let (minor, major) = (Color32::from_gray(38), Color32::from_gray(55));
     let lines = |from: f32, to: f32| {
         let first = (from / step).floor() as i64;
         let last = (to / step).ceil() as i64;
         (first..=last).take(400).map(move |k| (k, k as f32 * step))
     };
-    for (k, x) in lines(visible.min.x, visible.max.x) {
-        let stroke = if k % 10 == 0 { major } else { minor };
-        painter.line_segment(
-            [Pos2::new(x, visible.min.y), Pos2::new(x, visible.max.y)],
-            stroke,
-        );
-    }
-    for (k, y) in lines(visible.min.y, visible.max.y) {
-        let stroke = if k % 10 == 0 { major } else { minor };
-        painter.line_segment(
-            [Pos2::new(visible.min.x, y), Pos2::new(visible.max.x, y)],
-            stroke,
-        );
-    }
-    // The origin's axes.
-    painter.line_segment(
+    let colour = |k: i64| if k % 10 == 0 { major } else { minor };
+    let mut out: Vec<GridLine> = lines(visible.min.x, visible.max.x)
+        .map(|(k, x)| {
+            let ends = [Pos2::new(x, visible.min.y), Pos2::new(x, visible.max.y)];
+            (ends, colour(k))
+        })
+        .chain(lines(visible.min.y, visible.max.y).map(|(k, y)| {
+            let ends = [Pos2::new(visible.min.x, y), Pos2::new(visible.max.x, y)];
+            (ends, colour(k))
+        }))
+        .collect();
+    out.push((
         [Pos2::new(0.0, visible.min.y), Pos2::new(0.0, visible.max.y)],
-        Stroke::new(1.0 * px, Color32::from_rgb(60, 90, 60)),
-    );
-    painter.line_segment(
+        Color32::from_rgb(60, 90, 60),
+    ));
+    out.push((
         [Pos2::new(visible.min.x, 0.0), Pos2::new(visible.max.x, 0.0)],
-        Stroke::new(1.0 * px, Color32::from_rgb(90, 60, 60)),
-    );
+        Color32::from_rgb(90, 60, 60),
+    ));
+    out
 }
 
 fn draw_sight_tiles(s: &mut State, painter: &egui::Painter) {
@@ -1800,5 +1810,30 @@ pub(crate) fn draw_senses(
                 hue,
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_lines_are_at_least_twelve_points_apart_and_end_with_the_axes() {
+        // 1 scene unit per point: a 1-unit grid would be 1 point apart, so
+        // the step grows to 100 (10 is still under 12 points).
+        let visible = Rect::from_min_max(Pos2::new(-5.0, 0.0), Pos2::new(995.0, 500.0));
+        let lines = grid_lines(1.0, visible, 1.0);
+        let (grid, axes) = lines.split_at(lines.len() - 2);
+        let xs: Vec<f32> = grid
+            .iter()
+            .filter(|(e, _)| e[0].x == e[1].x)
+            .map(|(e, _)| e[0].x)
+            .collect();
+        assert_eq!(xs, (-1..=10).map(|k| k as f32 * 100.0).collect::<Vec<_>>());
+        assert_eq!(grid.len() - xs.len(), 6, "horizontal lines 0, 100, …, 500");
+        assert_eq!(grid[1].1, Color32::from_gray(55), "x = 0 is a major line");
+        assert_eq!(grid[2].1, Color32::from_gray(38));
+        assert_eq!(axes[0].0, [Pos2::new(0.0, 0.0), Pos2::new(0.0, 500.0)]);
+        assert_eq!(axes[1].0, [Pos2::new(-5.0, 0.0), Pos2::new(995.0, 0.0)]);
     }
 }

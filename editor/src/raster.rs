@@ -1,8 +1,9 @@
 //! The map's links and waypoints drawn on the CPU into one image, for large
 //! maps: a frame then draws one textured rectangle instead of tens of
 //! thousands of triangles (which software renderers such as Mesa's llvmpipe
-//! pay for one by one). The image is redrawn only when the document, the
-//! view or the colouring changes.
+//! pay for one by one), with the background grid under them. The image is
+//! redrawn only when the document, the view, the grid or the colouring
+//! changes.
 
 use eframe::egui::{self, Color32, ColorImage, Pos2, Rect, TextureHandle, emath::TSTransform};
 use kiai_content::def::ContentDef;
@@ -26,6 +27,7 @@ struct Key {
     size: [usize; 2],
     heat: bool,
     list: String,
+    grid_step: u32,
     crowd: Option<u64>,
 }
 
@@ -107,7 +109,8 @@ impl Canvas {
 
 /// Draws the layer for this frame: redraws the image if anything it
 /// depends on changed, then paints it over the canvas's `screen` rect
-/// (`visible` is the same rect in scene coordinates).
+/// (`visible` is the same rect in scene coordinates). `grid` is the grid's
+/// step (scene units) and its lines over `visible`, drawn under the links.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn paint(
     layer: &mut MapLayer,
@@ -120,6 +123,7 @@ pub(crate) fn paint(
     revision: u64,
     heat: bool,
     list: &str,
+    grid: (f32, &[crate::canvas::GridLine]),
     crowd: Option<(u64, &[CrowdAgent])>,
 ) {
     let ppp = painter.ctx().pixels_per_point();
@@ -138,6 +142,7 @@ pub(crate) fn paint(
         size,
         heat,
         list: list.to_owned(),
+        grid_step: grid.0.to_bits(),
         crowd: crowd.map(|(k, _)| k),
     };
     if layer.key.as_ref() != Some(&key) || layer.texture.is_none() {
@@ -154,6 +159,9 @@ pub(crate) fn paint(
                 h: size[1],
                 px: vec![Color32::TRANSPARENT; size[0] * size[1]],
             };
+            for &([a, b], colour) in grid.1 {
+                c.line(to_px(a), to_px(b), colour, 1);
+            }
             for (l, ends) in def.links.iter().zip(link_ends) {
                 let Some((a, b)) = *ends else { continue };
                 let m = l.costs.get(list).copied().unwrap_or(1.0);
