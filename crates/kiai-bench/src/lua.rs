@@ -1,8 +1,15 @@
-//! Lua deciding (kiai-lua) against the Rust default decider on the 10k-agent
-//! battle: the decide stage's overhead per agent and the whole tick.
+//! Lua deciding (kiai-lua) against the Rust default decider, 10k agents:
+//! the decide stage's overhead per agent and the whole tick, on the battle
+//! of [`crate::tick`] and on a light scene where deciding dominates.
 
-use kiai_core::{ArchetypeId, Decider, DefaultDecider, Pipeline, state_hash};
+use kiai_core::glam::Vec3;
+use kiai_core::{
+    AgentSpawn, Archetype, ArchetypeId, Decider, DefaultDecider, Movement, Pipeline, Profile,
+    Sense, SenseFilter, Shape, World, WorldConfig, state_hash,
+};
 use kiai_lua::LuaDecider;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use crate::{Effort, Scenario};
 
@@ -16,67 +23,229 @@ const SCRIPTS: [(&str, &str); 2] = [
     ),
 ];
 
-/// Median decide-stage and full-tick times (ms) over `ticks` ticks.
+/// The light scene: the battle's two hostile factions of walkers at the
+/// same density, but one short cone (`"eyes"`, range 6, 120°: about 3.5
+/// hostiles in sight), no sight and no fog, so that sensing is cheaper and
+/// deciding a larger share of the tick.
+pub fn light(n: usize, seed: u64) -> Result<World, String> {
+    let side = (n as f32 * std::f32::consts::PI * 15.0 * 15.0 / 30.0).sqrt();
+    let err = |e: kiai_core::WorldError| e.to_string();
+    let mut world = World::new(WorldConfig {
+        seed,
+        tick_seconds: 0.1,
+        bounds: Some(kiai_core::Aabb {
+            min: Vec3::ZERO,
+            max: Vec3::new(side, 2.0, side),
+        }),
+    });
+    let red = world.factions_mut().add("red").map_err(|e| e.to_string())?;
+    let blue = world
+        .factions_mut()
+        .add("blue")
+        .map_err(|e| e.to_string())?;
+    world.factions_mut().set_hostile(red, blue);
+    world.factions_mut().set_hostile(blue, red);
+    let eyes = Sense {
+        name: "eyes".into(),
+        shape: Shape::Cone {
+            range: 6.0,
+            fov_deg: 120.0,
+        },
+        filter: SenseFilter::Hostile,
+        occluded: false,
+        lose_range: None,
+        memory_ticks: 0,
+    };
+    let walker = Movement::Walker {
+        min_speed: 0.5,
+        max_speed: 2.0,
+        direction_change_factor: 20,
+        planar: true,
+    };
+    let archetypes = [(8.0, 2.0), (2.0, 8.0)]
+        .iter()
+        .enumerate()
+        .map(|(i, &(chase, evade))| {
+            world.add_archetype(Archetype {
+                name: format!("a{i}"),
+                senses: vec![eyes.clone()],
+                movement: walker,
+                profile: Some(Profile {
+                    chase,
+                    evade,
+                    use_profile: 100.0,
+                    keep_decision: 90.0,
+                    learning: None,
+                }),
+                ..Archetype::default()
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(err)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for i in 0..n {
+        world
+            .spawn(AgentSpawn {
+                name: format!("u{i}"),
+                archetype: archetypes[(i / 2) % 2],
+                faction: if i % 2 == 0 { red } else { blue },
+                position: Vec3::new(
+                    rng.random_range(0.0..side),
+                    0.0,
+                    rng.random_range(0.0..side),
+                ),
+                facing: Vec3::new(
+                    rng.random_range(-1.0..1.0),
+                    0.0,
+                    rng.random_range(-1.0..1.0),
+                ),
+            })
+            .map_err(err)?;
+    }
+    Ok(world)
+}
+
+/// p50 decide stage, p50 of the scripts' part of it (after the default
+/// decision; 0 for the Rust default) and p50 full tick (ms) of one
+/// contender, and its final state hash.
+struct Run {
+    decide_ms: f64,
+    script_ms: f64,
+    tick_ms: f64,
+    hash: u64,
+}
+
+/// A decider measured.
+enum Contender {
+    Rust(DefaultDecider),
+    Lua(Box<LuaDecider>),
+}
+
+impl Contender {
+    fn decider(&mut self) -> &mut dyn Decider {
+        match self {
+            Contender::Rust(d) => d,
+            Contender::Lua(d) => d.as_mut(),
+        }
+    }
+
+    fn script_ms(&self) -> f64 {
+        match self {
+            Contender::Rust(_) => 0.0,
+            Contender::Lua(d) => d.script_time().as_secs_f64() * 1e3,
+        }
+    }
+}
+
+/// Ticks one world per decider in turn (so that all see the same machine
+/// load): `warmup` ticks, then `ticks` measured ones.
 fn run(
-    decider: &mut dyn Decider,
+    make: fn(usize, u64) -> Result<World, String>,
+    deciders: &mut [Contender],
     n: usize,
     warmup: usize,
     ticks: usize,
-) -> Result<(f64, f64, u64), String> {
-    let mut world = crate::tick::battle(n, 5)?;
-    let mut pipeline = Pipeline::new();
-    for _ in 0..warmup {
-        pipeline.tick(&mut world, decider);
+) -> Result<Vec<Run>, String> {
+    let mut worlds = deciders
+        .iter()
+        .map(|_| make(n, 5))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut pipelines: Vec<Pipeline> = deciders.iter().map(|_| Pipeline::new()).collect();
+    let mut decide = vec![Vec::with_capacity(ticks); deciders.len()];
+    let mut script = vec![Vec::with_capacity(ticks); deciders.len()];
+    let mut total = vec![Vec::with_capacity(ticks); deciders.len()];
+    for t in 0..warmup + ticks {
+        for (k, d) in deciders.iter_mut().enumerate() {
+            pipelines[k].tick(&mut worlds[k], d.decider());
+            if t >= warmup {
+                decide[k].push(pipelines[k].timings().decide.as_secs_f64() * 1e3);
+                script[k].push(d.script_ms());
+                total[k].push(pipelines[k].timings().total().as_secs_f64() * 1e3);
+            }
+        }
     }
-    let mut decide = Vec::with_capacity(ticks);
-    let mut total = Vec::with_capacity(ticks);
-    for _ in 0..ticks {
-        pipeline.tick(&mut world, decider);
-        decide.push(pipeline.timings().decide.as_secs_f64() * 1e3);
-        total.push(pipeline.timings().total().as_secs_f64() * 1e3);
-    }
-    decide.sort_by(f64::total_cmp);
-    total.sort_by(f64::total_cmp);
-    Ok((decide[ticks / 2], total[ticks / 2], state_hash(&world)))
+    let p50 = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    Ok(worlds
+        .iter()
+        .enumerate()
+        .map(|(k, w)| Run {
+            decide_ms: p50(&mut decide[k]),
+            script_ms: p50(&mut script[k]),
+            tick_ms: p50(&mut total[k]),
+            hash: state_hash(w),
+        })
+        .collect())
 }
 
-/// One scenario per script: ours = the tick with Lua deciding for every
-/// agent, peer = the same tick with the Rust default.
+/// One scenario per scene and script: ours = the tick with Lua deciding for
+/// every agent every tick, peer = the same tick with the Rust default.
 pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     let n = 10_000;
     let (warmup, ticks) = if effort.quick { (5, 20) } else { (20, 200) };
-    let archetypes = crate::tick::battle(16, 5)?.archetypes().len();
-    let (rust_decide, rust_tick, rust_hash) =
-        run(&mut DefaultDecider::default(), n, warmup, ticks)?;
+    type Make = fn(usize, u64) -> Result<World, String>;
+    let scenes: [(&str, Make, &str); 2] = [
+        (
+            "battle",
+            crate::tick::battle,
+            "the battle scene (sphere + cone, ~17 percepts per agent, fog of war)",
+        ),
+        (
+            "light",
+            light,
+            "the light scene (one cone of range 6, ~3.5 percepts per agent, no fog)",
+        ),
+    ];
     let mut out = Vec::new();
-    for (name, src) in SCRIPTS {
-        let mut lua = LuaDecider::default();
-        let id = lua
-            .add_script(&format!("{name}.lua"), src)
-            .map_err(|e| e.to_string())?;
-        for a in 0..archetypes {
-            lua.assign(ArchetypeId::from_index(a), id);
+    for (scene, make, what) in scenes {
+        let archetypes = make(16, 5)?.archetypes().len();
+        let mut deciders = vec![Contender::Rust(DefaultDecider::default())];
+        for (name, src) in SCRIPTS {
+            let mut lua = LuaDecider::default();
+            let id = lua
+                .add_script(&format!("{name}.lua"), src)
+                .map_err(|e| e.to_string())?;
+            for a in 0..archetypes {
+                lua.assign(ArchetypeId::from_index(a), id);
+            }
+            deciders.push(Contender::Lua(Box::new(lua)));
         }
-        let (lua_decide, lua_tick, lua_hash) = run(&mut lua, n, warmup, ticks)?;
-        if let Some(r) = lua.take_reports().first() {
-            return Err(format!("lua/{name}: script failed: {}", r.error));
+        let runs = run(make, &mut deciders, n, warmup, ticks)?;
+        for (d, (name, _)) in deciders[1..].iter_mut().zip(SCRIPTS) {
+            if let Contender::Lua(lua) = d
+                && let Some(r) = lua.take_reports().first()
+            {
+                return Err(format!("lua/{scene}/{name}: script failed: {}", r.error));
+            }
         }
-        if name == "nil" && lua_hash != rust_hash {
-            return Err(format!(
-                "lua/{name}: a decide returning nil changed the simulation ({lua_hash:016x} vs {rust_hash:016x})"
-            ));
+        let rust = &runs[0];
+        for (k, (name, _)) in SCRIPTS.iter().enumerate() {
+            let lua = &runs[k + 1];
+            if name == &"nil" && lua.hash != rust.hash {
+                return Err(format!(
+                    "lua/{scene}/{name}: a decide returning nil changed the simulation ({:016x} vs {:016x})",
+                    lua.hash, rust.hash
+                ));
+            }
+            let overhead_ns = (lua.decide_ms - rust.decide_ms) * 1e6 / n as f64;
+            let script_ns = lua.script_ms * 1e6 / n as f64;
+            out.push(Scenario {
+                name: format!("lua/10k agents/{scene}/{name}"),
+                ours_ms: lua.tick_ms,
+                peer: "Rust DefaultDecider".into(),
+                peer_ms: rust.tick_ms,
+                note: format!(
+                    "p50 ms per full tick over {ticks} ticks after {warmup}, {what}; {n} agents \
+                     all scripted, every agent decides every tick, one batched decide call per \
+                     script per tick; decide stage {:.3} ms vs {:.3} ms = {overhead_ns:.0} ns \
+                     per agent per tick of Lua overhead; the scripts' part of the stage (after \
+                     the default decision, same world) {:.3} ms = {script_ns:.0} ns per agent",
+                    lua.decide_ms, rust.decide_ms, lua.script_ms
+                ),
+            });
         }
-        let overhead_ns = (lua_decide - rust_decide) * 1e6 / n as f64;
-        out.push(Scenario {
-            name: format!("lua/10k agents/{name}"),
-            ours_ms: lua_tick,
-            peer: "Rust DefaultDecider".into(),
-            peer_ms: rust_tick,
-            note: format!(
-                "p50 ms per full tick, {n} agents all scripted, one batched decide call per tick; \
-                 decide stage {lua_decide:.3} ms vs {rust_decide:.3} ms = {overhead_ns:.0} ns per agent of Lua overhead"
-            ),
-        });
     }
     Ok(out)
 }

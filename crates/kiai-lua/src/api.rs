@@ -10,7 +10,7 @@ use kiai_core::behaviour::Mind;
 use kiai_core::glam::Vec3;
 use kiai_core::perception::Recipient;
 use kiai_core::perception::hearing::{NO_SOURCE, Sound};
-use kiai_core::{AgentId, World};
+use kiai_core::{AgentId, SenseFilter, Shape, World};
 use kiai_nav::{CostListId, Destination, Heading, NavQuery, PathFilter, SelectOptions, WaypointId};
 use mlua::{IntoLuaMulti, MultiValue, Scope, Table, Value, Variadic};
 use rand::RngExt;
@@ -241,27 +241,34 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
             move |_, (t, sense, filter): (Table, mlua::LuaString, Option<mlua::LuaString>)| {
                 let i = me(&t, world)?;
                 let s = sense_index(world, i, &sense.to_str()?)?;
-                let filter = match &filter {
-                    None => "hostile".to_owned(),
-                    Some(f) => f.to_str()?.to_owned(),
+                let want = match filter.as_ref().map(|f| f.as_bytes()) {
+                    None => SenseFilter::Hostile,
+                    Some(f) if *f == *b"hostile" => SenseFilter::Hostile,
+                    Some(f) if *f == *b"friendly" => SenseFilter::Friendly,
+                    Some(f) if *f == *b"any" => SenseFilter::All,
+                    Some(f) => {
+                        return Err(rt(format!(
+                            "filter must be \"hostile\", \"friendly\" or \"any\", not \"{}\"",
+                            String::from_utf8_lossy(&f)
+                        )));
+                    }
                 };
                 let a = world.agents();
                 let mine = a.factions()[i];
-                let keep = |o: AgentId| -> mlua::Result<bool> {
-                    let hostile = world.factions().is_hostile(mine, a.factions()[o.index()]);
-                    match filter.as_str() {
-                        "hostile" => Ok(hostile),
-                        "friendly" => Ok(!hostile),
-                        "any" => Ok(true),
-                        other => Err(rt(format!(
-                            "filter must be \"hostile\", \"friendly\" or \"any\", not \"{other}\""
-                        ))),
-                    }
-                };
+                // What a sight sense lists already passed its own filter
+                // (hearing lists sound sources, unfiltered).
+                let sense_def = world
+                    .archetype(a.archetypes()[i])
+                    .and_then(|arch| arch.senses.get(s));
+                let prefiltered = want == SenseFilter::All
+                    || sense_def.is_some_and(|d| {
+                        d.filter == want && !matches!(d.shape, Shape::Hearing { .. })
+                    });
                 let p = a.positions()[i];
                 let mut best: Option<(f32, u32)> = None;
                 for &o in world.percepts().sensed(AgentId::from_index(i), s) {
-                    if !keep(o)? {
+                    if !prefiltered && !want.passes(world.factions(), mine, a.factions()[o.index()])
+                    {
                         continue;
                     }
                     let d = p.distance_squared(a.positions()[o.index()]);

@@ -58,6 +58,7 @@ pub struct LuaDecider {
     spawned: Vec<bool>,
     list: Vec<u32>,
     log: Vec<String>,
+    script_time: std::time::Duration,
 }
 
 impl std::fmt::Debug for LuaDecider {
@@ -93,6 +94,7 @@ impl LuaDecider {
             spawned: Vec::new(),
             list: Vec::new(),
             log: Vec::new(),
+            script_time: std::time::Duration::ZERO,
         }
     }
 
@@ -228,6 +230,13 @@ impl LuaDecider {
     pub fn label(&self, agent: AgentId) -> Option<&str> {
         let l = *self.labels.get(agent.index())?;
         (l != 0).then(|| self.label_names[l as usize].as_str())
+    }
+
+    /// Wall time the last [`Decider::decide`] spent after the default
+    /// decision: running the scripts and taking their results. For
+    /// benchmarks and profiling; the simulation never reads it.
+    pub fn script_time(&self) -> std::time::Duration {
+        self.script_time
     }
 
     /// Bytes the script's state uses.
@@ -782,6 +791,9 @@ fn build_intent(
 impl Decider for LuaDecider {
     fn decide(&mut self, world: &World, minds: &mut [Mind], out: &mut [Decision]) {
         self.default.decide(world, minds, out);
+        // Measured for benchmarks and profiling only; nothing reads it back
+        // into the simulation.
+        let start = std::time::Instant::now();
         let n = world.agents().len();
         self.labels.clear();
         self.labels.resize(n, 0);
@@ -789,6 +801,7 @@ impl Decider for LuaDecider {
         for slot in 0..self.slots.len() {
             self.run_slot(slot, world, minds, out);
         }
+        self.script_time = start.elapsed();
     }
 
     fn apply(&mut self, world: &mut World) {

@@ -73,6 +73,14 @@ tostring = function(v)
     if t == "table" and type(mt) == "table" and rawget(mt, "__tostring") ~= nil then
       return rawtostring(v)
     end
+    -- The host's userdata (errors of host functions caught by pcall) show
+    -- their message; one without a __tostring would show its address.
+    if t == "userdata" then
+      local s = rawtostring(v)
+      if type(s) == "string" and sfind(s, "^userdata: ") == nil then
+        return s
+      end
+    end
     return t
   end
   return rawtostring(v)

@@ -155,3 +155,47 @@ fn check_syntax_reports_file_line_message() {
     assert_eq!(e.line, Some(2));
     assert!(kiai_lua::check_syntax("x.lua", "return 1").is_ok());
 }
+
+#[test]
+fn script_time_counts_the_scripts() {
+    let (_, idle, _) = common::run(None, None, 2);
+    // A loop long enough to take measurable time on any machine.
+    let src = "function decide() local s = 0 for i = 1, 20000 do s = s + i end return nil end";
+    let (_, mut busy, _) = common::run(Some(src), None, 2);
+    assert!(
+        busy.take_reports().is_empty(),
+        "the loop stays within budget"
+    );
+    assert!(busy.script_time() > std::time::Duration::from_micros(50));
+    assert!(busy.script_time() > idle.script_time());
+}
+
+#[test]
+fn nearest_filters_hostile_by_default_friendly_and_any() {
+    // g4 at (0, 0, 10): its radar (r = 6, every faction) holds thief t2
+    // (5.8 away) and no guard; its eyes (hostile only) see t1 and t2.
+    let src = r#"
+        function decide(agent, ctx)
+            if agent.name == "g4" then
+                local h, hd = agent:nearest("radar")
+                local a = agent:nearest("radar", "any")
+                local f = agent:nearest("radar", "friendly")
+                local e, ed = agent:nearest("eyes", "hostile")
+                local ef = agent:nearest("eyes", "friendly")
+                print(kiai.name(h), string.format("%.2f", hd), kiai.name(a), tostring(f),
+                      kiai.name(e), string.format("%.2f", ed), tostring(ef))
+                local ok, err = pcall(agent.nearest, agent, "radar", "enemies")
+                print(ok, err)
+            end
+        end"#;
+    let (_, mut d, _) = common::run(Some(src), None, 1);
+    assert!(d.take_reports().is_empty());
+    let log = d.take_log();
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert_eq!(log[0], "t2\t5.83\tt2\tnil\tt2\t5.83\tnil");
+    assert!(
+        log[1].starts_with("false\t") && log[1].contains("not \"enemies\""),
+        "{}",
+        log[1]
+    );
+}
