@@ -161,7 +161,54 @@ pub enum Dialog {
     ConfirmOpen(PathBuf),
     /// A recovery file newer than the document was found at start.
     Recover(PathBuf),
+    /// The editor's own file prompt, used when the system has no file
+    /// dialog (on Linux, rfd needs an xdg-desktop-portal): the path typed
+    /// so far and what it is for.
+    Path(PathFor, String),
 }
+
+/// What a file asked for is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathFor {
+    /// Open content (`.ron`).
+    Open,
+    /// Save the document under a new name.
+    SaveAs,
+    /// Export the runtime pack (`.kiaipack`).
+    ExportAs,
+    /// Save the recorded run (`.kiairec`).
+    SaveRecording,
+    /// Open a recorded run.
+    OpenRecording,
+    /// Open a `kiai run --trace` file (`.jsonl`).
+    OpenTrace,
+}
+
+impl PathFor {
+    /// Prompt title, file-type label and extension.
+    fn describe(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            PathFor::Open => ("Open", "kiai content", "ron"),
+            PathFor::SaveAs => ("Save as", "kiai content", "ron"),
+            PathFor::ExportAs => ("Export pack as", "kiai pack", "kiaipack"),
+            PathFor::SaveRecording => ("Save recording as", "kiai recording", "kiairec"),
+            PathFor::OpenRecording => ("Open recording", "kiai recording", "kiairec"),
+            PathFor::OpenTrace => ("Open trace", "kiai trace", "jsonl"),
+        }
+    }
+
+    fn saves(self) -> bool {
+        matches!(
+            self,
+            PathFor::SaveAs | PathFor::ExportAs | PathFor::SaveRecording
+        )
+    }
+}
+
+/// A system file dialog that returns nothing faster than this was not
+/// shown (nobody cancels a dialog that fast): the editor then uses its own
+/// prompt.
+const NO_DIALOG: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Editor state other than the dock layout.
 pub struct State {
@@ -216,6 +263,9 @@ pub struct State {
     pub dialog: Option<Dialog>,
     /// Close was confirmed: let the window close.
     pub allow_close: bool,
+    /// Whether to try the system's file dialogs (false once one failed to
+    /// appear, or for tests): otherwise the editor's own prompt asks.
+    pub system_dialogs: bool,
     last_autosave: Instant,
     /// Frame-time readout: smoothed time of the app's own update (ms) and
     /// the smoothed interval between frames (ms).
@@ -283,6 +333,7 @@ impl State {
             status: None,
             dialog: None,
             allow_close: false,
+            system_dialogs: true,
             last_autosave: Instant::now(),
             frame_ms: (0.0, 0.0),
             rename: String::new(),
@@ -494,14 +545,74 @@ impl State {
         }
     }
 
-    /// Asks for a path and saves there.
+    /// Asks for a path and saves there. False when nothing was saved (yet:
+    /// the editor's own prompt saves when it is confirmed).
     pub fn save_as(&mut self) -> bool {
-        let dialog = rfd::FileDialog::new()
-            .add_filter("kiai content", &["ron"])
-            .set_file_name("level.ron");
-        match dialog.save_file() {
+        let name = self.doc.path().and_then(Path::file_name).map_or_else(
+            || "level.ron".to_owned(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        match self.ask_path(PathFor::SaveAs, &name) {
             Some(path) => self.save_to(&path),
             None => false,
+        }
+    }
+
+    /// Asks for a file: the system's dialog when there is one (its answer
+    /// is returned), else the editor's own prompt, which runs the action
+    /// when confirmed ([`State::path_chosen`]); `name` is the suggested
+    /// file name.
+    pub fn ask_path(&mut self, what: PathFor, name: &str) -> Option<PathBuf> {
+        if self.system_dialogs {
+            let (_, label, ext) = what.describe();
+            let dialog = rfd::FileDialog::new().add_filter(label, &[ext]);
+            let started = Instant::now();
+            let picked = if what.saves() {
+                dialog.set_file_name(name).save_file()
+            } else {
+                dialog.pick_file()
+            };
+            if picked.is_some() || started.elapsed() >= NO_DIALOG {
+                return picked;
+            }
+            self.system_dialogs = false;
+            self.say("no system file dialog here (it needs xdg-desktop-portal): type the path");
+        }
+        let dir = self
+            .doc
+            .path()
+            .and_then(Path::parent)
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let text = if what.saves() {
+            dir.join(name)
+        } else {
+            dir.join("")
+        };
+        self.dialog = Some(Dialog::Path(what, text.display().to_string()));
+        None
+    }
+
+    /// Runs what `what` asked a path for.
+    pub fn path_chosen(&mut self, what: PathFor, path: &Path) {
+        match what {
+            PathFor::Open => {
+                if self.doc.is_dirty() {
+                    self.dialog = Some(Dialog::ConfirmOpen(path.to_path_buf()));
+                } else {
+                    open_now(self, path);
+                }
+            }
+            PathFor::SaveAs => {
+                self.save_to(path);
+            }
+            PathFor::ExportAs => self.export_report(path),
+            PathFor::SaveRecording => save_recording_to(self, path),
+            PathFor::OpenRecording => {
+                if let Err(e) = open_recording(self, path) {
+                    self.say(e);
+                }
+            }
+            PathFor::OpenTrace => open_trace(self, path),
         }
     }
 
@@ -567,14 +678,9 @@ impl State {
             .path()
             .and_then(|p| p.file_stem())
             .map_or_else(|| "level".to_owned(), |s| s.to_string_lossy().into_owned());
-        let Some(path) = rfd::FileDialog::new()
-            .add_filter("kiai pack", &["kiaipack"])
-            .set_file_name(format!("{stem}.kiaipack"))
-            .save_file()
-        else {
-            return;
-        };
-        self.export_report(&path);
+        if let Some(path) = self.ask_path(PathFor::ExportAs, &format!("{stem}.kiaipack")) {
+            self.export_report(&path);
+        }
     }
 
     fn export_report(&mut self, path: &Path) {
@@ -826,6 +932,10 @@ impl EditorApp {
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
         let s = &mut self.state;
+        // A modal question takes the keys (Escape, Enter, typed paths).
+        if s.dialog.is_some() {
+            return;
+        }
         let cmd = |key| KeyboardShortcut::new(Modifiers::COMMAND, key);
         let cmd_shift = |key| KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, key);
         let pressed = |sc: KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(&sc));
@@ -1092,6 +1202,38 @@ impl EditorApp {
         };
         let s = &mut self.state;
         egui::Modal::new(egui::Id::unique("kiai-dialog")).show(ctx, |ui| match dialog {
+            Dialog::Path(what, mut text) => {
+                let (title, label, ext) = what.describe();
+                ui.heading(title);
+                ui.label(format!("Path of the {label} file (.{ext}):"));
+                let edit = ui.add(
+                    egui::TextEdit::singleline(&mut text)
+                        .desired_width(480.0)
+                        .id_salt("kiai-path-prompt"),
+                );
+                if !edit.has_focus() && !edit.lost_focus() {
+                    edit.request_focus();
+                }
+                let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                let mut done = None;
+                ui.horizontal(|ui| {
+                    if ui.button("OK").clicked() || enter {
+                        done = Some(true);
+                    }
+                    if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(Key::Escape)) {
+                        done = Some(false);
+                    }
+                });
+                match done {
+                    Some(true) if !text.trim().is_empty() => {
+                        s.dialog = None;
+                        s.path_chosen(what, Path::new(text.trim()));
+                    }
+                    Some(true) => {}
+                    Some(false) => s.dialog = None,
+                    None => s.dialog = Some(Dialog::Path(what, text)),
+                }
+            }
             Dialog::ConfirmClose | Dialog::ConfirmOpen(_) => {
                 ui.heading("Unsaved changes");
                 ui.label(format!("Save the changes to {}?", s.file_name()));
@@ -1105,7 +1247,7 @@ impl EditorApp {
                             let path = path.clone();
                             open_now(s, &path);
                         }
-                        Dialog::Recover(_) => {}
+                        Dialog::Recover(_) | Dialog::Path(..) => {}
                     };
                     if ui.button("Save").clicked() {
                         s.dialog = None;
@@ -1215,19 +1357,22 @@ fn replace_all(old: &ContentDef, new: ContentDef) -> Edit {
 }
 
 fn save_recording_dialog(s: &mut State) {
+    if s.sim.is_none() {
+        s.say("nothing recorded yet: play first");
+        return;
+    }
+    if let Some(path) = s.ask_path(PathFor::SaveRecording, "run.kiairec") {
+        save_recording_to(s, &path);
+    }
+}
+
+fn save_recording_to(s: &mut State, path: &Path) {
     let Some(sim) = &s.sim else {
         s.say("nothing recorded yet: play first");
         return;
     };
     let recording = sim.recording();
-    let Some(path) = rfd::FileDialog::new()
-        .add_filter("kiai recording", &["kiairec"])
-        .set_file_name("run.kiairec")
-        .save_file()
-    else {
-        return;
-    };
-    match crate::sim::save_recording(&path, &recording) {
+    match crate::sim::save_recording(path, &recording) {
         Ok(()) => s.say(format!(
             "saved {} ticks to {}",
             recording.hashes.len(),
@@ -1238,13 +1383,9 @@ fn save_recording_dialog(s: &mut State) {
 }
 
 fn open_recording_dialog(s: &mut State) {
-    let Some(path) = rfd::FileDialog::new()
-        .add_filter("kiai recording", &["kiairec"])
-        .pick_file()
-    else {
-        return;
-    };
-    if let Err(e) = open_recording(s, &path) {
+    if let Some(path) = s.ask_path(PathFor::OpenRecording, "")
+        && let Err(e) = open_recording(s, &path)
+    {
         s.say(e);
     }
 }
@@ -1270,13 +1411,13 @@ pub fn open_recording(s: &mut State, path: &Path) -> Result<(), String> {
 }
 
 fn open_trace_dialog(s: &mut State) {
-    let Some(path) = rfd::FileDialog::new()
-        .add_filter("kiai trace", &["jsonl"])
-        .pick_file()
-    else {
-        return;
-    };
-    match crate::sim::load_trace(&path) {
+    if let Some(path) = s.ask_path(PathFor::OpenTrace, "") {
+        open_trace(s, &path);
+    }
+}
+
+fn open_trace(s: &mut State, path: &Path) {
+    match crate::sim::load_trace(path) {
         Ok(t) => {
             s.say(format!(
                 "opened trace {} ({} lines)",
@@ -1290,16 +1431,8 @@ fn open_trace_dialog(s: &mut State) {
 }
 
 fn open_dialog(s: &mut State) {
-    let Some(path) = rfd::FileDialog::new()
-        .add_filter("kiai content", &["ron"])
-        .pick_file()
-    else {
-        return;
-    };
-    if s.doc.is_dirty() {
-        s.dialog = Some(Dialog::ConfirmOpen(path));
-    } else {
-        open_now(s, &path);
+    if let Some(path) = s.ask_path(PathFor::Open, "") {
+        s.path_chosen(PathFor::Open, &path);
     }
 }
 

@@ -452,3 +452,57 @@ fn random_editing_never_panics_and_undo_all_restores_the_file() {
     }
     assert_eq!(h.state().doc().def(), &original);
 }
+
+/// Without a system file dialog (no xdg-desktop-portal), Save as and
+/// Export as ask through the editor's own prompt, which suggests a path
+/// beside the document, and Escape cancels it.
+#[test]
+fn the_editors_own_prompt_saves_as_and_exports_without_a_system_dialog() {
+    use kiai_editor::app::{Dialog, PathFor};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("level.ron");
+    std::fs::copy(root().join("content/demo/village.ron"), &path).unwrap();
+    let mut h = editor(&path);
+    h.state_mut().state.system_dialogs = false;
+
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    h.run_steps(2);
+    let suggested = dir.path().join("level.ron").display().to_string();
+    assert_eq!(
+        h.state().state.dialog,
+        Some(Dialog::Path(PathFor::SaveAs, suggested))
+    );
+    let copy = dir.path().join("copy.ron");
+    h.state_mut().state.dialog = Some(Dialog::Path(PathFor::SaveAs, copy.display().to_string()));
+    h.run_steps(2);
+    h.get_by_label("OK").click();
+    h.run_steps(2);
+    assert_eq!(h.state().state.dialog, None);
+    assert_eq!(h.state().doc().path(), Some(copy.as_path()));
+    let saved = kiai_content::Content::load(&copy).expect("the saved file validates");
+    assert_eq!(&saved.def, h.state().doc().def());
+
+    // Export as asks too, suggesting the document's name.
+    h.state_mut().state.export_as();
+    h.run_steps(2);
+    assert!(matches!(
+        h.state().state.dialog,
+        Some(Dialog::Path(PathFor::ExportAs, ref p)) if p.ends_with("copy.kiaipack")
+    ));
+    h.get_by_label("OK").click();
+    h.run_steps(2);
+    let pack = std::fs::read(dir.path().join("copy.kiaipack")).unwrap();
+    assert!(kiai_content::Pack::decode(&pack).is_ok(), "a valid pack");
+
+    // Escape closes the prompt and does nothing.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run_steps(2);
+    assert!(matches!(
+        h.state().state.dialog,
+        Some(Dialog::Path(PathFor::Open, _))
+    ));
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    assert_eq!(h.state().state.dialog, None);
+    assert_eq!(h.state().doc().path(), Some(copy.as_path()));
+}
