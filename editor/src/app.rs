@@ -558,6 +558,13 @@ impl State {
         }
     }
 
+    /// This state, asking for files as `other` does (a new document keeps
+    /// the editor's own prompt once the system's dialog was found missing).
+    fn with_dialogs_of(mut self, other: &State) -> Self {
+        self.system_dialogs = other.system_dialogs;
+        self
+    }
+
     /// Asks for a file: the system's dialog when there is one (its answer
     /// is returned), else the editor's own prompt, which runs the action
     /// when confirmed ([`State::path_chosen`]); `name` is the suggested
@@ -958,7 +965,7 @@ impl EditorApp {
             s.export();
         }
         if pressed(cmd(Key::N)) {
-            *s = State::new(Document::untitled());
+            *s = State::new(Document::untitled()).with_dialogs_of(s);
         }
         if ctx.egui_wants_keyboard_input() {
             return;
@@ -1024,7 +1031,7 @@ impl EditorApp {
                     .add(egui::Button::new("New").shortcut_text("Ctrl+N"))
                     .clicked()
                 {
-                    *s = State::new(Document::untitled());
+                    *s = State::new(Document::untitled()).with_dialogs_of(s);
                 }
                 if ui
                     .add(egui::Button::new("Open...").shortcut_text("Ctrl+O"))
@@ -1439,7 +1446,7 @@ fn open_dialog(s: &mut State) {
 fn open_now(s: &mut State, path: &Path) {
     let (doc, findings) = open_document(path);
     let revision = doc.revision();
-    *s = State::new(doc);
+    *s = State::new(doc).with_dialogs_of(s);
     s.findings = (revision, findings);
     s.validation_wanted = revision;
     s.say(format!("opened {}", path.display()));

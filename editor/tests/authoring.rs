@@ -505,4 +505,14 @@ fn the_editors_own_prompt_saves_as_and_exports_without_a_system_dialog() {
     h.run_steps(2);
     assert_eq!(h.state().state.dialog, None);
     assert_eq!(h.state().doc().path(), Some(copy.as_path()));
+
+    // Opening through the prompt keeps using it for the next file.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run_steps(2);
+    h.state_mut().state.dialog = Some(Dialog::Path(PathFor::Open, path.display().to_string()));
+    h.run_steps(2);
+    h.get_by_label("OK").click();
+    h.run_steps(2);
+    assert_eq!(h.state().doc().path(), Some(path.as_path()));
+    assert!(!h.state().state.system_dialogs);
 }
