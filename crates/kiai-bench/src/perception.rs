@@ -24,6 +24,10 @@ const EYES: f32 = 15.0;
 /// Full angle of the view cone, degrees.
 const FOV_DEG: f32 = 120.0;
 
+/// The scene's senses: sphere radius, cone range (world units) and cone
+/// full angle (degrees).
+pub const SHAPES: (f32, f32, f32) = (RADAR, EYES, FOV_DEG);
+
 /// A world of `n` agents with a sphere and a cone, spread so that each has
 /// about `neighbours` others within the cone's range.
 pub fn scene(n: usize, neighbours: f32, seed: u64) -> Result<World, String> {
