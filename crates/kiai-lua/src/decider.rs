@@ -859,9 +859,11 @@ impl LuaDecider {
     /// produced, printed as `tostring` does, separated by tabs.
     ///
     /// Nothing leaks into the run: globals it sets land in a scratch
-    /// environment (reads fall through to the sandbox), and sounds,
-    /// messages, intents and random draws it makes are discarded (draws
-    /// come from a copy of the agent's stream). A tool's REPL uses it.
+    /// environment (reads fall through to the sandbox), the agent's table
+    /// (with its `memory`) and the sandbox's libraries are read-only views
+    /// (a write is an error saying so), and sounds, messages, intents and
+    /// random draws it makes are discarded (draws come from a copy of the
+    /// agent's stream). A tool's REPL uses it.
     pub fn eval(
         &mut self,
         world: &World,
@@ -910,11 +912,16 @@ impl LuaDecider {
             script.agents.raw_set(key, t).map_err(err)?;
         }
         let me: Table = script.agents.raw_get(key).map_err(err)?;
+        // The agent and the sandbox's globals are seen through read-only
+        // views: the REPL cannot change the script's memory or libraries.
+        let view: Function = script.api.raw_get("__view").map_err(err)?;
         let env = lua.create_table().map_err(err)?;
         let meta = lua.create_table().map_err(err)?;
-        meta.raw_set("__index", lua.globals()).map_err(err)?;
+        meta.raw_set("__index", view.call::<Value>(lua.globals()).map_err(err)?)
+            .map_err(err)?;
         env.set_metatable(Some(meta)).map_err(err)?;
-        env.raw_set("agent", me).map_err(err)?;
+        env.raw_set("agent", view.call::<Value>(me).map_err(err)?)
+            .map_err(err)?;
         let mut minds: Vec<Mind> = world.agents().minds().to_vec();
         let ids = [i];
         let tick = Tick {

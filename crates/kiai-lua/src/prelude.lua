@@ -10,6 +10,7 @@ local rawsetmetatable, rawgetmetatable, rawtostring = setmetatable, getmetatable
 local resume, close = coroutine.resume, coroutine.close
 local sfind, srep, sformat, sgsub, smatch, sgmatch = string.find, string.rep, string.format, string.gsub, string.match, string.gmatch
 local mtype = math.type
+local next = next
 local rawcollect = collectgarbage
 
 -- Removed: anything that reads files, loads code or bytecode, or reaches the
@@ -141,6 +142,37 @@ for _, name in ipairs({ "tick", "agent_count", "find", "name", "position", "fact
   "state", "is_hostile", "nearest_waypoint", "waypoint", "path", "select" }) do
   kiai[name] = function(...) return API[name](...) end
 end
+
+-- Read-only views for the host's REPL: reads see through (tables come back
+-- as views too, an agent's index stays readable for its methods), writes
+-- are refused, so what is typed there cannot reach the run.
+local views = rawsetmetatable({}, { __mode = "k" })
+local function refuse()
+  error("the REPL cannot change the run (assign to a new global instead)", 2)
+end
+local function view(v)
+  if type(v) ~= "table" then return v end
+  local p = views[v]
+  if p then return p end
+  p = {}
+  local index = rawget(v, 0)
+  if index ~= nil then rawset(p, 0, index) end
+  rawsetmetatable(p, {
+    __index = function(_, k) return view(v[k]) end,
+    __newindex = refuse,
+    __len = function() return #v end,
+    __pairs = function()
+      return function(_, k)
+        local nk, nv = next(v, k)
+        return nk, view(nv)
+      end, p, nil
+    end,
+    __metatable = false,
+  })
+  views[v] = p
+  return p
+end
+API.__view = view
 
 -- The batch driver: one call per script per tick over its agents, in index
 -- order. Results are packed as integers (state code + 16 * (target + 1));

@@ -36,3 +36,59 @@ fn eval_is_budgeted_and_errors_are_reported() {
     // The script still decides afterwards.
     assert_eq!(d.eval(&world, AgentId(0), "1 + 1").unwrap(), "2");
 }
+
+/// What the REPL types never reaches the run: the agent's memory, the
+/// sandbox's libraries and the `kiai` table are read-only from it.
+#[test]
+fn eval_cannot_change_later_ticks() {
+    let src = r#"
+        function decide(agent, ctx)
+            agent.memory.count = (agent.memory.count or 0) + 1
+            if agent.memory.flag or math.floor ~= nil and math.floor(0.5) ~= 0
+                or kiai.tick == nil or string.flag then
+                return "evade"
+            end
+        end"#;
+    let run = |poke: &[&str]| {
+        let mut world = common::world();
+        let (mut d, _) = common::decider(Some(src), None);
+        let mut p = kiai_core::Pipeline::new();
+        for t in 0..6 {
+            if t == 3 {
+                for code in poke {
+                    // Refused with a message, or harmless: never an effect.
+                    let _ = d.eval(&world, AgentId(0), code);
+                }
+            }
+            p.tick(&mut world, &mut d);
+        }
+        assert!(d.take_reports().is_empty());
+        state_hash(&world)
+    };
+    let clean = run(&[]);
+    let poked = run(&[
+        "agent.memory.flag = true",
+        "rawset(agent.memory, 'flag', true)",
+        "table.insert(agent.memory, 1)",
+        "math.floor = function() return 1 end",
+        "kiai.tick = nil",
+        "string.flag = true",
+        "getmetatable('').__index.flag = true",
+        "setmetatable(agent.memory, {})",
+    ]);
+    assert_eq!(clean, poked);
+    // Reading still works, pairs and # included, and writes say why they
+    // fail.
+    let (_, mut d, world) = common::run(Some(src), None, 2);
+    let eval = |d: &mut kiai_lua::LuaDecider, code: &str| d.eval(&world, AgentId(0), code);
+    assert_eq!(eval(&mut d, "agent.memory.count").unwrap(), "2");
+    let keys =
+        "(function() local n = 0 for k in pairs(agent.memory) do n = n + 1 end return n end)()";
+    assert_eq!(eval(&mut d, keys).unwrap(), "1");
+    assert_eq!(eval(&mut d, "#agent.memory").unwrap(), "0");
+    assert_eq!(eval(&mut d, "math.floor(2.5)").unwrap(), "2");
+    let e = d
+        .eval(&world, AgentId(0), "agent.memory.flag = true")
+        .unwrap_err();
+    assert!(e.message.contains("REPL"), "{e}");
+}
