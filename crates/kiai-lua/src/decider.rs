@@ -861,7 +861,9 @@ impl LuaDecider {
     /// Nothing leaks into the run: globals it sets land in a scratch
     /// environment (reads fall through to the sandbox), the agent's table
     /// (with its `memory`) and the sandbox's libraries are read-only views
-    /// (a write is an error saying so), and sounds, messages, intents and
+    /// (a write is an error saying so; reads are raw, so no metamethod of
+    /// the script runs, and the script's own functions found there refuse
+    /// to run), and sounds, messages, intents and
     /// random draws it makes are discarded (draws come from a copy of the
     /// agent's stream). A tool's REPL uses it.
     pub fn eval(
@@ -920,7 +922,8 @@ impl LuaDecider {
         meta.raw_set("__index", view.call::<Value>(lua.globals()).map_err(err)?)
             .map_err(err)?;
         env.set_metatable(Some(meta)).map_err(err)?;
-        env.raw_set("agent", view.call::<Value>(me).map_err(err)?)
+        let view_agent: Function = script.api.raw_get("__view_agent").map_err(err)?;
+        env.raw_set("agent", view_agent.call::<Value>(me).map_err(err)?)
             .map_err(err)?;
         let mut minds: Vec<Mind> = world.agents().minds().to_vec();
         let ids = [i];

@@ -2,7 +2,7 @@
 -- script, with the base, string, table, math, coroutine and utf8 libraries
 -- loaded. Everything it keeps is captured as upvalues here, so scripts that
 -- tamper with globals cannot change how the runtime behaves.
-local guard, API, log = ...
+local guard, API, log, M, script_fn = ...
 
 local error, type, rawget, rawset, select = error, type, rawget, rawset, select
 local rawpcall, rawxpcall = pcall, xpcall
@@ -10,7 +10,7 @@ local rawsetmetatable, rawgetmetatable, rawtostring = setmetatable, getmetatable
 local resume, close = coroutine.resume, coroutine.close
 local sfind, srep, sformat, sgsub, smatch, sgmatch = string.find, string.rep, string.format, string.gsub, string.match, string.gmatch
 local mtype = math.type
-local next = next
+local next, rawlen = next, rawlen
 local rawcollect = collectgarbage
 
 -- Removed: anything that reads files, loads code or bytecode, or reaches the
@@ -143,28 +143,31 @@ for _, name in ipairs({ "tick", "agent_count", "find", "name", "position", "fact
   kiai[name] = function(...) return API[name](...) end
 end
 
--- Read-only views for the host's REPL: reads see through (tables come back
--- as views too, an agent's index stays readable for its methods), writes
--- are refused, so what is typed there cannot reach the run.
+-- Read-only views for the host's REPL: reads see through, raw (no script
+-- metamethod runs), tables come back as views too, the script's own
+-- functions come back as functions that refuse to run (they could change
+-- its state), and writes are refused: what is typed there cannot reach the
+-- run.
 local views = rawsetmetatable({}, { __mode = "k" })
 local function refuse()
   error("the REPL cannot change the run (assign to a new global instead)", 2)
 end
-local function view(v)
-  if type(v) ~= "table" then return v end
-  local p = views[v]
-  if p then return p end
-  p = {}
-  local index = rawget(v, 0)
-  if index ~= nil then rawset(p, 0, index) end
+local function refuse_call()
+  error("the REPL does not call the script's own functions (they could change the run)", 2)
+end
+local view
+local function proxy(v, lookup)
+  local p = {}
   rawsetmetatable(p, {
-    __index = function(_, k) return view(v[k]) end,
+    __index = function(_, k) return lookup(k) end,
     __newindex = refuse,
-    __len = function() return #v end,
+    __len = function() return rawlen(v) end,
     __pairs = function()
-      return function(_, k)
-        local nk, nv = next(v, k)
-        return nk, view(nv)
+      local key = nil
+      return function()
+        local value
+        key, value = next(v, key)
+        return view(key), view(value)
       end, p, nil
     end,
     __metatable = false,
@@ -172,7 +175,27 @@ local function view(v)
   views[v] = p
   return p
 end
+view = function(v)
+  local t = type(v)
+  if t == "function" then
+    if script_fn(v) then return refuse_call end
+    return v
+  end
+  if t ~= "table" then return v end
+  return views[v] or proxy(v, function(k) return view(rawget(v, k)) end)
+end
+-- An agent's table: its fields as views, its methods (the host's) as they
+-- are, its index raw so that methods called on the view find the agent.
 API.__view = view
+API.__view_agent = function(v)
+  local p = views[v] or proxy(v, function(k)
+    local raw = rawget(v, k)
+    if raw == nil then return M[k] end
+    return view(raw)
+  end)
+  rawset(p, 0, rawget(v, 0))
+  return p
+end
 
 -- The batch driver: one call per script per tick over its agents, in index
 -- order. Results are packed as integers (state code + 16 * (target + 1));

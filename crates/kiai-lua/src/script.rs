@@ -202,6 +202,9 @@ pub(crate) struct Script {
 
 const PRELUDE: &str = include_str!("prelude.lua");
 
+/// The prelude's chunk name (Lua's `source` of the functions it defines).
+const PRELUDE_NAME: &str = "=kiai-prelude";
+
 /// Most lines kept from `print` between drains.
 const MAX_LOG: usize = 1000;
 
@@ -228,13 +231,27 @@ impl Script {
             })
             .map_err(err)?
         };
-        let driver: Function = lua
-            .load(PRELUDE)
-            .set_name("=kiai-prelude")
-            .set_mode(ChunkMode::Text)
-            .call((guard.clone(), api.clone(), log_fn))
+        // Whether a function is the script's own Lua code (not the host's,
+        // not the prelude's): the REPL's read-only views refuse to call those.
+        let script_fn = lua
+            .create_function(|_, f: Function| {
+                let info = f.info();
+                Ok(info.what != "C" && info.source.as_deref() != Some(PRELUDE_NAME))
+            })
             .map_err(err)?;
         let methods = lua.create_table().map_err(err)?;
+        let driver: Function = lua
+            .load(PRELUDE)
+            .set_name(PRELUDE_NAME)
+            .set_mode(ChunkMode::Text)
+            .call((
+                guard.clone(),
+                api.clone(),
+                log_fn,
+                methods.clone(),
+                script_fn,
+            ))
+            .map_err(err)?;
         let agent_meta = lua.create_table().map_err(err)?;
         agent_meta
             .raw_set("__index", methods.clone())

@@ -44,6 +44,9 @@ fn eval_cannot_change_later_ticks() {
     let src = r#"
         function decide(agent, ctx)
             agent.memory.count = (agent.memory.count or 0) + 1
+            agent.memory.bump = agent.memory.bump or function() agent.memory.flag = true end
+            agent.memory.trap = agent.memory.trap
+                or setmetatable({}, { __index = function() agent.memory.flag = true end })
             if agent.memory.flag or math.floor ~= nil and math.floor(0.5) ~= 0
                 or kiai.tick == nil or string.flag then
                 return "evade"
@@ -75,6 +78,10 @@ fn eval_cannot_change_later_ticks() {
         "string.flag = true",
         "getmetatable('').__index.flag = true",
         "setmetatable(agent.memory, {})",
+        // The script's own functions and metamethods stay out of reach.
+        "agent.memory.bump()",
+        "agent.memory.trap.anything",
+        "for k, v in pairs(agent.memory) do if type(v) == 'function' then v() end end",
     ]);
     assert_eq!(clean, poked);
     // Reading still works, pairs and # included, and writes say why they
@@ -84,7 +91,11 @@ fn eval_cannot_change_later_ticks() {
     assert_eq!(eval(&mut d, "agent.memory.count").unwrap(), "2");
     let keys =
         "(function() local n = 0 for k in pairs(agent.memory) do n = n + 1 end return n end)()";
-    assert_eq!(eval(&mut d, keys).unwrap(), "1");
+    assert_eq!(eval(&mut d, keys).unwrap(), "3");
+    assert_eq!(eval(&mut d, "type(agent.memory.bump)").unwrap(), "function");
+    let e = eval(&mut d, "agent.memory.bump()").unwrap_err();
+    assert!(e.message.contains("script's own functions"), "{e}");
+    assert_eq!(eval(&mut d, "agent:sees('eyes') >= 0").unwrap(), "true");
     assert_eq!(eval(&mut d, "#agent.memory").unwrap(), "0");
     assert_eq!(eval(&mut d, "math.floor(2.5)").unwrap(), "2");
     let e = d
