@@ -2,14 +2,10 @@
 //! the decide stage's overhead per agent and the whole tick, on the battle
 //! of [`crate::tick`] and on a light scene where deciding dominates.
 
-use kiai_core::glam::Vec3;
 use kiai_core::{
-    AgentSpawn, Archetype, ArchetypeId, Decider, DefaultDecider, Movement, Pipeline, Profile,
-    Sense, SenseFilter, Shape, World, WorldConfig, state_hash,
+    ArchetypeId, Decider, DefaultDecider, Pipeline, Sense, SenseFilter, Shape, World, state_hash,
 };
 use kiai_lua::LuaDecider;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 use crate::{Effort, Scenario};
 
@@ -28,23 +24,6 @@ const SCRIPTS: [(&str, &str); 2] = [
 /// hostiles in sight), no sight and no fog, so that sensing is cheaper and
 /// deciding a larger share of the tick.
 pub fn light(n: usize, seed: u64) -> Result<World, String> {
-    let side = (n as f32 * std::f32::consts::PI * 15.0 * 15.0 / 30.0).sqrt();
-    let err = |e: kiai_core::WorldError| e.to_string();
-    let mut world = World::new(WorldConfig {
-        seed,
-        tick_seconds: 0.1,
-        bounds: Some(kiai_core::Aabb {
-            min: Vec3::ZERO,
-            max: Vec3::new(side, 2.0, side),
-        }),
-    });
-    let red = world.factions_mut().add("red").map_err(|e| e.to_string())?;
-    let blue = world
-        .factions_mut()
-        .add("blue")
-        .map_err(|e| e.to_string())?;
-    world.factions_mut().set_hostile(red, blue);
-    world.factions_mut().set_hostile(blue, red);
     let eyes = Sense {
         name: "eyes".into(),
         shape: Shape::Cone {
@@ -56,53 +35,7 @@ pub fn light(n: usize, seed: u64) -> Result<World, String> {
         lose_range: None,
         memory_ticks: 0,
     };
-    let walker = Movement::Walker {
-        min_speed: 0.5,
-        max_speed: 2.0,
-        direction_change_factor: 20,
-        planar: true,
-    };
-    let archetypes = [(8.0, 2.0), (2.0, 8.0)]
-        .iter()
-        .enumerate()
-        .map(|(i, &(chase, evade))| {
-            world.add_archetype(Archetype {
-                name: format!("a{i}"),
-                senses: vec![eyes.clone()],
-                movement: walker,
-                profile: Some(Profile {
-                    chase,
-                    evade,
-                    use_profile: 100.0,
-                    keep_decision: 90.0,
-                    learning: None,
-                }),
-                ..Archetype::default()
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(err)?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for i in 0..n {
-        world
-            .spawn(AgentSpawn {
-                name: format!("u{i}"),
-                archetype: archetypes[(i / 2) % 2],
-                faction: if i % 2 == 0 { red } else { blue },
-                position: Vec3::new(
-                    rng.random_range(0.0..side),
-                    0.0,
-                    rng.random_range(0.0..side),
-                ),
-                facing: Vec3::new(
-                    rng.random_range(-1.0..1.0),
-                    0.0,
-                    rng.random_range(-1.0..1.0),
-                ),
-            })
-            .map_err(err)?;
-    }
-    Ok(world)
+    crate::tick::armies(n, seed, vec![eyes], None).map(|(world, _)| world)
 }
 
 /// p50 decide stage, p50 of the scripts' part of it (after the default

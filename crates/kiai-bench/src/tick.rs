@@ -16,6 +16,52 @@ use crate::{Effort, Scenario};
 /// 30 agents within eye range; berserker and coward profiles; fog of war on
 /// 2-unit tiles.
 pub fn battle(n: usize, seed: u64) -> Result<World, String> {
+    let sense = |name: &str, shape| Sense {
+        name: name.into(),
+        shape,
+        filter: SenseFilter::Hostile,
+        occluded: false,
+        lose_range: None,
+        memory_ticks: 0,
+    };
+    let senses = vec![
+        sense("radar", Shape::Sphere { radius: 8.0 }),
+        sense(
+            "eyes",
+            Shape::Cone {
+                range: 15.0,
+                fov_deg: 120.0,
+            },
+        ),
+    ];
+    let sight = Sight {
+        radius: 12.0,
+        flashlight_fov_deg: None,
+    };
+    let (mut world, side) = armies(n, seed, senses, Some(sight))?;
+    let tiles = (side / 2.0).ceil() as u32;
+    world
+        .enable_fog(&FogSettings {
+            grid: GridSpec::new(tiles, tiles, 2.0),
+            directions: 16,
+            occlusion: false,
+            blocking: Vec::new(),
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(world)
+}
+
+/// The battle's armies without fog: two hostile factions ("red", "blue") of
+/// `n / 2` walkers each, uniform on a square sized for about 30 agents
+/// within 15 units, with berserker and coward profiles, every archetype
+/// with `senses` and `sight`. Returns the world and the square's side
+/// (world units).
+pub fn armies(
+    n: usize,
+    seed: u64,
+    senses: Vec<Sense>,
+    sight: Option<Sight>,
+) -> Result<(World, f32), String> {
     let side = (n as f32 * std::f32::consts::PI * 15.0 * 15.0 / 30.0).sqrt();
     let err = |e: kiai_core::WorldError| e.to_string();
     let mut world = World::new(WorldConfig {
@@ -33,27 +79,6 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
         .map_err(|e| e.to_string())?;
     world.factions_mut().set_hostile(red, blue);
     world.factions_mut().set_hostile(blue, red);
-    let senses = vec![
-        Sense {
-            name: "radar".into(),
-            shape: Shape::Sphere { radius: 8.0 },
-            filter: SenseFilter::Hostile,
-            occluded: false,
-            lose_range: None,
-            memory_ticks: 0,
-        },
-        Sense {
-            name: "eyes".into(),
-            shape: Shape::Cone {
-                range: 15.0,
-                fov_deg: 120.0,
-            },
-            filter: SenseFilter::Hostile,
-            occluded: false,
-            lose_range: None,
-            memory_ticks: 0,
-        },
-    ];
     let walker = Movement::Walker {
         min_speed: 0.5,
         max_speed: 2.0,
@@ -68,10 +93,7 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
                 name: format!("a{i}"),
                 senses: senses.clone(),
                 movement: walker,
-                sight: Some(Sight {
-                    radius: 12.0,
-                    flashlight_fov_deg: None,
-                }),
+                sight,
                 profile: Some(Profile {
                     chase,
                     evade,
@@ -105,16 +127,7 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
             })
             .map_err(err)?;
     }
-    let tiles = (side / 2.0).ceil() as u32;
-    world
-        .enable_fog(&FogSettings {
-            grid: GridSpec::new(tiles, tiles, 2.0),
-            directions: 16,
-            occlusion: false,
-            blocking: Vec::new(),
-        })
-        .map_err(err)?;
-    Ok(world)
+    Ok((world, side))
 }
 
 /// Per-tick wall times (ms) of `ticks` ticks after `warmup` ticks, and the
