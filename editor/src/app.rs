@@ -1309,14 +1309,14 @@ fn replace_all(old: &ContentDef, new: ContentDef) -> Edit {
     use crate::doc::Item;
     let mut edits = Vec::new();
     macro_rules! swap {
-        ($field:ident, $wrap:expr) => {
-            for (i, item) in old.$field.iter().enumerate().rev() {
+        ($($field:tt).+, $wrap:expr) => {
+            for (i, item) in old.$($field).+.iter().enumerate().rev() {
                 edits.push(Edit::Remove {
                     index: i,
                     item: $wrap(item.clone()),
                 });
             }
-            for (i, item) in new.$field.iter().enumerate() {
+            for (i, item) in new.$($field).+.iter().enumerate() {
                 edits.push(Edit::Insert {
                     index: i,
                     item: $wrap(item.clone()),
@@ -1331,30 +1331,8 @@ fn replace_all(old: &ContentDef, new: ContentDef) -> Edit {
     swap!(agents, Item::Agent);
     swap!(factions, Item::Faction);
     swap!(cost_lists, Item::CostList);
-    for (i, (n, a)) in old.archetypes.0.iter().enumerate().rev() {
-        edits.push(Edit::Remove {
-            index: i,
-            item: Item::archetype(n.clone(), a.clone()),
-        });
-    }
-    for (i, (n, a)) in new.archetypes.0.iter().enumerate() {
-        edits.push(Edit::Insert {
-            index: i,
-            item: Item::archetype(n.clone(), a.clone()),
-        });
-    }
-    for (i, (n, p)) in old.profiles.0.iter().enumerate().rev() {
-        edits.push(Edit::Remove {
-            index: i,
-            item: Item::profile(n.clone(), p.clone()),
-        });
-    }
-    for (i, (n, p)) in new.profiles.0.iter().enumerate() {
-        edits.push(Edit::Insert {
-            index: i,
-            item: Item::profile(n.clone(), p.clone()),
-        });
-    }
+    swap!(archetypes.0, |(n, a)| Item::archetype(n, a));
+    swap!(profiles.0, |(n, p)| Item::profile(n, p));
     edits.push(Edit::Set {
         index: 0,
         old: Item::Bounds(old.bounds),
