@@ -323,25 +323,13 @@ impl LuaDecider {
     ) -> mlua::Result<()> {
         let lua = &script.lua;
         let n = world.agents().len();
-        // Agent tables, made once per agent; the batch list when it changed.
+        // The batch list, when it changed (agent tables are made once).
         if script.batch_ids != self.list {
-            for &i in &self.list {
-                let key = i64::from(i) + 1;
-                if script.agents.raw_get::<Value>(key)?.is_nil() {
-                    let t = lua.create_table()?;
-                    t.raw_set(0, i64::from(i))?;
-                    t.raw_set("id", i64::from(i))?;
-                    t.raw_set("name", world.agents().names()[i as usize].as_str())?;
-                    t.raw_set("memory", lua.create_table()?)?;
-                    t.set_metatable(Some(script.agent_meta.clone()))?;
-                    script.agents.raw_set(key, t)?;
-                }
-            }
             let old = script.batch_ids.len();
             for (k, &i) in self.list.iter().enumerate() {
                 script
                     .batch
-                    .raw_set(k + 1, script.agents.raw_get::<Table>(i64::from(i) + 1)?)?;
+                    .raw_set(k + 1, agent_table(script, world, i)?)?;
                 script.out.raw_set(k + 1, 0)?;
             }
             for k in self.list.len() + 1..=old {
@@ -566,6 +554,24 @@ impl<T: mlua::IntoLuaMulti> IntoLuaMultiOk for T {
     fn into_lua_multi_ok(self, lua: &Lua) -> mlua::Result<mlua::MultiValue> {
         self.into_lua_multi(lua)
     }
+}
+
+/// Agent `i`'s table in `script` (`[0]` its index, `id`, `name`, `memory`,
+/// the agent methods), made the first time it is asked for and kept.
+fn agent_table(script: &Script, world: &World, i: u32) -> mlua::Result<Table> {
+    let key = i64::from(i) + 1;
+    if let Some(t) = script.agents.raw_get::<Option<Table>>(key)? {
+        return Ok(t);
+    }
+    let lua = &script.lua;
+    let t = lua.create_table()?;
+    t.raw_set(0, i64::from(i))?;
+    t.raw_set("id", i64::from(i))?;
+    t.raw_set("name", world.agents().names()[i as usize].as_str())?;
+    t.raw_set("memory", lua.create_table()?)?;
+    t.set_metatable(Some(script.agent_meta.clone()))?;
+    script.agents.raw_set(key, t.clone())?;
+    Ok(t)
 }
 
 /// Reads the packed results of a batch.
@@ -863,9 +869,9 @@ impl LuaDecider {
     /// (with its `memory`) and the sandbox's libraries are read-only views
     /// (a write is an error saying so; reads are raw, so no metamethod of
     /// the script runs, and the script's own functions found there refuse
-    /// to run), and sounds, messages, intents and
-    /// random draws it makes are discarded (draws come from a copy of the
-    /// agent's stream). A tool's REPL uses it.
+    /// to run), and sounds, messages, intents and random draws it makes are
+    /// discarded (draws come from a copy of the agent's stream). A tool's
+    /// REPL uses it.
     pub fn eval(
         &mut self,
         world: &World,
@@ -900,20 +906,7 @@ impl LuaDecider {
         let err = |e: mlua::Error| ScriptError::from_lua("repl", &e);
         let lua = &script.lua;
         let i = agent.index() as u32;
-        let key = i64::from(i) + 1;
-        if script.agents.raw_get::<Value>(key).map_err(err)?.is_nil() {
-            let t = lua.create_table().map_err(err)?;
-            t.raw_set(0, i64::from(i)).map_err(err)?;
-            t.raw_set("id", i64::from(i)).map_err(err)?;
-            t.raw_set("name", world.agents().names()[i as usize].as_str())
-                .map_err(err)?;
-            t.raw_set("memory", lua.create_table().map_err(err)?)
-                .map_err(err)?;
-            t.set_metatable(Some(script.agent_meta.clone()))
-                .map_err(err)?;
-            script.agents.raw_set(key, t).map_err(err)?;
-        }
-        let me: Table = script.agents.raw_get(key).map_err(err)?;
+        let me = agent_table(script, world, i).map_err(err)?;
         // The agent and the sandbox's globals are seen through read-only
         // views: the REPL cannot change the script's memory or libraries.
         let view: Function = script.api.raw_get("__view").map_err(err)?;
