@@ -211,6 +211,18 @@ pub enum PerceptEvent {
     },
 }
 
+impl PerceptEvent {
+    /// The agent the event happened to: the observer, listener or receiver.
+    pub fn agent(&self) -> AgentId {
+        match *self {
+            PerceptEvent::Gained { agent, .. }
+            | PerceptEvent::Lost { agent, .. }
+            | PerceptEvent::Heard { agent, .. }
+            | PerceptEvent::Message { agent, .. } => agent,
+        }
+    }
+}
+
 /// What an agent remembers of a target: where and when it was last sensed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MemoryEntry {
@@ -654,7 +666,7 @@ pub(crate) fn sense(
     }
     // Chunks hold agents in cell order; a stable sort by agent restores agent
     // order and keeps each agent's events in the order they were made.
-    out.events.sort_by_key(|e| event_agent(e).0);
+    out.events.sort_by_key(|e| e.agent().0);
     if input
         .archetypes
         .iter()
@@ -669,15 +681,6 @@ pub(crate) fn sense(
                     remember(input, out, c * CHUNK + local, mem, tick);
                 }
             });
-    }
-}
-
-fn event_agent(e: &PerceptEvent) -> AgentId {
-    match *e {
-        PerceptEvent::Gained { agent, .. }
-        | PerceptEvent::Lost { agent, .. }
-        | PerceptEvent::Heard { agent, .. }
-        | PerceptEvent::Message { agent, .. } => agent,
     }
 }
 
