@@ -53,32 +53,40 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod archetype;
-pub mod behaviour;
-mod faction;
+mod data;
+mod fog_update;
 mod hash;
-mod ids;
-pub mod navigate;
-pub mod perception;
+mod integrate;
+mod noise;
+mod par;
 mod pipeline;
-pub mod plugins;
-pub mod rng;
-pub mod steering;
 mod world;
 
-pub use archetype::{Archetype, Movement, Sight};
+pub mod behaviour;
+pub mod navigate;
+pub mod perception;
+pub mod steering;
+
+pub use data::rng;
+pub use world::plugins;
+
 pub use behaviour::{
-    BehaviourState, Choice, DecidedBy, Decider, Decision, DecisionTrace, DefaultDecider, Learning,
-    Mind, Outcome, Profile, Roll, RollKind, RollLog,
+    Choice, DecidedBy, Decider, DecisionTrace, DefaultDecider, Roll, RollKind, RollLog,
 };
-pub use faction::{Factions, MAX_FACTIONS, TooManyFactions};
+pub use data::archetype::{Archetype, Sight};
+pub use data::budget::{PerceptionBudget, RayCursor};
+pub use data::decision::{BehaviourState, Decision, Mind};
+pub use data::faction::{Factions, MAX_FACTIONS, TooManyFactions};
+pub use data::ids::{AgentId, ArchetypeId, FactionId};
+pub use data::message::{Message, Recipient};
+pub use data::movement::Movement;
+pub use data::occluders::Occluders;
+pub use data::percepts::{MemoryEntry, PerceptEvent, Percepts};
+pub use data::profile::{Learning, Outcome, Profile};
+pub use data::sense::{Sense, SenseFilter};
+pub use data::shape::{SenseKind, Shape};
 pub use hash::state_hash;
-pub use ids::{AgentId, ArchetypeId, FactionId};
-pub use perception::{
-    MemoryEntry, Message, Occluders, PerceptEvent, PerceptionBudget, Percepts, RayCursor,
-    Recipient, Sense, SenseFilter, SenseKind, Shape,
-};
-pub use pipeline::{Pipeline, StageTimings};
+pub use pipeline::{Pipeline, Stage, StageTimings};
 pub use world::{Aabb, AgentSpawn, Agents, Fog, FogSettings, World, WorldConfig, WorldError};
 
 pub use glam;

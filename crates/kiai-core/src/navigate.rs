@@ -11,46 +11,22 @@
 //! deterministic at any thread count; walking to the chosen waypoint is part
 //! of the parallel steering.
 
-use glam::Vec3;
 use kiai_nav::{
     CostListId, Destination, Heading, NavGraph, NavQuery, NeighbourFilter, PathFilter,
     SelectOptions, WaypointId,
 };
 
-use crate::archetype::Movement;
-use crate::behaviour::BehaviourState;
+pub use crate::data::movement::RouteMode;
+pub use crate::data::nav_state::NavState;
+
+use crate::data::{BehaviourState, Movement};
 use crate::world::World;
-
-/// How waypoint walkers choose their way to a destination.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RouteMode {
-    /// Seed 001's local choice at every waypoint (greedy, cheap, can be
-    /// fooled by dead ends; the random-neighbour fallback unsticks it).
-    #[default]
-    Select,
-    /// An A* route to the destination waypoint, re-planned when the
-    /// destination changes (toward only; evading uses seed 001's selection).
-    AStar,
-}
-
-/// Where a waypoint walker is on the graph.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct NavState {
-    /// The waypoint it last reached.
-    pub at: Option<WaypointId>,
-    /// The waypoint it walks to.
-    pub next: Option<WaypointId>,
-    /// The rest of its A* route after `next` (first hop last).
-    pub route: Vec<WaypointId>,
-    /// The destination the route leads to.
-    pub route_goal: Option<WaypointId>,
-}
 
 /// Largest number of waypoints one A* search may expand.
 const MAX_SEARCH_NODES: u32 = 65_536;
 
 /// Chooses new `next` waypoints for walkers that reached theirs.
-pub(crate) fn navigate(world: &mut World, query: &mut Option<NavQuery>) {
+pub(crate) fn run(world: &mut World, query: &mut Option<NavQuery>) {
     let Some(nav) = world.nav.as_ref() else {
         return;
     };
@@ -149,9 +125,4 @@ fn next_on_route(
         }
     }
     state.route.pop()
-}
-
-/// The position of `agent`'s next waypoint, if it walks the graph.
-pub(crate) fn next_waypoint_pos(world: &World, state: &NavState) -> Option<Vec3> {
-    world.nav.as_ref()?.pos(state.next?)
 }

@@ -10,8 +10,8 @@
 
 use glam::{Vec2, Vec3};
 
-use super::BLOCK;
-use crate::ids::{ArchetypeId, FactionId};
+use super::kernels::BLOCK;
+use crate::data::{ArchetypeId, FactionId};
 
 /// Most cells per agent the grid will allocate; beyond that cells grow.
 const MAX_CELLS_PER_AGENT: usize = 4;

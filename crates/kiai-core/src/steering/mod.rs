@@ -1,16 +1,21 @@
-//! Steering: turning decisions into velocities.
+//! Steering, the steer stage: turning decisions into velocities.
 //!
-//! Walkers random-walk (seed 000), seek and flee; [`missile`] steers
-//! turn-rate-limited guided missiles (seed 004).
+//! Walkers random-walk (seed 000), seek and flee, pursue and evade;
+//! waypoint walkers head for their next waypoint; [`missile`] steers
+//! turn-rate-limited guided missiles (seed 004). The behaviours are plain
+//! functions here; `stage.rs` runs them for every agent.
 
-pub mod missile;
+mod stage;
+
+pub(crate) use stage::{SteerScratch, run};
+
+pub use crate::data::missile;
+pub use crate::data::steer_input::SteerInput;
 
 use glam::Vec3;
 use rand::RngExt;
 
-use crate::archetype::Movement;
-use crate::behaviour::{BehaviourState, Decision};
-use crate::rng::AgentRng;
+use crate::data::{AgentRng, BehaviourState, Movement};
 
 /// Smallest direction-change factor the random walk accepts (seed 000).
 pub const MIN_DIRECTION_CHANGE_FACTOR: u32 = 5;
@@ -161,27 +166,6 @@ pub fn separation(position: Vec3, neighbours: impl IntoIterator<Item = Vec3>, ra
     push
 }
 
-/// Inputs of one agent's steering.
-#[derive(Clone, Copy, Debug)]
-pub struct SteerInput {
-    /// Current position, world units.
-    pub position: Vec3,
-    /// Current velocity, world units per second.
-    pub velocity: Vec3,
-    /// Current facing, unit vector.
-    pub facing: Vec3,
-    /// This tick's decision.
-    pub decision: Decision,
-    /// Where the decision's target stands, if it has one.
-    pub target_position: Option<Vec3>,
-    /// How the target moves (world units per second), if it has one.
-    pub target_velocity: Option<Vec3>,
-    /// The waypoint a waypoint walker walks to, if any.
-    pub waypoint: Option<Vec3>,
-    /// Seconds per tick.
-    pub dt: f32,
-}
-
 /// Steers one agent of `movement` and returns its new `(velocity, facing)`.
 pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec3, Vec3) {
     match *movement {
@@ -272,7 +256,7 @@ pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::agent_stream;
+    use crate::data::rng::agent_stream;
 
     #[test]
     fn random_walk_changes_direction_about_once_per_factor_ticks() {

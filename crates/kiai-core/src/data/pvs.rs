@@ -287,8 +287,8 @@ impl Pvs {
 #[cfg(test)]
 #[allow(clippy::expect_used, reason = "a failed expectation is a test failure")]
 mod tests {
-    use super::super::occlusion::{RayScratch, Wall, Walls, blocks_brute};
     use super::*;
+    use crate::data::walls::{RayScratch, Wall, Walls, blocks_brute};
     use proptest::prelude::*;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;

@@ -7,7 +7,7 @@
 
 use glam::{Vec2, Vec3};
 
-use super::hearing::Falloff;
+use crate::data::Falloff;
 
 /// The region in which a sense notices other agents.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,6 +1,6 @@
 //! Factions and who is hostile to whom.
 
-use crate::ids::FactionId;
+use crate::data::FactionId;
 
 /// Most factions a world may hold (hostility is a 64-bit mask per faction).
 pub const MAX_FACTIONS: usize = 64;

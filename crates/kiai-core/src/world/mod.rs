@@ -1,232 +1,23 @@
 //! The [`World`]: agents as a struct of arrays, their archetypes and factions,
 //! and the percepts of the last sense stage.
 
+mod agents;
+mod config;
+mod fog;
+pub mod plugins;
+
+pub use agents::Agents;
+pub use config::{Aabb, AgentSpawn, WorldConfig, WorldError};
+pub(crate) use fog::fog_pose;
+pub use fog::{Fog, FogSettings};
+
 use glam::Vec3;
 
-use kiai_fog::{
-    FogConfig, FogError, FogEvent, FogGrid, GridSpec, Pose, SightShape, UnitDesc, UnitId,
+use crate::data::rng::agent_stream;
+use crate::data::{
+    AgentId, Archetype, ArchetypeId, CompiledSenses, Decision, Factions, MemoryEntry, Message,
+    Mind, Missile, Movement, NavState, Occluders, PerceptionBudget, Percepts, RayCursor, Sound,
 };
-
-use crate::archetype::{Archetype, Movement};
-use crate::behaviour::{BehaviourState, Decision, Mind};
-use crate::faction::Factions;
-use crate::ids::{AgentId, ArchetypeId, FactionId};
-use crate::perception::hearing::Sound;
-use crate::perception::{
-    CompiledSenses, MemoryEntry, Message, Occluders, PerceptionBudget, Percepts, RayCursor,
-};
-use crate::rng::agent_stream;
-use crate::steering::missile::Missile;
-
-/// An axis-aligned box in world units.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Aabb {
-    /// Smallest corner.
-    pub min: Vec3,
-    /// Largest corner; every component >= `min`'s.
-    pub max: Vec3,
-}
-
-/// Settings fixed when a world is made.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WorldConfig {
-    /// Seed of every random stream in the world.
-    pub seed: u64,
-    /// Simulated seconds per tick, > 0.
-    pub tick_seconds: f32,
-    /// Agents that walk out of these bounds are reflected back in. `None`:
-    /// the world is unbounded.
-    pub bounds: Option<Aabb>,
-}
-
-impl Default for WorldConfig {
-    fn default() -> Self {
-        Self {
-            seed: 0,
-            tick_seconds: 0.1,
-            bounds: None,
-        }
-    }
-}
-
-/// How to place one agent; see [`World::spawn`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct AgentSpawn {
-    /// Unique name, used in reports.
-    pub name: String,
-    /// Its archetype.
-    pub archetype: ArchetypeId,
-    /// Its faction.
-    pub faction: FactionId,
-    /// Position, world units.
-    pub position: Vec3,
-    /// Facing; normalised on spawn (zero becomes +X).
-    pub facing: Vec3,
-}
-
-/// Errors of world construction.
-#[derive(Clone, Debug, PartialEq)]
-pub enum WorldError {
-    /// A handle does not name anything in this world.
-    UnknownHandle(String),
-    /// A world holds at most `u32::MAX` agents or `u16::MAX` archetypes.
-    Full(&'static str),
-    /// The fog of war rejected its settings or a unit.
-    Fog(FogError),
-}
-
-impl std::fmt::Display for WorldError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            WorldError::UnknownHandle(h) => write!(f, "unknown handle {h}"),
-            WorldError::Full(what) => write!(f, "too many {what}"),
-            WorldError::Fog(e) => write!(f, "fog of war: {e}"),
-        }
-    }
-}
-
-impl From<FogError> for WorldError {
-    fn from(e: FogError) -> Self {
-        WorldError::Fog(e)
-    }
-}
-
-/// Settings of a world's tile fog of war; see [`World::enable_fog`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct FogSettings {
-    /// The tile grid on the X-Z plane (size, tile size, origin).
-    pub grid: GridSpec,
-    /// Direction buckets for flashlight sights, 1..=1024.
-    pub directions: u16,
-    /// Whether blocking tiles cast shadows.
-    pub occlusion: bool,
-    /// Tiles that block sight, `(x, z)` in tiles.
-    pub blocking: Vec<(u32, u32)>,
-}
-
-/// The fog of war of a world: the grid plus the events of the last tick.
-#[derive(Clone, Debug)]
-pub struct Fog {
-    pub(crate) grid: FogGrid,
-    pub(crate) events: Vec<FogEvent>,
-}
-
-impl Fog {
-    /// The tile grid: visibility per faction, explored state, counters.
-    /// Faction ids are the world's [`FactionId`] indices.
-    pub fn grid(&self) -> &FogGrid {
-        &self.grid
-    }
-
-    /// Spotted / lost events of the last tick, sorted by agent then faction
-    /// (the fog's `UnitId` is the agent's index).
-    pub fn events(&self) -> &[FogEvent] {
-        &self.events
-    }
-}
-
-/// The fog pose of an agent: X-Z position, facing angle from +X toward +Z.
-pub(crate) fn fog_pose(position: Vec3, facing: Vec3) -> Pose {
-    Pose::new([position.x, position.z], facing.z.atan2(facing.x))
-}
-
-impl std::error::Error for WorldError {}
-
-/// All agents, one array per field (struct of arrays): index `i` of every
-/// array belongs to `AgentId(i)`.
-#[derive(Clone, Debug, Default)]
-pub struct Agents {
-    pub(crate) names: Vec<String>,
-    pub(crate) archetype: Vec<ArchetypeId>,
-    pub(crate) faction: Vec<FactionId>,
-    pub(crate) position: Vec<Vec3>,
-    pub(crate) velocity: Vec<Vec3>,
-    pub(crate) facing: Vec<Vec3>,
-    pub(crate) decision: Vec<Decision>,
-    pub(crate) mind: Vec<Mind>,
-    /// Missile state (orthonormal frame, guidance) of agents that move as
-    /// missiles.
-    pub(crate) missile: Vec<Option<Box<Missile>>>,
-    /// What each agent remembers, sorted by (sense, target).
-    pub(crate) memory: Vec<Vec<MemoryEntry>>,
-    /// Where waypoint walkers are on the graph.
-    pub(crate) nav: Vec<crate::navigate::NavState>,
-}
-
-impl Agents {
-    /// Number of agents.
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-
-    /// Every agent's id, ascending.
-    pub fn ids(&self) -> impl ExactSizeIterator<Item = AgentId> + use<> {
-        (0..self.len()).map(AgentId::from_index)
-    }
-
-    /// Names, per agent.
-    pub fn names(&self) -> &[String] {
-        &self.names
-    }
-
-    /// Archetypes, per agent.
-    pub fn archetypes(&self) -> &[ArchetypeId] {
-        &self.archetype
-    }
-
-    /// Factions, per agent.
-    pub fn factions(&self) -> &[FactionId] {
-        &self.faction
-    }
-
-    /// Positions in world units, per agent.
-    pub fn positions(&self) -> &[Vec3] {
-        &self.position
-    }
-
-    /// Velocities in world units per second, per agent.
-    pub fn velocities(&self) -> &[Vec3] {
-        &self.velocity
-    }
-
-    /// Facings (unit vectors), per agent.
-    pub fn facings(&self) -> &[Vec3] {
-        &self.facing
-    }
-
-    /// Last decisions, per agent.
-    pub fn decisions(&self) -> &[Decision] {
-        &self.decision
-    }
-
-    /// Missile states (frame, guidance), per agent; `None` for non-missiles.
-    pub fn missiles(&self) -> &[Option<Box<Missile>>] {
-        &self.missile
-    }
-
-    /// Decision memories (random stream, saved decision, weights), per agent.
-    pub fn minds(&self) -> &[Mind] {
-        &self.mind
-    }
-
-    /// The behaviour state of `agent`, if it exists.
-    pub fn state(&self, agent: AgentId) -> Option<BehaviourState> {
-        self.decision.get(agent.index()).map(|d| d.state)
-    }
-
-    /// The id of the agent called `name`.
-    pub fn find(&self, name: &str) -> Option<AgentId> {
-        self.names
-            .iter()
-            .position(|n| n == name)
-            .map(AgentId::from_index)
-    }
-}
 
 /// Everything the simulation knows. Advance it with
 /// [`Pipeline::tick`](crate::Pipeline::tick).
@@ -242,7 +33,7 @@ pub struct World {
     pub(crate) fog: Option<Fog>,
     pub(crate) occluders: Option<Occluders>,
     pub(crate) nav: Option<kiai_nav::NavGraph>,
-    pub(crate) plugins: std::sync::Arc<crate::plugins::Plugins>,
+    pub(crate) plugins: std::sync::Arc<plugins::Plugins>,
     /// Sounds emitted during this tick, heard at the next sense stage.
     pub(crate) pending_sounds: Vec<Sound>,
     /// Sounds scheduled by content: (tick, sound), sorted by tick.
@@ -340,7 +131,7 @@ impl World {
         a.decision.push(Decision::default());
         let facing = a.facing[index];
         a.memory.push(Vec::new());
-        a.nav.push(crate::navigate::NavState::default());
+        a.nav.push(NavState::default());
         a.missile
             .push(match self.archetypes[spawn.archetype.index()].movement {
                 Movement::Missile {
@@ -371,70 +162,15 @@ impl World {
         Ok(AgentId(index32))
     }
 
-    /// Turns on the tile fog of war. Every agent whose archetype has a
-    /// [`Sight`](crate::Sight) (and every one spawned later) reveals tiles for
-    /// its faction; the fog stage of each tick updates it. Needs at most
-    /// [`kiai_fog::MAX_FACTIONS`] factions.
-    pub fn enable_fog(&mut self, settings: &FogSettings) -> Result<(), WorldError> {
-        // The grid itself rejects more than kiai_fog::MAX_FACTIONS.
-        let factions = u8::try_from(self.factions.len().max(1)).unwrap_or(u8::MAX);
-        let mut grid = FogGrid::new(
-            settings.grid,
-            FogConfig {
-                factions,
-                direction_buckets: settings.directions,
-                occlusion: settings.occlusion,
-            },
-        )?;
-        for &(x, z) in &settings.blocking {
-            grid.set_blocking(kiai_fog::TilePos::new(x, z), true);
-        }
-        self.fog = Some(Fog {
-            grid,
-            events: Vec::new(),
-        });
-        for i in 0..self.agents.len() {
-            self.add_fog_unit(i)?;
-        }
-        if let Some(fog) = &mut self.fog {
-            fog.grid.drain_events_into(&mut fog.events);
-        }
-        Ok(())
-    }
-
-    fn add_fog_unit(&mut self, index: usize) -> Result<(), WorldError> {
-        let Some(fog) = &mut self.fog else {
-            return Ok(());
-        };
-        let a = &self.agents;
-        let Some(sight) = self.archetypes[a.archetype[index].index()].sight else {
-            return Ok(());
-        };
-        let desc = UnitDesc {
-            faction: kiai_fog::FactionId(a.faction[index].0 as u8),
-            sight_radius: sight.radius / fog.grid.spec().tile_size,
-            shape: match sight.flashlight_fov_deg {
-                None => SightShape::Circle,
-                Some(fov_deg) => SightShape::Flashlight { fov_deg },
-            },
-        };
-        fog.grid.add_unit(
-            UnitId(index as u32),
-            desc,
-            fog_pose(a.position[index], a.facing[index]),
-        )?;
-        Ok(())
-    }
-
     /// Sets the game's deciders and steering behaviours, which archetypes
     /// refer to by index ([`Archetype::decider`](crate::Archetype::decider),
     /// [`Movement::Custom`](crate::Movement::Custom)).
-    pub fn set_plugins(&mut self, plugins: std::sync::Arc<crate::plugins::Plugins>) {
+    pub fn set_plugins(&mut self, plugins: std::sync::Arc<plugins::Plugins>) {
         self.plugins = plugins;
     }
 
     /// The game's deciders and steering behaviours.
-    pub fn plugins(&self) -> &crate::plugins::Plugins {
+    pub fn plugins(&self) -> &plugins::Plugins {
         &self.plugins
     }
 
@@ -474,7 +210,7 @@ impl World {
     }
 
     /// Where each waypoint walker is on the graph, per agent.
-    pub fn nav_states(&self) -> &[crate::navigate::NavState] {
+    pub fn nav_states(&self) -> &[NavState] {
         &self.agents.nav
     }
 

@@ -1,8 +1,7 @@
-//! Archetypes: the templates agents are made from (senses and movement).
+//! How agents move: the [`Movement`] of an archetype and the [`RouteMode`]
+//! of waypoint walkers.
 
-use crate::behaviour::Profile;
-use crate::perception::Sense;
-use crate::steering::missile::{ControlMode, Guidance};
+use crate::data::{ControlMode, Guidance};
 
 /// How an archetype's agents move.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -29,7 +28,7 @@ pub enum Movement {
     /// A guided missile (seed 004): flies along its facing at `speed`,
     /// turning toward its decision's target at most `turn_rate` per second;
     /// it stops within `arrival_distance` of the target. See
-    /// [`crate::steering::missile`].
+    /// [`Missile`](crate::data::Missile).
     Missile {
         /// World units per second, >= 0.
         speed: f32,
@@ -46,12 +45,12 @@ pub enum Movement {
     },
     /// Walks the world's waypoint graph (seed 001): random neighbours while
     /// random-walking, toward a chase target's waypoint or away from a
-    /// threat's. See [`crate::navigate`].
+    /// threat's. See the navigate stage.
     WaypointWalker {
         /// World units per second, >= 0.
         speed: f32,
         /// Local selection or A* routes.
-        route: crate::navigate::RouteMode,
+        route: RouteMode,
         /// A waypoint counts as reached within this distance, world units, > 0.
         arrive_radius: f32,
         /// Random cost variation of seed 001's selection, >= 0 (0: none).
@@ -66,9 +65,9 @@ pub enum Movement {
         /// Largest turn per tick, degrees, in [0, 180].
         turn_deg: f32,
     },
-    /// A game-registered steering behaviour ([`crate::plugins`]).
+    /// A game-registered steering behaviour (plugins).
     Custom {
-        /// Index into the world's [`Plugins`](crate::plugins::Plugins) steering.
+        /// Index into the world's [`Plugins`](crate::world::plugins::Plugins) steering.
         behaviour: usize,
         /// Velocities are capped at this speed, world units per second, >= 0.
         max_speed: f32,
@@ -89,52 +88,14 @@ impl Movement {
     }
 }
 
-/// What an agent reveals in the tile fog of war (seed 003): a circle or a
-/// flashlight of `radius` world units, converted to tiles by the fog grid's
-/// tile size.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sight {
-    /// Sight radius in world units, > 0.
-    pub radius: f32,
-    /// `None`: a full circle. `Some(fov)`: a flashlight cone of `fov` degrees
-    /// (in (0, 360]) around the agent's facing.
-    pub flashlight_fov_deg: Option<f32>,
-}
-
-/// A template for agents: what they sense and how they move.
-///
-/// `Archetype::default()` is a nameless, senseless, static archetype with
-/// every option off; fill in what matters with struct update syntax.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Archetype {
-    /// Unique name (`"guard"`).
-    pub name: String,
-    /// Named senses, tested in this order; percepts are reported per sense.
-    pub senses: Vec<Sense>,
-    /// How agents of this archetype move.
-    pub movement: Movement,
-    /// What they reveal in the fog of war; `None`: nothing.
-    pub sight: Option<Sight>,
-    /// How they choose between chase and evade (seed 002); `None`: evade
-    /// beats chase.
-    pub profile: Option<Profile>,
-    /// Volume of the noise they make while moving (scaled by speed / max
-    /// speed), heard by hearing senses; `None`: silent.
-    pub noise: Option<f32>,
-    /// A game-registered decider ([`crate::plugins`]) consulted before the
-    /// built-in logic: index into the world's plugins.
-    pub decider: Option<usize>,
-    /// The movement-cost list waypoint walkers use (seed 001's
-    /// `CostListID`); `None`: the first list.
-    pub cost_list: Option<kiai_nav::CostListId>,
-    /// Keep this far (world units, > 0) from the agents the all-around
-    /// senses notice, by steering away from them; `None`: no separation.
-    pub separation: Option<f32>,
-}
-
-impl Archetype {
-    /// The index of the sense called `name`.
-    pub fn sense_index(&self, name: &str) -> Option<usize> {
-        self.senses.iter().position(|s| s.name == name)
-    }
+/// How waypoint walkers choose their way to a destination.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RouteMode {
+    /// Seed 001's local choice at every waypoint (greedy, cheap, can be
+    /// fooled by dead ends; the random-neighbour fallback unsticks it).
+    #[default]
+    Select,
+    /// An A* route to the destination waypoint, re-planned when the
+    /// destination changes (toward only; evading uses seed 001's selection).
+    AStar,
 }

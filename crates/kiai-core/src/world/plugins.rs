@@ -32,9 +32,7 @@ use std::fmt;
 
 use glam::Vec3;
 
-use crate::behaviour::{Decision, Mind};
-use crate::ids::AgentId;
-use crate::steering::SteerInput;
+use crate::data::{AgentId, Decision, Mind, SteerInput};
 use crate::world::World;
 
 /// A game-defined decision rule for the agents of some archetypes.

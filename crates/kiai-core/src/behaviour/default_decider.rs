@@ -1,0 +1,249 @@
+//! Seed 002's decider ([`DefaultDecider`]) and what it records of each
+//! decision ([`DecisionTrace`]).
+
+use rand::RngExt;
+use rayon::prelude::*;
+
+use crate::data::{AgentId, BehaviourState, Decision, Learning, Mind, Outcome, Profile, SenseKind};
+use crate::par::PAR_MIN;
+use crate::world::World;
+
+use super::Decider;
+use super::choose::{DecidedBy, RollLog, choose};
+
+/// Why one agent decided what it did, for traces and the editor.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DecisionTrace {
+    /// The nearest hostile a directed sense saw (chase was possible).
+    pub chase_option: Option<AgentId>,
+    /// The nearest hostile an all-around sense noticed while chased (evade
+    /// was possible).
+    pub evade_option: Option<AgentId>,
+    /// Whether some agent chased this one last tick.
+    pub chased: bool,
+    /// The rolls drawn, in order.
+    pub rolls: RollLog,
+    /// Who decided.
+    pub decided_by: DecidedBy,
+    /// What learning saw since the last decision.
+    pub outcome: Option<Outcome>,
+    /// (chase, evade) weights used.
+    pub weights: [f32; 2],
+}
+
+/// Seed 002's decider, with per-archetype [`Profile`]s.
+///
+/// Archetypes without a profile use the fixed rule (evade beats chase).
+/// Targets are the nearest hostile (ties by lower id).
+#[derive(Debug, Default)]
+pub struct DefaultDecider {
+    chased: Vec<bool>,
+    traces: Option<Vec<DecisionTrace>>,
+}
+
+impl DefaultDecider {
+    /// A decider that also records a [`DecisionTrace`] per agent per tick.
+    pub fn with_traces() -> Self {
+        Self {
+            chased: Vec::new(),
+            traces: Some(Vec::new()),
+        }
+    }
+
+    /// The traces of the last tick, indexed by agent (empty unless made with
+    /// [`DefaultDecider::with_traces`]).
+    pub fn traces(&self) -> &[DecisionTrace] {
+        self.traces.as_deref().unwrap_or(&[])
+    }
+}
+
+/// The fixed-rule profile of archetypes without one.
+const NO_PROFILE: Profile = Profile {
+    chase: 1.0,
+    evade: 1.0,
+    use_profile: 0.0,
+    keep_decision: 0.0,
+    learning: None,
+};
+
+impl Decider for DefaultDecider {
+    fn decide(&mut self, world: &World, minds: &mut [Mind], out: &mut [Decision]) {
+        let a = world.agents();
+        let n = a.len();
+        self.chased.clear();
+        self.chased.resize(n, false);
+        for d in a.decisions() {
+            if let (BehaviourState::Chase, Some(t)) = (d.state, d.target)
+                && let Some(c) = self.chased.get_mut(t.index())
+            {
+                *c = true;
+            }
+        }
+        let chased = &self.chased;
+        let decide_one = |i: usize, mind: &mut Mind, out: &mut Decision| -> DecisionTrace {
+            decide_agent(world, i, chased[i], mind, out)
+        };
+        match &mut self.traces {
+            Some(traces) => {
+                traces.clear();
+                traces.resize(n, DecisionTrace::default());
+                minds
+                    .par_iter_mut()
+                    .zip(out.par_iter_mut())
+                    .zip(traces.par_iter_mut())
+                    .enumerate()
+                    .with_min_len(PAR_MIN)
+                    .for_each(|(i, ((m, o), t))| *t = decide_one(i, m, o));
+            }
+            None => {
+                minds
+                    .par_iter_mut()
+                    .zip(out.par_iter_mut())
+                    .enumerate()
+                    .with_min_len(PAR_MIN)
+                    .for_each(|(i, (m, o))| {
+                        decide_one(i, m, o);
+                    });
+            }
+        }
+    }
+}
+
+/// The nearest hostile in the percepts of `agent`'s senses whose shape is
+/// (`all_around`) or is not (directed) a sphere; ties by lower id.
+fn nearest_hostile(world: &World, agent: usize, all_around: bool) -> Option<AgentId> {
+    let a = world.agents();
+    let me = AgentId::from_index(agent);
+    let archetype = world.archetype(a.archetypes()[agent])?;
+    let eye = a.positions()[agent];
+    let faction = a.factions()[agent];
+    let mut best: Option<(f32, AgentId)> = None;
+    for (s, sense) in archetype.senses.iter().enumerate() {
+        let wanted = if all_around {
+            SenseKind::AllAround
+        } else {
+            SenseKind::Directed
+        };
+        if sense.shape.kind() != wanted {
+            continue;
+        }
+        for &other in world.percepts().sensed(me, s) {
+            if !world
+                .factions()
+                .is_hostile(faction, a.factions()[other.index()])
+            {
+                continue;
+            }
+            let d = eye.distance_squared(a.positions()[other.index()]);
+            if best.is_none_or(|(bd, bid)| d < bd || (d == bd && other < bid)) {
+                best = Some((d, other));
+            }
+        }
+    }
+    best.map(|(_, id)| id)
+}
+
+/// Whether `agent`'s senses of the given kind currently report `target`.
+fn notices(world: &World, agent: usize, target: AgentId, all_around: bool) -> bool {
+    let a = world.agents();
+    let Some(archetype) = world.archetype(a.archetypes()[agent]) else {
+        return false;
+    };
+    archetype.senses.iter().enumerate().any(|(s, sense)| {
+        sense.shape.kind()
+            == if all_around {
+                SenseKind::AllAround
+            } else {
+                SenseKind::Directed
+            }
+            && world
+                .percepts()
+                .sensed(AgentId::from_index(agent), s)
+                .binary_search(&target)
+                .is_ok()
+    })
+}
+
+/// What happened since the last decision, for learning.
+fn outcome(world: &World, agent: usize, learning: &Learning) -> Option<Outcome> {
+    let a = world.agents();
+    let last = a.decisions()[agent];
+    let target = last.target?;
+    let close = a.positions()[agent].distance(*a.positions().get(target.index())?)
+        <= learning.catch_distance;
+    match last.state {
+        BehaviourState::Chase if close => Some(Outcome::Caught),
+        BehaviourState::Chase if !notices(world, agent, target, false) => Some(Outcome::LostTarget),
+        BehaviourState::Evade if close => Some(Outcome::GotCaught),
+        BehaviourState::Evade if !notices(world, agent, target, true) => Some(Outcome::Escaped),
+        _ => None,
+    }
+}
+
+fn decide_agent(
+    world: &World,
+    i: usize,
+    chased: bool,
+    mind: &mut Mind,
+    out: &mut Decision,
+) -> DecisionTrace {
+    let a = world.agents();
+    let archetype = world.archetype(a.archetypes()[i]);
+    if let Some(plugin) = archetype
+        .and_then(|arch| arch.decider)
+        .and_then(|k| world.plugins().decider(k))
+        && let Some(decision) = plugin.decide(world, AgentId::from_index(i), mind)
+    {
+        *out = decision;
+        return DecisionTrace {
+            chased,
+            decided_by: DecidedBy::Plugin,
+            weights: mind.weights,
+            ..DecisionTrace::default()
+        };
+    }
+    let profile = archetype
+        .and_then(|arch| arch.profile.as_ref())
+        .unwrap_or(&NO_PROFILE);
+    let outcome = profile.learning.as_ref().and_then(|l| {
+        let o = outcome(world, i, l)?;
+        mind.weights = l.apply(mind.weights, o);
+        Some(o)
+    });
+    let chase_option = nearest_hostile(world, i, false);
+    let evade_option = if chased {
+        nearest_hostile(world, i, true)
+    } else {
+        None
+    };
+    let mut rolls = RollLog::default();
+    let rng = &mut mind.rng;
+    let choice = choose(
+        chase_option.is_some(),
+        evade_option.is_some(),
+        profile,
+        mind.weights,
+        mind.saved,
+        &mut |upper| rng.random_range(0.0..upper),
+        &mut rolls,
+    );
+    mind.saved = choice.saved;
+    *out = Decision {
+        state: choice.state,
+        target: match choice.state {
+            BehaviourState::Chase => chase_option,
+            BehaviourState::Evade => evade_option,
+            BehaviourState::RandomWalk => None,
+        },
+        goal: None,
+    };
+    DecisionTrace {
+        chase_option,
+        evade_option,
+        chased,
+        rolls,
+        decided_by: choice.decided_by,
+        outcome,
+        weights: mind.weights,
+    }
+}

@@ -1,0 +1,53 @@
+//! Archetypes: the templates agents are made from (senses and movement).
+
+use crate::data::{Movement, Profile, Sense};
+
+/// What an agent reveals in the tile fog of war (seed 003): a circle or a
+/// flashlight of `radius` world units, converted to tiles by the fog grid's
+/// tile size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sight {
+    /// Sight radius in world units, > 0.
+    pub radius: f32,
+    /// `None`: a full circle. `Some(fov)`: a flashlight cone of `fov` degrees
+    /// (in (0, 360]) around the agent's facing.
+    pub flashlight_fov_deg: Option<f32>,
+}
+
+/// A template for agents: what they sense and how they move.
+///
+/// `Archetype::default()` is a nameless, senseless, static archetype with
+/// every option off; fill in what matters with struct update syntax.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Archetype {
+    /// Unique name (`"guard"`).
+    pub name: String,
+    /// Named senses, tested in this order; percepts are reported per sense.
+    pub senses: Vec<Sense>,
+    /// How agents of this archetype move.
+    pub movement: Movement,
+    /// What they reveal in the fog of war; `None`: nothing.
+    pub sight: Option<Sight>,
+    /// How they choose between chase and evade (seed 002); `None`: evade
+    /// beats chase.
+    pub profile: Option<Profile>,
+    /// Volume of the noise they make while moving (scaled by speed / max
+    /// speed), heard by hearing senses; `None`: silent.
+    pub noise: Option<f32>,
+    /// A game-registered decider ([`crate::plugins`]) consulted before the
+    /// built-in logic: index into the world's plugins.
+    pub decider: Option<usize>,
+    /// The movement-cost list waypoint walkers use (seed 001's
+    /// `CostListID`); `None`: the first list.
+    pub cost_list: Option<kiai_nav::CostListId>,
+    /// Keep this far (world units, > 0) from the agents the all-around
+    /// senses notice, by steering away from them; `None`: no separation.
+    pub separation: Option<f32>,
+}
+
+impl Archetype {
+    /// The index of the sense called `name`.
+    pub fn sense_index(&self, name: &str) -> Option<usize> {
+        self.senses.iter().position(|s| s.name == name)
+    }
+}

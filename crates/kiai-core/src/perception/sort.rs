@@ -1,0 +1,113 @@
+//! Sorting the short id lists the sense stage produces.
+
+use crate::data::AgentId;
+
+/// Sorts distinct ids ascending. Up to [`RANK_SORT_MAX`] of them are
+/// placed by rank (the count of smaller ids, found by comparing against
+/// all at once), which has no data-dependent branches; longer lists use
+/// the standard sort.
+pub(crate) fn sort_distinct(ids: &mut [AgentId]) {
+    let n = ids.len();
+    if n < 2 {
+        return;
+    }
+    if n > RANK_SORT_MAX {
+        ids.sort_unstable();
+        return;
+    }
+    let mut keys = [u32::MAX; RANK_SORT_MAX];
+    for (k, id) in keys.iter_mut().zip(ids.iter()) {
+        *k = id.0;
+    }
+    // Every key's rank at once: one pass per key compared against all
+    // (fixed width, vectorised). Padding keys (u32::MAX) rank last.
+    let mut rank = [0u32; RANK_SORT_MAX];
+    if n <= RANK_SORT_MAX / 2 {
+        rank_pass::<{ RANK_SORT_MAX / 2 }>(&keys, n, &mut rank);
+    } else {
+        rank_pass::<RANK_SORT_MAX>(&keys, n, &mut rank);
+    }
+    let mut out = [0u32; RANK_SORT_MAX];
+    for (&key, &r) in keys[..n].iter().zip(&rank[..n]) {
+        out[r as usize % RANK_SORT_MAX] = key;
+    }
+    for (id, &k) in ids.iter_mut().zip(&out[..n]) {
+        *id = AgentId(k);
+    }
+}
+
+/// `rank[i]` += the number of the first `n` keys smaller than `keys[i]`,
+/// for the first `W` keys.
+#[inline(always)]
+fn rank_pass<const W: usize>(
+    keys: &[u32; RANK_SORT_MAX],
+    n: usize,
+    rank: &mut [u32; RANK_SORT_MAX],
+) {
+    let (Ok(lanes), Ok(rank)) = (
+        <&[u32; W]>::try_from(&keys[..W]),
+        <&mut [u32; W]>::try_from(&mut rank[..W]),
+    ) else {
+        return;
+    };
+    for &other in &keys[..n] {
+        for i in 0..W {
+            rank[i] += u32::from(other < lanes[i]);
+        }
+    }
+}
+
+/// Longest list [`sort_distinct`] sorts by rank.
+const RANK_SORT_MAX: usize = 32;
+
+/// Removes adjacent duplicates from `self[start..]`.
+pub(crate) trait DedupFrom {
+    fn dedup_from(&mut self, start: usize);
+}
+
+impl DedupFrom for Vec<AgentId> {
+    fn dedup_from(&mut self, start: usize) {
+        let mut k = start;
+        for r in start..self.len() {
+            if k == start || self[r] != self[k - 1] {
+                self[k] = self[r];
+                k += 1;
+            }
+        }
+        self.truncate(k);
+    }
+}
+
+#[cfg(test)]
+mod sort_tests {
+    use super::*;
+
+    #[test]
+    fn rank_sort_matches_the_standard_sort() {
+        // Every length up to past the rank limit, ids scattered over u32
+        // (including the largest values), distinct.
+        let mut state = 0x9e37_79b9_u32;
+        for n in 0..=RANK_SORT_MAX + 8 {
+            for _ in 0..20 {
+                let mut ids: Vec<AgentId> = Vec::new();
+                while ids.len() < n {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    let id = if state.is_multiple_of(7) {
+                        u32::MAX - state % 3
+                    } else {
+                        state
+                    };
+                    if !ids.contains(&AgentId(id)) {
+                        ids.push(AgentId(id));
+                    }
+                }
+                let mut want = ids.clone();
+                want.sort_unstable();
+                sort_distinct(&mut ids);
+                assert_eq!(ids, want, "{n} ids");
+            }
+        }
+    }
+}
