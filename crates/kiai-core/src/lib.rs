@@ -2,18 +2,21 @@
 //!
 //! A [`World`] holds agents as a struct of arrays. Each agent is made from an
 //! [`Archetype`] (its named [`Sense`]s and its [`Movement`]) and belongs to a
-//! faction. A [`Pipeline`] advances the world one tick at a time through four
-//! stages, each reading only what earlier stages wrote:
+//! faction. A [`Pipeline`] advances the world one tick at a time through the
+//! [`Stage`]s, in this order, each reading only what earlier stages wrote:
 //!
-//! 1. **sense** — every sense of every agent finds the agents inside its
-//!    [`Shape`] ([`World::percepts`]);
-//! 2. **decide** — a [`Decider`] picks a [`BehaviourState`] and target per
-//!    agent (the [`DefaultDecider`], or game and script logic);
-//! 3. **steer** — decisions become velocities (seed 000's random walk, seek,
-//!    flee);
-//! 4. **integrate** — positions move by one `tick_seconds` step;
-//! 5. **fog** — when enabled ([`World::enable_fog`]), agents with a [`Sight`]
-//!    re-stamp the tile fog of war ([`fog`]) if they changed tile or heading.
+//! The stages: sense -> decide -> navigate -> steer -> integrate -> noise -> fog
+//!
+//! [`Stage`] describes each (the [`Decider`] of the decide stage is where
+//! the [`DefaultDecider`], game code and scripts plug in; [`World::percepts`]
+//! is what the sense stage found).
+//!
+//! The modules come in one-way layers: the data layer (archetypes,
+//! movement, profiles, decisions, senses, percepts, walls, missiles) at the
+//! bottom imports nothing else; the [`World`] holds it; each stage module
+//! ([`perception`], [`behaviour`], [`navigate`], [`steering`], and the
+//! integrate, noise and fog stages) imports data and the world, never
+//! another stage; the pipeline runs the stages (`tests/layers.rs` checks it).
 //!
 //! Everything is deterministic: the same world, seed and inputs give a
 //! bit-identical [`state_hash`] at any thread count.
