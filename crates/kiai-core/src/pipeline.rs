@@ -149,14 +149,21 @@ impl Pipeline {
         &self.timings
     }
 
-    /// Advances `world` by one tick: runs every [`Stage`] in order, timing
-    /// each, with `decider` deciding for every agent.
+    /// Advances `world` by one tick: clears what agents hold of agents
+    /// despawned since the last tick, runs every [`Stage`] in order, timing
+    /// each, with `decider` deciding for every agent, then applies the
+    /// spawns and despawns deferred during the tick. Afterwards
+    /// [`World::events`] tells what happened.
     pub fn tick(&mut self, world: &mut World, decider: &mut dyn Decider) {
+        world.begin_tick_events();
+        world.scrub_despawned();
         for stage in Stage::ALL {
             let start = Instant::now();
             self.run(stage, world, decider);
             *self.timings.get_mut(stage) = start.elapsed();
         }
+        world.apply_deferred();
+        world.end_tick_events();
         world.tick += 1;
     }
 
@@ -168,7 +175,10 @@ impl Pipeline {
 
     fn run(&mut self, stage: Stage, world: &mut World, decider: &mut dyn Decider) {
         match stage {
-            Stage::Sense => perception::run(world, &mut self.sense),
+            Stage::Sense => {
+                perception::run(world, &mut self.sense);
+                world.record_percept_events();
+            }
             Stage::Decide => self.decide(world, decider),
             Stage::Navigate => navigate::run(world, &mut self.nav_query),
             Stage::Steer => steering::run(world, &mut self.steer),
@@ -185,6 +195,8 @@ impl Pipeline {
         decider.decide(world, &mut minds, &mut self.decisions);
         world.agents.mind = minds;
         std::mem::swap(&mut world.agents.decision, &mut self.decisions);
+        // `self.decisions` holds the previous ones now.
+        world.record_decision_changes(&self.decisions);
         decider.apply(world);
     }
 }
