@@ -89,7 +89,15 @@ pub(crate) fn run(world: &mut World, query: &mut Option<NavQuery>) {
             decision: a.decision[i].state,
             target,
         };
-        advance(&walker, query, state, step, &mut a.mind[i].rng, id, &mut events);
+        advance(
+            &walker,
+            query,
+            state,
+            step,
+            &mut a.mind[i].rng,
+            id,
+            &mut events,
+        );
     }
     for kind in events {
         world.push_event(kind);

@@ -5,8 +5,8 @@
 
 use kiai_core::glam::{Vec2, Vec3};
 use kiai_core::nav::{WaypointGraph, WaypointId};
-use kiai_core::perception::occlusion::{Wall, Walls, blocks_brute};
 use kiai_core::perception::CompiledShape;
+use kiai_core::perception::occlusion::{Wall, Walls, blocks_brute};
 use kiai_core::{
     AgentId, AgentSpawn, Archetype, ArchetypeId, DefaultDecider, FactionId, Movement, Occluders,
     Pipeline, Sense, SenseFilter, Shape, World, WorldConfig, state_hash,
@@ -16,12 +16,28 @@ use proptest::prelude::*;
 /// One change a game makes between two ticks, or a tick.
 #[derive(Clone, Debug)]
 enum Op {
-    Spawn { archetype: usize, faction: usize, x: f32, z: f32 },
-    Despawn { pick: usize },
-    Move { pick: usize, x: f32, z: f32 },
+    Spawn {
+        archetype: usize,
+        faction: usize,
+        x: f32,
+        z: f32,
+    },
+    Despawn {
+        pick: usize,
+    },
+    Move {
+        pick: usize,
+        x: f32,
+        z: f32,
+    },
     Tick,
-    ToggleWall { wall: usize },
-    BlockLink { link: usize, blocked: bool },
+    ToggleWall {
+        wall: usize,
+    },
+    BlockLink {
+        link: usize,
+        blocked: bool,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -71,7 +87,13 @@ fn world() -> World {
             6,
         )
     };
-    let radar = sense("radar", Shape::Sphere { radius: 7.0 }, SenseFilter::All, false, 0);
+    let radar = sense(
+        "radar",
+        Shape::Sphere { radius: 7.0 },
+        SenseFilter::All,
+        false,
+        0,
+    );
     let archetypes = [
         Archetype {
             name: "walker".into(),
@@ -125,9 +147,14 @@ fn world() -> World {
         pvs: None,
     });
     let mut g = WaypointGraph::new();
+    assert!(g.add_cost_list("default", 1.0).is_ok());
     let ids: Vec<WaypointId> = (0..20)
         .filter_map(|k| {
-            let p = Vec3::new((k % 5) as f32 * 12.0 - 24.0, 0.0, (k / 5) as f32 * 12.0 - 18.0);
+            let p = Vec3::new(
+                (k % 5) as f32 * 12.0 - 24.0,
+                0.0,
+                (k / 5) as f32 * 12.0 - 18.0,
+            );
             g.add_waypoint(p).ok()
         })
         .collect();
@@ -154,7 +181,12 @@ fn live(world: &World, pick: usize) -> Option<AgentId> {
 /// Applies `op` (a tick runs on `pool`).
 fn apply(world: &mut World, pipeline: &mut Pipeline, pool: &rayon::ThreadPool, op: &Op) {
     match *op {
-        Op::Spawn { archetype, faction, x, z } => {
+        Op::Spawn {
+            archetype,
+            faction,
+            x,
+            z,
+        } => {
             let n = world.agents().len();
             let _ = world.spawn(AgentSpawn {
                 name: format!("a{n}"),
@@ -210,9 +242,11 @@ fn brute(world: &World, seen: &Snapshot, agent: usize, s: usize) -> Vec<AgentId>
     a.ids()
         .filter(|t| t.index() != agent && seen.alive[t.index()])
         .filter(|t| {
-            sense
-                .filter
-                .passes(world.factions(), a.factions()[agent], a.factions()[t.index()])
+            sense.filter.passes(
+                world.factions(),
+                a.factions()[agent],
+                a.factions()[t.index()],
+            )
         })
         .filter(|t| shape.contains(p, f, seen.positions[t.index()]))
         .filter(|t| !sense.occluded || !blocks_brute(&walls, p, seen.positions[t.index()]))
@@ -244,10 +278,22 @@ fn check(world: &World, seen: &Snapshot) -> Result<(), TestCaseError> {
         let senses = world.archetypes()[a.archetypes()[i].index()].senses.len();
         for s in 0..senses {
             let got = world.percepts().sensed(id, s);
-            prop_assert!(got.iter().all(|t| world.is_alive(*t)), "stale id in a sense list");
-            prop_assert_eq!(got, &brute(world, seen, i, s)[..], "agent {} sense {}", i, s);
+            prop_assert!(
+                got.iter().all(|t| world.is_alive(*t)),
+                "stale id in a sense list"
+            );
+            prop_assert_eq!(
+                got,
+                &brute(world, seen, i, s)[..],
+                "agent {} sense {}",
+                i,
+                s
+            );
         }
-        prop_assert!(world.memory(id).iter().all(|m| world.is_alive(m.target)), "stale memory");
+        prop_assert!(
+            world.memory(id).iter().all(|m| world.is_alive(m.target)),
+            "stale memory"
+        );
         let target = a.decisions()[i].target;
         prop_assert!(target.is_none_or(|t| world.is_alive(t)), "stale target");
     }

@@ -291,12 +291,18 @@ fn lose_range_keeps_a_target_a_little_longer() {
     let mut p = Pipeline::new();
     p.sense(&mut world);
     assert!(
-        world.percepts().sensed(AgentId::from_index(0), 0).is_empty(),
+        world
+            .percepts()
+            .sensed(AgentId::from_index(0), 0)
+            .is_empty(),
         "12 > 10: never seen, not kept"
     );
     world.set_position(AgentId::from_index(1), Vec3::new(8.0, 0.0, 0.0));
     p.sense(&mut world);
-    assert_eq!(world.percepts().sensed(AgentId::from_index(0), 0), &[AgentId::from_index(1)]);
+    assert_eq!(
+        world.percepts().sensed(AgentId::from_index(0), 0),
+        &[AgentId::from_index(1)]
+    );
     world.set_position(AgentId::from_index(1), Vec3::new(14.0, 0.0, 0.0));
     p.sense(&mut world);
     assert_eq!(
@@ -307,7 +313,10 @@ fn lose_range_keeps_a_target_a_little_longer() {
     world.set_position(AgentId::from_index(1), Vec3::new(16.0, 0.0, 0.0));
     p.sense(&mut world);
     assert!(
-        world.percepts().sensed(AgentId::from_index(0), 0).is_empty(),
+        world
+            .percepts()
+            .sensed(AgentId::from_index(0), 0)
+            .is_empty(),
         "lost beyond it"
     );
 }

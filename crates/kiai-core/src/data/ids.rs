@@ -71,7 +71,10 @@ impl AgentId {
     /// agents, so this is a bug in the caller.
     #[inline]
     pub fn from_index(index: usize) -> Self {
-        assert!(index <= u32::MAX as usize, "agent index {index} out of range");
+        assert!(
+            index <= u32::MAX as usize,
+            "agent index {index} out of range"
+        );
         Self::new(index as u32, 0)
     }
 

@@ -188,7 +188,9 @@ fn hear(
         if let Some(src) = ctx.sounds.get(h.sound).map(|s| s.source)
             && src != NO_SOURCE
         {
-            chunk.ids.push(AgentId::new(src, ctx.input.generations[src as usize]));
+            chunk
+                .ids
+                .push(AgentId::new(src, ctx.input.generations[src as usize]));
         }
         chunk.events.push(PerceptEvent::Heard {
             agent: me.id,

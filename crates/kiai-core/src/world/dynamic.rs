@@ -64,7 +64,9 @@ impl World {
         if self.walls_info.door[index] == door {
             return Ok(());
         }
-        let closed = self.walls().is_some_and(|w| w.is_enabled(index) == Some(true));
+        let closed = self
+            .walls()
+            .is_some_and(|w| w.is_enabled(index) == Some(true));
         if closed {
             self.block_crossing(index, false);
         }
@@ -91,7 +93,9 @@ impl World {
     pub fn set_wall_enabled(&mut self, index: usize, enabled: bool) -> Result<(), WorldError> {
         self.wall_exists(index)?;
         let walls = self.walls_mut().ok_or_else(|| unknown_wall(index))?;
-        let was = walls.set_enabled(index, enabled).ok_or_else(|| unknown_wall(index))?;
+        let was = walls
+            .set_enabled(index, enabled)
+            .ok_or_else(|| unknown_wall(index))?;
         if was == enabled {
             return Ok(());
         }
@@ -123,7 +127,9 @@ impl World {
     /// culling (every region sees every other) until a new one is set.
     pub fn remove_wall(&mut self, index: usize) -> Result<(), WorldError> {
         self.wall_exists(index)?;
-        let closed = self.walls().is_some_and(|w| w.is_enabled(index) == Some(true));
+        let closed = self
+            .walls()
+            .is_some_and(|w| w.is_enabled(index) == Some(true));
         if closed {
             self.block_crossing(index, false);
         }

@@ -14,8 +14,7 @@ use glam::Vec3;
 
 use crate::data::rng::agent_stream;
 use crate::data::{
-    AgentId, BodyMode, Decision, EventKind, Mind, Missile, Movement, NO_SOURCE, NavState,
-    Recipient,
+    AgentId, BodyMode, Decision, EventKind, Mind, Missile, Movement, NO_SOURCE, NavState, Recipient,
 };
 
 use super::{AgentSpawn, World, WorldError};

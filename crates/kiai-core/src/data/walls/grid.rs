@@ -156,7 +156,8 @@ impl Grid {
         let inside = |v: f32, axis: usize| {
             let (origin, n) = (self.origin[axis], [self.nx, self.nz][axis]);
             let v = f64::from(v);
-            v - self.margin > origin + self.cell && v + self.margin < origin + (n - 1) as f64 * self.cell
+            v - self.margin > origin + self.cell
+                && v + self.margin < origin + (n - 1) as f64 * self.cell
         };
         [wall.from, wall.to]
             .iter()
