@@ -14,12 +14,23 @@ use kiai_editor::EditorApp;
 mod common;
 use common::{click, editor, root};
 
-/// `kiai run` (the CLI, built by cargo) with `args`; returns stdout.
+/// The target directory cargo builds this test in (`CARGO_TARGET_TMPDIR` is
+/// its `tmp/`), wherever `CARGO_TARGET_DIR`, `--target-dir` or a config
+/// put it.
+fn target_dir() -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    tmp.parent().unwrap_or(tmp).to_path_buf()
+}
+
+/// `kiai run` (the CLI, built by cargo into this test's target directory)
+/// with `args`; returns stdout.
 fn kiai(args: &[&str]) -> String {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = std::process::Command::new(cargo)
         .current_dir(root())
-        .args(["run", "-q", "-p", "kiai-cli", "--"])
+        .args(["run", "-q", "-p", "kiai-cli", "--target-dir"])
+        .arg(target_dir())
+        .arg("--")
         .args(args)
         .output()
         .unwrap();
@@ -43,7 +54,8 @@ fn label_starting(h: &mut Harness<'_, EditorApp>, prefix: &str) -> String {
     if h.query_all_by(hit).next().is_none() {
         // Show what was on screen when the text was missing.
         if let Ok(image) = h.render() {
-            let _ = image.save(root().join("target/editor-live-missing-label.png"));
+            let _ = image
+                .save(Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor-live-missing-label.png"));
         }
     }
     let node = h.query_all_by(hit).next().expect("the text is on screen");

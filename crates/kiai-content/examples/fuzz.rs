@@ -13,8 +13,9 @@
 //! produce a diagnostic not seen before join the corpus. A crash is a
 //! panic, or valid content that does not survive save -> load and
 //! export -> pack decode unchanged. Crashing inputs are written to
-//! `target/fuzz-crashes/`. The process exits with status 1 if any crash
-//! was found.
+//! `fuzz-crashes/` in cargo's target directory (where this example's binary
+//! was built), or to `--crashes DIR`. The process exits with status 1 if any
+//! crash was found.
 
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -281,6 +282,23 @@ struct Options {
     targets: Vec<String>,
     seed: u64,
     corpus: PathBuf,
+    crashes: PathBuf,
+}
+
+/// `fuzz-crashes/` in the target directory this example was built in
+/// (`TARGET/PROFILE/examples/fuzz`), wherever `CARGO_TARGET_DIR` put it;
+/// next to the binary when it does not sit in such a layout.
+fn default_crash_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_default();
+    let target = exe
+        .parent()
+        .filter(|dir| dir.ends_with("examples"))
+        .and_then(Path::parent)
+        .and_then(Path::parent);
+    match target {
+        Some(dir) => dir.join("fuzz-crashes"),
+        None => exe.with_file_name("fuzz-crashes"),
+    }
 }
 
 fn options() -> Result<Options, String> {
@@ -290,6 +308,7 @@ fn options() -> Result<Options, String> {
         targets: vec!["ron".to_owned(), "pack".to_owned()],
         seed: 1,
         corpus: root.join("tests/fuzz-corpus"),
+        crashes: default_crash_dir(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -306,8 +325,9 @@ fn options() -> Result<Options, String> {
                 }
             }
             "--corpus" => o.corpus = PathBuf::from(value()?),
+            "--crashes" => o.crashes = PathBuf::from(value()?),
             "-h" | "--help" => {
-                return Err("usage: fuzz [--iterations N] [--target ron|pack|all] [--seed S] [--corpus DIR]".to_owned());
+                return Err("usage: fuzz [--iterations N] [--target ron|pack|all] [--seed S] [--corpus DIR] [--crashes DIR]".to_owned());
             }
             _ => return Err(format!("unknown argument {a}")),
         }
@@ -324,7 +344,7 @@ fn main() -> std::process::ExitCode {
         }
     };
     std::panic::set_hook(Box::new(|_| {}));
-    let crash_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/fuzz-crashes");
+    let crash_dir = o.crashes.clone();
     let mut total_crashes = 0u64;
     for target in &o.targets {
         let ron = target == "ron";
