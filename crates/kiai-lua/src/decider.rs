@@ -27,6 +27,9 @@ pub struct ScriptReport {
 }
 
 struct Slot {
+    /// The script's name in errors (its path as given, for a file).
+    file: String,
+    /// The file it was loaded from, if any.
     path: Option<PathBuf>,
     script: Option<Script>,
     failures: u64,
@@ -94,13 +97,16 @@ impl LuaDecider {
     /// Loads `source`, named `file` in errors, into a new sandboxed state.
     pub fn add_script(&mut self, file: &str, source: &str) -> Result<ScriptId, ScriptError> {
         let script = Script::new(file, source, self.limits)?;
-        self.slots.push(Slot {
-            path: None,
-            script: Some(script),
-            failures: 0,
-            reported: BTreeSet::new(),
-        });
-        Ok(ScriptId((self.slots.len() - 1) as u32))
+        Ok(self.push_slot(file, None, Some(script)))
+    }
+
+    /// Loads `source`, named `file` in errors, into a new sandboxed state.
+    /// Unlike [`LuaDecider::add_script`], the slot is made even when it does
+    /// not compile, so that [`LuaDecider::reload`] can bring it in later;
+    /// its agents use the default meanwhile.
+    pub fn load_source(&mut self, file: &str, source: &str) -> (ScriptId, Result<(), ScriptError>) {
+        let (script, result) = split(Script::new(file, source, self.limits));
+        (self.push_slot(file, None, script), result)
     }
 
     /// Loads the script file at `path` (or returns the one already loaded
@@ -116,20 +122,23 @@ impl LuaDecider {
             return (ScriptId(i as u32), Ok(()));
         }
         let file = path.display().to_string();
-        let result = std::fs::read_to_string(path)
-            .map_err(|e| ScriptError::plain(&file, None, format!("cannot read: {e}")))
-            .and_then(|source| Script::new(&file, &source, self.limits));
-        let (script, result) = match result {
-            Ok(s) => (Some(s), Ok(())),
-            Err(e) => (None, Err(e)),
-        };
+        let (script, result) = split(
+            std::fs::read_to_string(path)
+                .map_err(|e| ScriptError::plain(&file, None, format!("cannot read: {e}")))
+                .and_then(|source| Script::new(&file, &source, self.limits)),
+        );
+        (self.push_slot(&file, Some(path.to_owned()), script), result)
+    }
+
+    fn push_slot(&mut self, file: &str, path: Option<PathBuf>, script: Option<Script>) -> ScriptId {
         self.slots.push(Slot {
-            path: Some(path.to_owned()),
+            file: file.to_owned(),
+            path,
             script,
             failures: 0,
             reported: BTreeSet::new(),
         });
-        (ScriptId((self.slots.len() - 1) as u32), result)
+        ScriptId((self.slots.len() - 1) as u32)
     }
 
     /// Makes `script` decide for the agents of `archetype`.
@@ -150,13 +159,7 @@ impl LuaDecider {
         };
         let result = match &mut slot.script {
             Some(s) => s.reload(source),
-            None => {
-                let file = slot
-                    .path
-                    .as_ref()
-                    .map_or_else(|| "?".to_owned(), |p| p.display().to_string());
-                Script::new(&file, source, limits).map(|s| slot.script = Some(s))
-            }
+            None => Script::new(&slot.file, source, limits).map(|s| slot.script = Some(s)),
         };
         if let Err(e) = &result {
             self.reports.push(ScriptReport {
@@ -304,6 +307,14 @@ impl LuaDecider {
             out[agent as usize] = intent.decision;
             self.labels[agent as usize] = label;
         }
+    }
+}
+
+/// A loaded script, or the error that kept it from loading.
+fn split(result: Result<Script, ScriptError>) -> (Option<Script>, Result<(), ScriptError>) {
+    match result {
+        Ok(s) => (Some(s), Ok(())),
+        Err(e) => (None, Err(e)),
     }
 }
 
