@@ -291,3 +291,37 @@ fn seeking_back_from_snapshots_matches_the_recorded_hashes() {
     }
     assert_eq!(sim.mismatch, None);
 }
+
+#[test]
+fn a_pack_plays_with_its_bundled_scripts_like_its_content_file() {
+    use kiai_editor::sim::Sim;
+    let ron = kiai_content::Content::load(&root().join("content/demo/guards.ron")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pack_path = dir.path().join("guards.kiaipack");
+    let bytes = ron.to_pack().unwrap().encode().unwrap();
+    std::fs::write(&pack_path, bytes).unwrap();
+    let pack = kiai_content::Content::load(&pack_path).unwrap();
+    // The scripts' files are not next to the pack: only its bundled text
+    // can run them.
+    assert!(pack.scripts().iter().all(|s| !s.path.exists()));
+
+    let seed = ron.def.seed;
+    let mut document = Sim::new(&ron.def, &root().join("content/demo"), seed).unwrap();
+    let mut from_pack = Sim::from_content(&pack, seed).unwrap();
+    document.seek(100).unwrap();
+    from_pack.seek(100).unwrap();
+    assert!(from_pack.has_scripts());
+    assert_eq!(errors(&from_pack), 0, "{:?}", from_pack.console);
+    assert_eq!(
+        kiai_core::state_hash(from_pack.world()),
+        kiai_core::state_hash(document.world())
+    );
+    assert_eq!(from_pack.hashes, document.hashes);
+    let patrols = |s: &Sim| {
+        (0..s.world().agents().len())
+            .filter(|&i| s.script_label(i) == Some("patrol"))
+            .count()
+    };
+    assert!(patrols(&from_pack) > 0);
+    assert_eq!(patrols(&from_pack), patrols(&document));
+}

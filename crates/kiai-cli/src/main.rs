@@ -16,7 +16,6 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use kiai_content::{Content, Diagnostic, NavMap};
 use kiai_core::{BehaviourState, DefaultDecider, Pipeline, StageTimings, World, state_hash};
-use kiai_lua::LuaDecider;
 use kiai_nav::{
     CostListId, Destination, Heading, NavQuery, NeighbourFilter, PartialReason, PathFilter,
     PathStatus, SelectOptions, WaypointId,
@@ -304,26 +303,10 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         "--trace is not available yet for content with scripts"
     );
     let (elapsed, totals, labels) = with_threads(args.sim.threads, || -> anyhow::Result<_> {
-        let mut lua = if scripts.is_empty() {
-            None
-        } else {
-            let mut d = LuaDecider::default();
-            for s in &scripts {
-                let (id, result) = match &s.bundled {
-                    // A pack carries its scripts' text.
-                    Some(text) => match d.add_script(&s.path.display().to_string(), text) {
-                        Ok(id) => (id, Ok(())),
-                        Err(e) => anyhow::bail!("{e}"),
-                    },
-                    None => d.load_file(&s.path),
-                };
-                if let Err(e) = result {
-                    eprintln!("{e}");
-                }
-                d.assign(kiai_core::ArchetypeId::from_index(s.index), id);
-            }
-            Some(d)
-        };
+        let (mut lua, errors) = kiai::lua::decider_for(&content, kiai::lua::Limits::default());
+        for e in errors {
+            eprintln!("{e}");
+        }
         let watcher = match (&lua, args.watch) {
             (Some(d), true) => Some(
                 kiai_lua::ScriptWatcher::new(d.script_paths())
