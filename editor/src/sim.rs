@@ -338,18 +338,23 @@ impl Sim {
         self.snapshots.keys().copied().collect()
     }
 
-    /// Reloads scripts whose files changed (the watcher saw a save).
+    /// Reloads the scripts whose files changed in content since the last
+    /// tick (see [`ScriptWatcher::poll`]): one console line per effective
+    /// change, `reloaded` or the load error.
     pub fn reload_changed(&mut self) {
-        let changed: Vec<PathBuf> = match &self.watcher {
-            Some(w) => w.changed(),
-            None => return,
+        let tick = self.world.tick();
+        let (Some(watcher), Some(lua)) = (&mut self.watcher, &mut self.lua) else {
+            return;
         };
-        for path in changed {
-            self.reload(&path);
+        for r in watcher.poll(lua, tick) {
+            match &r.result {
+                Ok(()) => self.info(format!("reloaded {} at tick {tick}", r.path.display())),
+                Err(e) => self.report(e, tick),
+            }
         }
     }
 
-    /// Reloads one script file now.
+    /// Reloads one script file now, changed or not.
     pub fn reload(&mut self, path: &Path) {
         let tick = self.world.tick();
         let Some(lua) = &mut self.lua else { return };

@@ -9,6 +9,7 @@ use kiai_core::{AgentId, ArchetypeId, World};
 use crate::api::Action;
 use crate::run::{Outcome, run_script};
 use crate::script::{Limits, Script, ScriptError};
+use crate::source::{self, Version};
 
 /// Index of a script loaded into a [`LuaDecider`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -31,6 +32,9 @@ struct Slot {
     file: String,
     /// The file it was loaded from, if any.
     path: Option<PathBuf>,
+    /// The version of the code last read or given (`None`: a file that
+    /// has not been read).
+    version: Option<Version>,
     script: Option<Script>,
     failures: u64,
     reported: BTreeSet<String>,
@@ -97,7 +101,7 @@ impl LuaDecider {
     /// Loads `source`, named `file` in errors, into a new sandboxed state.
     pub fn add_script(&mut self, file: &str, source: &str) -> Result<ScriptId, ScriptError> {
         let script = Script::new(file, source, self.limits)?;
-        Ok(self.push_slot(file, None, Some(script)))
+        Ok(self.push_slot(file, None, Version::of(source), Some(script)))
     }
 
     /// Loads `source`, named `file` in errors, into a new sandboxed state.
@@ -106,7 +110,10 @@ impl LuaDecider {
     /// its agents use the default meanwhile.
     pub fn load_source(&mut self, file: &str, source: &str) -> (ScriptId, Result<(), ScriptError>) {
         let (script, result) = split(Script::new(file, source, self.limits));
-        (self.push_slot(file, None, script), result)
+        (
+            self.push_slot(file, None, Version::of(source), script),
+            result,
+        )
     }
 
     /// Loads the script file at `path` (or returns the one already loaded
@@ -122,18 +129,24 @@ impl LuaDecider {
             return (ScriptId(i as u32), Ok(()));
         }
         let file = path.display().to_string();
-        let (script, result) = split(
-            std::fs::read_to_string(path)
-                .map_err(|e| ScriptError::plain(&file, None, format!("cannot read: {e}")))
-                .and_then(|source| Script::new(&file, &source, self.limits)),
-        );
-        (self.push_slot(&file, Some(path.to_owned()), script), result)
+        let (version, source) = source::read(path);
+        let (script, result) =
+            split(source.and_then(|source| Script::new(&file, &source, self.limits)));
+        let id = self.push_slot(&file, Some(path.to_owned()), version, script);
+        (id, result)
     }
 
-    fn push_slot(&mut self, file: &str, path: Option<PathBuf>, script: Option<Script>) -> ScriptId {
+    fn push_slot(
+        &mut self,
+        file: &str,
+        path: Option<PathBuf>,
+        version: Version,
+        script: Option<Script>,
+    ) -> ScriptId {
         self.slots.push(Slot {
             file: file.to_owned(),
             path,
+            version: Some(version),
             script,
             failures: 0,
             reported: BTreeSet::new(),
@@ -150,44 +163,85 @@ impl LuaDecider {
         self.by_archetype[i] = Some(script.0);
     }
 
-    /// Swaps in new code for `script` between ticks. A syntax or load error
-    /// keeps the last good version and is returned (and reported).
+    /// Swaps in new code for `script` between ticks; its agents' memory is
+    /// kept, and errors the new code makes are reported afresh. A syntax or
+    /// load error keeps the last good version and is returned (not added to
+    /// [`LuaDecider::take_reports`]: the caller knows the tick).
     pub fn reload(&mut self, script: ScriptId, source: &str) -> Result<(), ScriptError> {
         let limits = self.limits;
         let Some(slot) = self.slots.get_mut(script.0 as usize) else {
             return Err(ScriptError::plain("?", None, "no such script"));
         };
-        let result = match &mut slot.script {
-            Some(s) => s.reload(source),
-            None => Script::new(&slot.file, source, limits).map(|s| slot.script = Some(s)),
-        };
-        if let Err(e) = &result {
-            self.reports.push(ScriptReport {
-                script,
-                tick: 0,
-                error: e.clone(),
-            });
+        slot.version = Some(Version::of(source));
+        match &mut slot.script {
+            Some(s) => s.reload(source)?,
+            None => slot.script = Some(Script::new(&slot.file, source, limits)?),
         }
-        result
+        slot.reported.clear();
+        Ok(())
     }
 
     /// Re-reads every script loaded from `path` and reloads it (see
-    /// [`LuaDecider::reload`]). Returns whether any script uses the file.
+    /// [`LuaDecider::reload`]), changed or not. Returns whether any script
+    /// uses the file.
     pub fn reload_file(&mut self, path: &Path) -> Result<bool, ScriptError> {
-        let ids: Vec<ScriptId> = self
-            .slots
+        let ids = self.loaded_from(path);
+        if ids.is_empty() {
+            return Ok(false);
+        }
+        let (version, source) = source::read(path);
+        for &id in &ids {
+            self.slots[id.0 as usize].version = Some(version.clone());
+        }
+        let source = source?;
+        for &id in &ids {
+            self.reload(id, &source)?;
+        }
+        Ok(true)
+    }
+
+    /// Reloads the scripts loaded from `path` whose last read version
+    /// differs from the file's bytes now (see [`LuaDecider::reload`]).
+    /// `None` when nothing changed (or no script uses the file); else the
+    /// reload's result — a file that stays broken is not read into a
+    /// script again, so its error comes back only once.
+    pub fn reload_file_if_changed(&mut self, path: &Path) -> Option<Result<(), ScriptError>> {
+        let ids = self.loaded_from(path);
+        if ids.is_empty() {
+            return None;
+        }
+        let (version, source) = source::read(path);
+        let changed: Vec<ScriptId> = ids
+            .into_iter()
+            .filter(|id| self.slots[id.0 as usize].version.as_ref() != Some(&version))
+            .collect();
+        if changed.is_empty() {
+            return None;
+        }
+        for &id in &changed {
+            self.slots[id.0 as usize].version = Some(version.clone());
+        }
+        let source = match source {
+            Ok(s) => s,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut result = Ok(());
+        for &id in &changed {
+            if let Err(e) = self.reload(id, &source) {
+                result = Err(e);
+            }
+        }
+        Some(result)
+    }
+
+    /// The scripts loaded from the file at `path`.
+    fn loaded_from(&self, path: &Path) -> Vec<ScriptId> {
+        self.slots
             .iter()
             .enumerate()
             .filter(|(_, s)| s.path.as_deref().is_some_and(|p| same_file(p, path)))
             .map(|(i, _)| ScriptId(i as u32))
-            .collect();
-        for &id in &ids {
-            let file = path.display().to_string();
-            let source = std::fs::read_to_string(path)
-                .map_err(|e| ScriptError::plain(&file, None, format!("cannot read: {e}")))?;
-            self.reload(id, &source)?;
-        }
-        Ok(!ids.is_empty())
+            .collect()
     }
 
     /// The files scripts were loaded from.

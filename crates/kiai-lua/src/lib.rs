@@ -41,9 +41,10 @@ mod intent;
 mod repl;
 mod run;
 mod script;
+mod source;
 pub mod watch;
 
 pub use api::{ApiFunction, On, api_functions};
 pub use decider::{LuaDecider, ScriptId, ScriptReport};
 pub use script::{Limits, ScriptError, check_file, check_syntax};
-pub use watch::ScriptWatcher;
+pub use watch::{Reload, ScriptWatcher};
