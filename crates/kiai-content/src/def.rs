@@ -33,10 +33,13 @@ pub struct ContentDef {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// Seed of every random stream of the simulation.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
     pub seed: u64,
     /// Simulated seconds per tick, > 0 (default 0.1).
-    #[serde(default = "default_tick_seconds")]
+    #[serde(
+        default = "default_tick_seconds",
+        skip_serializing_if = "is_default_tick_seconds"
+    )]
     pub tick_seconds: f32,
     /// Agents walking out of these bounds are reflected back in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -82,7 +85,7 @@ pub struct ContentDef {
     pub agents: Vec<AgentDef>,
 }
 
-fn is_zero(v: &u64) -> bool {
+fn is_zero_u64(v: &u64) -> bool {
     *v == 0
 }
 
@@ -96,6 +99,25 @@ fn is_false(v: &bool) -> bool {
 
 fn default_tick_seconds() -> f32 {
     0.1
+}
+
+fn is_default_tick_seconds(v: &f32) -> bool {
+    same_bits(*v, default_tick_seconds())
+}
+
+/// Whether two floats are the same value, bit for bit: `-0.0` is not the
+/// default `0.0`, so it is written (and reads back as `-0.0`).
+fn same_bits(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits()
+}
+
+fn is_zero(v: &f32) -> bool {
+    same_bits(*v, 0.0)
+}
+
+/// Whether `v` is its type's default (such fields are not written).
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
 }
 
 /// A waypoint of the navigation graph.
@@ -163,7 +185,7 @@ pub struct RegionDef {
     /// Names of the regions it can see (it always sees itself). When any
     /// region leaves this out, the whole set is computed by casting sample
     /// rays between regions against the walls.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sees: Option<Vec<String>>,
 }
 
@@ -178,10 +200,10 @@ pub struct SoundDef {
     /// Loudness at the source, >= 0.
     pub volume: f32,
     /// The agent that made it, if any.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// The game's code for what it is.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub tag: u32,
 }
 
@@ -193,18 +215,25 @@ pub struct FogDef {
     /// (at most 32768 tiles per side).
     pub tile_size: f32,
     /// Direction buckets for flashlight sights, 1..=1024 (default 16).
-    #[serde(default = "default_directions")]
+    #[serde(
+        default = "default_directions",
+        skip_serializing_if = "is_default_directions"
+    )]
     pub directions: u16,
     /// Blocking tiles cast shadows (default false).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub occlusion: bool,
     /// Tiles that block sight, `(x, z)` in tiles from the bounds' minimum corner.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocking: Vec<(u32, u32)>,
 }
 
 fn default_directions() -> u16 {
     16
+}
+
+fn is_default_directions(v: &u16) -> bool {
+    *v == default_directions()
 }
 
 /// A behaviour profile (seed 002): weights for chase and evade when both are
@@ -213,29 +242,33 @@ fn default_directions() -> u16 {
 #[serde(deny_unknown_fields)]
 pub struct ProfileDef {
     /// Weight of chasing, >= 0 (with `evade`; not with `entries`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chase: Option<f32>,
     /// Weight of evading, >= 0 (with `chase`; not with `entries`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evade: Option<f32>,
     /// The seed's array form: `0` = chase, `1` = evade, sampled uniformly.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entries: Option<Vec<i64>>,
     /// Percent (0..=100) chance that the profile decides; otherwise evade
     /// beats chase. Default 100.
-    #[serde(default = "hundred")]
+    #[serde(default = "hundred", skip_serializing_if = "is_hundred")]
     pub use_profile: f32,
     /// Percent (0..=100) chance of keeping the last contested decision.
     /// Default 0.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub keep_decision: f32,
     /// Learning from outcomes (default: none).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub learning: Option<LearningDef>,
 }
 
 fn hundred() -> f32 {
     100.0
+}
+
+fn is_hundred(v: &f32) -> bool {
+    same_bits(*v, hundred())
 }
 
 /// How a profile's weights shift with outcomes.
@@ -245,19 +278,31 @@ pub struct LearningDef {
     /// Weight change per outcome, > 0.
     pub rate: f32,
     /// Smallest weight, >= 0 (default 0.1).
-    #[serde(default = "min_weight")]
+    #[serde(default = "min_weight", skip_serializing_if = "is_min_weight")]
     pub min_weight: f32,
     /// Largest weight, >= min_weight (default 100).
-    #[serde(default = "max_weight")]
+    #[serde(default = "max_weight", skip_serializing_if = "is_max_weight")]
     pub max_weight: f32,
     /// Distance at which a chase catches its target, world units, > 0
     /// (default 1).
-    #[serde(default = "catch_distance")]
+    #[serde(default = "catch_distance", skip_serializing_if = "is_catch_distance")]
     pub catch_distance: f32,
 }
 
 fn min_weight() -> f32 {
     0.1
+}
+
+fn is_min_weight(v: &f32) -> bool {
+    same_bits(*v, min_weight())
+}
+
+fn is_max_weight(v: &f32) -> bool {
+    same_bits(*v, max_weight())
+}
+
+fn is_catch_distance(v: &f32) -> bool {
+    same_bits(*v, catch_distance())
 }
 
 fn max_weight() -> f32 {
@@ -324,7 +369,7 @@ pub struct ArchetypeDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub senses: Vec<SenseDef>,
     /// How agents move (default: `Static`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub movement: MovementDef,
     /// What agents reveal in the fog of war (default: nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -362,18 +407,18 @@ pub struct SenseDef {
     /// The region sensed.
     pub shape: ShapeDef,
     /// Which agents are reported (default `All`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub filter: FilterDef,
     /// Walls hide targets, and the regions' visible sets cull them first
     /// (default false).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub occluded: bool,
     /// Hysteresis: a target sensed last tick stays sensed out to this range,
     /// world units, at least the shape's reach (default: none).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lose_range: Option<f32>,
     /// Ticks a target stays remembered after it was last sensed (default 0).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub memory_ticks: u32,
 }
 
@@ -416,7 +461,7 @@ pub enum ShapeDef {
         /// Quietest loudness heard, > 0.
         threshold: f32,
         /// How loudness falls with distance (default `InverseSquare`).
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_default")]
         falloff: FalloffDef,
     },
 }
@@ -463,7 +508,7 @@ pub enum MovementDef {
         /// Mean ticks between direction changes (values below 5 count as 5).
         direction_change_factor: u32,
         /// Stay on the X-Z plane (default false: 3D as in the seed).
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_default")]
         planar: bool,
     },
     /// A guided missile (seed 004) that turns toward its chase target.
@@ -473,17 +518,17 @@ pub enum MovementDef {
         /// Turn rate in degrees per second, > 0.
         turn_rate_deg: f32,
         /// Guidance (default `PurePursuit`).
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_default")]
         guidance: GuidanceDef,
         /// Control (default `SeedTwoAxis`).
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_default")]
         control: ControlDef,
         /// Stops within this distance of the target, world units, >= 0
         /// (default 1).
-        #[serde(default = "one")]
+        #[serde(default = "one", skip_serializing_if = "is_one")]
         arrival_distance: f32,
         /// Cosine of the seed's dead-band half-angle, in [-1, 1] (default 0.95).
-        #[serde(default = "seed_precision")]
+        #[serde(default = "seed_precision", skip_serializing_if = "is_seed_precision")]
         precision: f32,
     },
     /// Walks the waypoint graph (seed 001) with the archetype's cost list.
@@ -491,14 +536,14 @@ pub enum MovementDef {
         /// World units per second, >= 0.
         speed: f32,
         /// `Select` (seed 001's local choice, default) or `AStar` routes.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_default")]
         route: RouteDef,
         /// A waypoint counts as reached within this distance, world units,
         /// > 0 (default 0.5).
-        #[serde(default = "half")]
+        #[serde(default = "half", skip_serializing_if = "is_half")]
         arrive_radius: f32,
         /// Random cost variation of the local choice, >= 0 (default 0).
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero")]
         jitter: f32,
     },
     /// Reynolds' wander: constant speed, heading turning smoothly at random.
@@ -522,6 +567,10 @@ fn half() -> f32 {
     0.5
 }
 
+fn is_half(v: &f32) -> bool {
+    same_bits(*v, half())
+}
+
 /// How waypoint walkers route.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RouteDef {
@@ -536,8 +585,16 @@ fn one() -> f32 {
     1.0
 }
 
+fn is_one(v: &f32) -> bool {
+    same_bits(*v, one())
+}
+
 fn seed_precision() -> f32 {
     0.95
+}
+
+fn is_seed_precision(v: &f32) -> bool {
+    same_bits(*v, seed_precision())
 }
 
 /// How a missile picks its desired heading.
@@ -577,12 +634,17 @@ pub struct AgentDef {
     /// Position, world units.
     pub pos: Vec3Def,
     /// Facing, any non-zero length (default +X).
-    #[serde(default = "default_facing")]
+    #[serde(default = "default_facing", skip_serializing_if = "is_default_facing")]
     pub facing: Vec3Def,
 }
 
 fn default_facing() -> Vec3Def {
     (1.0, 0.0, 0.0)
+}
+
+fn is_default_facing(v: &Vec3Def) -> bool {
+    let d = default_facing();
+    same_bits(v.0, d.0) && same_bits(v.1, d.1) && same_bits(v.2, d.2)
 }
 
 /// A RON map `{ "key": value, ... }` that keeps file order and duplicate keys

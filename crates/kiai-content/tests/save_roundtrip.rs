@@ -28,9 +28,10 @@ fn load_save_load_is_identity() -> Result<(), Box<dyn std::error::Error>> {
     files.push(root.join("tests/data/village_v1.ron"));
     assert!(files.len() >= 3, "{files:?}");
     let dir = tempfile::tempdir()?;
-    for file in files {
-        let first = Content::load(&file)?;
-        let saved = dir.path().join("saved.ron");
+    for (i, file) in files.iter().enumerate() {
+        let first = Content::load(file)?;
+        // A new file each time: saved in the readable layout.
+        let saved = dir.path().join(format!("saved-{i}.ron"));
         save(&saved, &first.def)?;
         // Parse the saved text as if it stood where the original does, so
         // relative script paths still resolve.
