@@ -8,6 +8,7 @@
 //! at once as `file:line:col: error: message` ([`Diagnostic`]), and builds a
 //! runtime [`kiai_core::World`] from valid content. [`save`] writes content
 //! back atomically, keeping the file's comments and layout ([`write`]);
+//! [`value_path`] reads and sets single values by path (`agents.g1.pos`);
 //! [`pack`] is the resolved binary form a game loads.
 //!
 //! ```
@@ -46,6 +47,7 @@ mod nav;
 pub mod pack;
 mod save;
 mod validate;
+pub mod value_path;
 pub mod write;
 
 pub use build::{build_world, build_world_with, occluders, profile, shape};
