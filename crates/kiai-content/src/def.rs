@@ -6,6 +6,13 @@
 //! These types mirror the RON text one to one; unknown fields are rejected.
 //! They are converted into runtime types by [`crate::build_world`] and never
 //! reach `kiai-core`.
+//!
+//! Fields that hold their default are not written: types only ever written
+//! as text skip them when serialising (`skip_serializing_if`). Types that
+//! packs also encode (`FogDef`, `ProfileDef`, `LearningDef`, `SenseDef`,
+//! `ShapeDef`, `MovementDef`, ...) must serialise every field, since
+//! postcard is not self-describing; the text writer leaves their defaults
+//! out itself (`crate::write`).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -111,10 +118,6 @@ fn same_bits(a: f32, b: f32) -> bool {
     a.to_bits() == b.to_bits()
 }
 
-fn is_zero(v: &f32) -> bool {
-    same_bits(*v, 0.0)
-}
-
 /// Whether `v` is its type's default (such fields are not written).
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
@@ -215,25 +218,18 @@ pub struct FogDef {
     /// (at most 32768 tiles per side).
     pub tile_size: f32,
     /// Direction buckets for flashlight sights, 1..=1024 (default 16).
-    #[serde(
-        default = "default_directions",
-        skip_serializing_if = "is_default_directions"
-    )]
+    #[serde(default = "default_directions")]
     pub directions: u16,
     /// Blocking tiles cast shadows (default false).
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[serde(default)]
     pub occlusion: bool,
     /// Tiles that block sight, `(x, z)` in tiles from the bounds' minimum corner.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub blocking: Vec<(u32, u32)>,
 }
 
 fn default_directions() -> u16 {
     16
-}
-
-fn is_default_directions(v: &u16) -> bool {
-    *v == default_directions()
 }
 
 /// A behaviour profile (seed 002): weights for chase and evade when both are
@@ -242,33 +238,29 @@ fn is_default_directions(v: &u16) -> bool {
 #[serde(deny_unknown_fields)]
 pub struct ProfileDef {
     /// Weight of chasing, >= 0 (with `evade`; not with `entries`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub chase: Option<f32>,
     /// Weight of evading, >= 0 (with `chase`; not with `entries`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub evade: Option<f32>,
     /// The seed's array form: `0` = chase, `1` = evade, sampled uniformly.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub entries: Option<Vec<i64>>,
     /// Percent (0..=100) chance that the profile decides; otherwise evade
     /// beats chase. Default 100.
-    #[serde(default = "hundred", skip_serializing_if = "is_hundred")]
+    #[serde(default = "hundred")]
     pub use_profile: f32,
     /// Percent (0..=100) chance of keeping the last contested decision.
     /// Default 0.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default)]
     pub keep_decision: f32,
     /// Learning from outcomes (default: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub learning: Option<LearningDef>,
 }
 
 fn hundred() -> f32 {
     100.0
-}
-
-fn is_hundred(v: &f32) -> bool {
-    same_bits(*v, hundred())
 }
 
 /// How a profile's weights shift with outcomes.
@@ -278,31 +270,19 @@ pub struct LearningDef {
     /// Weight change per outcome, > 0.
     pub rate: f32,
     /// Smallest weight, >= 0 (default 0.1).
-    #[serde(default = "min_weight", skip_serializing_if = "is_min_weight")]
+    #[serde(default = "min_weight")]
     pub min_weight: f32,
     /// Largest weight, >= min_weight (default 100).
-    #[serde(default = "max_weight", skip_serializing_if = "is_max_weight")]
+    #[serde(default = "max_weight")]
     pub max_weight: f32,
     /// Distance at which a chase catches its target, world units, > 0
     /// (default 1).
-    #[serde(default = "catch_distance", skip_serializing_if = "is_catch_distance")]
+    #[serde(default = "catch_distance")]
     pub catch_distance: f32,
 }
 
 fn min_weight() -> f32 {
     0.1
-}
-
-fn is_min_weight(v: &f32) -> bool {
-    same_bits(*v, min_weight())
-}
-
-fn is_max_weight(v: &f32) -> bool {
-    same_bits(*v, max_weight())
-}
-
-fn is_catch_distance(v: &f32) -> bool {
-    same_bits(*v, catch_distance())
 }
 
 fn max_weight() -> f32 {
@@ -407,18 +387,18 @@ pub struct SenseDef {
     /// The region sensed.
     pub shape: ShapeDef,
     /// Which agents are reported (default `All`).
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[serde(default)]
     pub filter: FilterDef,
     /// Walls hide targets, and the regions' visible sets cull them first
     /// (default false).
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[serde(default)]
     pub occluded: bool,
     /// Hysteresis: a target sensed last tick stays sensed out to this range,
     /// world units, at least the shape's reach (default: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub lose_range: Option<f32>,
     /// Ticks a target stays remembered after it was last sensed (default 0).
-    #[serde(default, skip_serializing_if = "is_default")]
+    #[serde(default)]
     pub memory_ticks: u32,
 }
 
@@ -461,7 +441,7 @@ pub enum ShapeDef {
         /// Quietest loudness heard, > 0.
         threshold: f32,
         /// How loudness falls with distance (default `InverseSquare`).
-        #[serde(default, skip_serializing_if = "is_default")]
+        #[serde(default)]
         falloff: FalloffDef,
     },
 }
@@ -508,7 +488,7 @@ pub enum MovementDef {
         /// Mean ticks between direction changes (values below 5 count as 5).
         direction_change_factor: u32,
         /// Stay on the X-Z plane (default false: 3D as in the seed).
-        #[serde(default, skip_serializing_if = "is_default")]
+        #[serde(default)]
         planar: bool,
     },
     /// A guided missile (seed 004) that turns toward its chase target.
@@ -518,17 +498,17 @@ pub enum MovementDef {
         /// Turn rate in degrees per second, > 0.
         turn_rate_deg: f32,
         /// Guidance (default `PurePursuit`).
-        #[serde(default, skip_serializing_if = "is_default")]
+        #[serde(default)]
         guidance: GuidanceDef,
         /// Control (default `SeedTwoAxis`).
-        #[serde(default, skip_serializing_if = "is_default")]
+        #[serde(default)]
         control: ControlDef,
         /// Stops within this distance of the target, world units, >= 0
         /// (default 1).
-        #[serde(default = "one", skip_serializing_if = "is_one")]
+        #[serde(default = "one")]
         arrival_distance: f32,
         /// Cosine of the seed's dead-band half-angle, in [-1, 1] (default 0.95).
-        #[serde(default = "seed_precision", skip_serializing_if = "is_seed_precision")]
+        #[serde(default = "seed_precision")]
         precision: f32,
     },
     /// Walks the waypoint graph (seed 001) with the archetype's cost list.
@@ -536,14 +516,14 @@ pub enum MovementDef {
         /// World units per second, >= 0.
         speed: f32,
         /// `Select` (seed 001's local choice, default) or `AStar` routes.
-        #[serde(default, skip_serializing_if = "is_default")]
+        #[serde(default)]
         route: RouteDef,
         /// A waypoint counts as reached within this distance, world units,
         /// > 0 (default 0.5).
-        #[serde(default = "half", skip_serializing_if = "is_half")]
+        #[serde(default = "half")]
         arrive_radius: f32,
         /// Random cost variation of the local choice, >= 0 (default 0).
-        #[serde(default, skip_serializing_if = "is_zero")]
+        #[serde(default)]
         jitter: f32,
     },
     /// Reynolds' wander: constant speed, heading turning smoothly at random.
@@ -567,10 +547,6 @@ fn half() -> f32 {
     0.5
 }
 
-fn is_half(v: &f32) -> bool {
-    same_bits(*v, half())
-}
-
 /// How waypoint walkers route.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RouteDef {
@@ -585,16 +561,8 @@ fn one() -> f32 {
     1.0
 }
 
-fn is_one(v: &f32) -> bool {
-    same_bits(*v, one())
-}
-
 fn seed_precision() -> f32 {
     0.95
-}
-
-fn is_seed_precision(v: &f32) -> bool {
-    same_bits(*v, seed_precision())
 }
 
 /// How a missile picks its desired heading.

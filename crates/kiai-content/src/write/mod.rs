@@ -25,6 +25,7 @@
 //! 100 columns, no defaults written out.
 
 mod align;
+mod defaults;
 mod node;
 mod render;
 mod splice;
@@ -213,15 +214,17 @@ impl Writer<'_> {
             }
             (
                 Node::Struct {
+                    ty: t,
                     name: a,
                     fields: of,
                 },
                 Node::Struct {
+                    ty: u,
                     name: b,
                     fields: nf,
                 },
                 Some(g),
-            ) if a == b && g.bracket == '(' => self.fields(of, nf, g, depth),
+            ) if t == u && a == b && g.bracket == '(' => self.fields(of, nf, g, depth),
             (Node::Tuple { name: a, items: oi }, Node::Tuple { name: b, items: ni }, Some(g))
                 if a == b
                     && oi.len() == ni.len()

@@ -25,6 +25,9 @@ pub(crate) enum Node {
     Some(Box<Node>),
     /// A struct `(a: 1)` or a struct variant `Cone(range: 1.0)`.
     Struct {
+        /// The Rust type's name (the enum's, for a variant): where the
+        /// writer looks its defaults up.
+        ty: &'static str,
         /// The variant's name; `None` for a plain struct.
         name: Option<&'static str>,
         /// Every field, in declaration order (skipped ones too).
@@ -56,8 +59,15 @@ pub(crate) struct Field {
 }
 
 impl Node {
-    /// The tree of `value`.
+    /// The tree of `value`, without the fields that hold their default.
     pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Result<Node, NodeError> {
+        let mut node = value.serialize(NodeSerializer)?;
+        super::defaults::leave_out(&mut node);
+        Ok(node)
+    }
+
+    /// The tree of `value` with every field serde writes.
+    pub(crate) fn of_all<T: Serialize + ?Sized>(value: &T) -> Result<Node, NodeError> {
         value.serialize(NodeSerializer)
     }
 
@@ -238,8 +248,9 @@ impl ser::Serializer for NodeSerializer {
         })
     }
 
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<StructBuilder, NodeError> {
+    fn serialize_struct(self, ty: &'static str, len: usize) -> Result<StructBuilder, NodeError> {
         Ok(StructBuilder {
+            ty,
             name: None,
             fields: Vec::with_capacity(len),
         })
@@ -247,12 +258,13 @@ impl ser::Serializer for NodeSerializer {
 
     fn serialize_struct_variant(
         self,
-        _name: &'static str,
+        ty: &'static str,
         _index: u32,
         variant: &'static str,
         len: usize,
     ) -> Result<StructBuilder, NodeError> {
         Ok(StructBuilder {
+            ty,
             name: Some(variant),
             fields: Vec::with_capacity(len),
         })
@@ -363,6 +375,7 @@ impl ser::SerializeMap for MapBuilder {
 }
 
 struct StructBuilder {
+    ty: &'static str,
     name: Option<&'static str>,
     fields: Vec<Field>,
 }
@@ -386,6 +399,7 @@ impl StructBuilder {
 
     fn done(self) -> Node {
         Node::Struct {
+            ty: self.ty,
             name: self.name,
             fields: self.fields,
         }
@@ -451,7 +465,7 @@ mod tests {
             c: vec![(1.0, f32::NAN)],
             d: "say \"hi\"",
         })?;
-        let Node::Struct { name, fields } = &n else {
+        let Node::Struct { name, fields, .. } = &n else {
             return Err(NodeError(format!("{n:?}")));
         };
         assert_eq!(*name, None);

@@ -36,7 +36,7 @@ fn inline_into(node: &Node, out: &mut String) {
         // Content is read with `ron`'s implicit `Some`: `bounds: (...)`,
         // `profile: "coward"`, as designers write them.
         Node::Some(inner) => inline_into(inner, out),
-        Node::Struct { name, fields } => {
+        Node::Struct { name, fields, .. } => {
             out.push_str(name.unwrap_or(""));
             out.push('(');
             let mut first = true;
@@ -128,7 +128,7 @@ pub(crate) fn readable(node: &Node, indent: usize, col: usize, force: Force) -> 
     };
     let (open, close) = match node {
         Node::Some(inner_node) => return readable(inner_node, indent, col, force),
-        Node::Struct { name, fields } => {
+        Node::Struct { name, fields, .. } => {
             for f in fields {
                 if let Some(v) = &f.value {
                     entry(format!("{}: ", f.name), v);
@@ -175,6 +175,7 @@ mod tests {
             items: vec![atom("1.0"), atom("0.0"), atom("2.0")],
         };
         let agent = Node::Struct {
+            ty: "AgentDef",
             name: None,
             fields: vec![
                 Field {
@@ -194,6 +195,7 @@ mod tests {
         assert_eq!(inline(&agent), "(name: \"g1\", pos: (1.0, 0.0, 2.0))");
         assert_eq!(readable(&agent, 4, 95, Force::Auto).lines().count(), 4);
         let doc = Node::Struct {
+            ty: "ContentDef",
             name: None,
             fields: vec![
                 Field {
