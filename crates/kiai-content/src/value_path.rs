@@ -256,6 +256,7 @@ fn resolve(root: &Node, path: &ValuePath) -> Result<Vec<Step>, PathError> {
             Node::Struct {
                 name: variant,
                 fields,
+                ..
             } => {
                 let i = fields.iter().position(|f| f.name == name).ok_or_else(|| {
                     let what = variant.map_or_else(here, |v| format!("{} (`{v}`)", here()));
@@ -322,19 +323,23 @@ fn resolve(root: &Node, path: &ValuePath) -> Result<Vec<Step>, PathError> {
     Ok(steps)
 }
 
-/// "`message`; did you mean `x`? (valid: a, b, c)"
+/// "`message`; did you mean `x`? Valid here: a, b, c"
 fn unknown(message: &str, wrong: &str, valid: impl Iterator<Item = String>) -> String {
     let valid: Vec<String> = valid.collect();
     let mut out = message.to_owned();
-    if let Some(close) = did_you_mean(wrong, valid.iter().map(String::as_str)) {
+    let close = did_you_mean(wrong, valid.iter().map(String::as_str));
+    if let Some(close) = close {
         out.push_str(&format!("; did you mean `{close}`?"));
     }
     if !valid.is_empty() {
         let mut list = valid[..valid.len().min(LISTED)].join(", ");
         if valid.len() > LISTED {
-            list.push_str(&format!(", ... ({} in all)", valid.len()));
+            list.push_str(&format!(" and {} more", valid.len() - LISTED));
         }
-        out.push_str(&format!(" (valid: {list})"));
+        out.push_str(&match close {
+            Some(_) => format!(" Valid here: {list}"),
+            None => format!("; valid here: {list}"),
+        });
     }
     out
 }
@@ -531,7 +536,7 @@ mod tests {
             e.contains("(`Cone`) has no field `rnage`; did you mean `range`?"),
             "{e}"
         );
-        assert!(e.contains("valid: range, fov_deg"), "{e}");
+        assert!(e.contains("Valid here: range, fov_deg"), "{e}");
         let e = err("waypoints.4.active", "true");
         assert!(e.contains("no item with id `4`"), "{e}");
         let e = err("no_such_field.x", "1");
