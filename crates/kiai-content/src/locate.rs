@@ -164,8 +164,7 @@ impl Entry {
 /// any text gives a tree, and the scan always terminates).
 pub(crate) fn syntax(text: &str) -> Syn {
     let mut s = Scanner {
-        chars: text.chars().collect(),
-        at: 0,
+        text,
         byte: 0,
         line: 1,
         column: 1,
@@ -232,25 +231,29 @@ fn record_children(text: &str, syn: &Syn, path: &str, out: &mut BTreeMap<String,
     }
 }
 
-struct Scanner {
-    chars: Vec<char>,
-    at: usize,
+/// Walks the text character by character (decoded in place: no copy of
+/// the text), keeping the byte offset and the line and column.
+struct Scanner<'t> {
+    text: &'t str,
     byte: usize,
     line: u32,
     column: u32,
 }
-impl Scanner {
+impl Scanner<'_> {
+    fn rest(&self) -> &str {
+        self.text.get(self.byte..).unwrap_or_default()
+    }
+
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
+        self.rest().chars().next()
     }
 
     fn peek_at(&self, offset: usize) -> Option<char> {
-        self.chars.get(self.at + offset).copied()
+        self.rest().chars().nth(offset)
     }
 
     fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
-        self.at += 1;
         self.byte += c.len_utf8();
         if c == '\n' {
             self.line += 1;
@@ -312,11 +315,7 @@ impl Scanner {
         let start = self.byte;
         let pos = self.pos();
         if depth > MAX_DEPTH {
-            self.byte += self.chars[self.at..]
-                .iter()
-                .map(|c| c.len_utf8())
-                .sum::<usize>();
-            self.at = self.chars.len();
+            self.byte = self.text.len();
             return Syn {
                 start,
                 end: self.byte,
@@ -368,12 +367,12 @@ impl Scanner {
             }
             Some(_) => {
                 // Number (or anything else): consume one token.
-                let begin = self.at;
+                let begin = self.byte;
                 while matches!(self.peek(), Some(c) if c.is_alphanumeric() || matches!(c, '.' | '_' | '+' | '-'))
                 {
                     self.bump();
                 }
-                if self.at == begin {
+                if self.byte == begin {
                     self.bump();
                 }
                 SynKind::Atom
@@ -435,10 +434,10 @@ impl Scanner {
                 }
                 _ => {}
             }
-            let before = self.at;
+            let before = self.byte;
             let e = entry(self);
             group.entries.push(e);
-            if self.at == before {
+            if self.byte == before {
                 self.bump();
             }
         }
@@ -468,15 +467,12 @@ impl Scanner {
         if !is_ident_start(c) {
             return None;
         }
-        let mut k = self.at;
-        while self.chars.get(k).is_some_and(|&c| is_ident_continue(c)) {
-            k += 1;
-        }
-        let mut m = k;
-        while self.chars.get(m).is_some_and(|c| c.is_whitespace()) {
-            m += 1;
-        }
-        if self.chars.get(m) == Some(&':') && self.chars.get(m + 1) != Some(&':') {
+        let mut ahead = self
+            .rest()
+            .chars()
+            .skip_while(|&c| is_ident_continue(c))
+            .skip_while(|c| c.is_whitespace());
+        if ahead.next() == Some(':') && ahead.next() != Some(':') {
             self.ident();
             let end = self.byte;
             self.skip_trivia();

@@ -104,9 +104,16 @@ pub fn to_ron(def: &ContentDef) -> Result<String, ron::Error> {
 /// values in place) or may not parse at all (then the file is written anew).
 /// The result always reads back to exactly `def`.
 pub fn to_ron_preserving(original: &str, def: &ContentDef) -> Result<Written, WriteError> {
+    let current = peek_format(original) == Some(u64::from(crate::FORMAT_VERSION));
+    if current && crate::load::parse_as::<ContentDef>(original, "").is_ok_and(|d| d == *def) {
+        return Ok(Written {
+            text: original.to_owned(),
+            layout: Layout::Kept,
+        });
+    }
     let new = Node::of(def)?;
     let Some(old) = base(original) else {
-        return fresh("", "", &new, Layout::New);
+        return fresh("", "", &new, Layout::New, def);
     };
     if old == new {
         return Ok(Written {
@@ -131,19 +138,25 @@ pub fn to_ron_preserving(original: &str, def: &ContentDef) -> Result<Written, Wr
             continue;
         }
         if let Ok(text) = splice::apply(original, w.splices)
-            && reads_back(&text, &new)
+            && reads_back(&text, def, &new)
         {
             return Ok(Written { text, layout });
         }
     }
     let lead = &original[..tree.start.min(original.len())];
     let trail = original.get(tree.end..).unwrap_or_default();
-    fresh(lead, trail, &new, Layout::Rewritten)
+    fresh(lead, trail, &new, Layout::Rewritten, def)
 }
 
 /// The whole file anew between the comments `lead` and `trail` (dropped if
 /// the result would not read back with them).
-fn fresh(lead: &str, trail: &str, new: &Node, layout: Layout) -> Result<Written, WriteError> {
+fn fresh(
+    lead: &str,
+    trail: &str,
+    new: &Node,
+    layout: Layout,
+    def: &ContentDef,
+) -> Result<Written, WriteError> {
     let body = render::document(new);
     let trail = trail.trim_start_matches([' ', '\t', '\r', '\n']);
     let with_comments = format!("{lead}{}{trail}", body.trim_end_matches('\n'));
@@ -153,7 +166,7 @@ fn fresh(lead: &str, trail: &str, new: &Node, layout: Layout) -> Result<Written,
         with_comments + "\n"
     };
     for text in [with_comments, body] {
-        if reads_back(&text, new) {
+        if reads_back(&text, def, new) {
             return Ok(Written { text, layout });
         }
     }
@@ -170,12 +183,11 @@ fn base(text: &str) -> Option<Node> {
     }
 }
 
-/// Whether `text` parses to exactly the content of `node`.
-fn reads_back(text: &str, node: &Node) -> bool {
+/// Whether `text` parses to exactly `def` (whose tree is `node`: content
+/// holding NaN is compared by text, since NaN equals nothing).
+fn reads_back(text: &str, def: &ContentDef, node: &Node) -> bool {
     crate::parse(text, "")
-        .ok()
-        .and_then(|def| Node::of(&def).ok())
-        .is_some_and(|n| &n == node)
+        .is_ok_and(|back| back == *def || Node::of(&back).is_ok_and(|n| &n == node))
 }
 
 /// Collects the splices turning the text of `old` into the text of `new`.
@@ -343,22 +355,32 @@ impl Writer<'_> {
         {
             return false;
         }
+        // Equal items at both ends need nothing (and no keys).
+        let head = old.iter().zip(new).take_while(|(o, n)| o == n).count();
+        let tail = old[head..]
+            .iter()
+            .rev()
+            .zip(new[head..].iter().rev())
+            .take_while(|(o, n)| o == n)
+            .count();
+        let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
         let keys = |items: &[Node]| items.iter().map(identity).collect::<Vec<_>>();
         let mut gone = Vec::new();
         let mut inserts = Vec::new();
-        let mut anchor = None;
-        for step in align::align(&keys(old), &keys(new)) {
+        let mut anchor = head.checked_sub(1);
+        for step in align::align(&keys(old_mid), &keys(new_mid)) {
             match step {
                 align::Step::Keep(i, j) => {
+                    let (i, j) = (head + i, head + j);
                     self.value(&old[i], &new[j], &g.entries[i].value, depth + 1);
                     anchor = Some(i);
                 }
-                align::Step::Delete(i) => gone.push(i),
+                align::Step::Delete(i) => gone.push(head + i),
                 align::Step::Insert(j) => inserts.push((
                     anchor,
                     NewEntry {
                         prefix: String::new(),
-                        node: &new[j],
+                        node: &new[head + j],
                         role: Role::Item,
                     },
                 )),

@@ -160,6 +160,14 @@ impl ser::Serializer for NodeSerializer {
     }
 
     fn serialize_str(self, v: &str) -> Result<Node, NodeError> {
+        // Most names need no escape: quote them directly (as `ron` would).
+        if v.chars().all(|c| c != '"' && c != '\\' && !c.is_control()) {
+            let mut text = String::with_capacity(v.len() + 2);
+            text.push('"');
+            text.push_str(v);
+            text.push('"');
+            return Ok(Node::Atom(text));
+        }
         ron::to_string(v)
             .map(Node::Atom)
             .map_err(|e| NodeError(e.to_string()))
