@@ -296,3 +296,27 @@ fn text_that_does_not_parse_is_replaced_by_a_new_file() {
     assert_eq!(written.layout, Layout::New);
     assert_eq!(written.text, "(\n    format: 2,\n    name: \"x\",\n)\n");
 }
+
+#[test]
+fn an_edit_that_cannot_be_placed_rewrites_only_its_section() {
+    // A `//` line inside a block comment looks like a comment line owned by
+    // the wall below it; cutting it would leave `/*` open. The result is
+    // checked, so the writer falls back to rewriting the walls section.
+    let text = "// Header.\n(\n    format: 2,\n    seed: 4, // kept\n    walls: [\n        /* A block comment\n        // ending here */\n        (from: (0.0, 0.0), to: (1.0, 0.0), height: 2.0),\n        (from: (2.0, 0.0), to: (3.0, 0.0), height: 2.0),\n    ],\n    agents: [\n        // The only agent.\n        (name: \"a\", archetype: \"x\", faction: \"f\", pos: (0.0, 0.0, 0.0)),\n    ],\n)\n";
+    let mut def = def_of("t", text);
+    def.walls.remove(0);
+    let written = to_ron_preserving(text, &def).unwrap();
+    assert_eq!(parse(&written.text, "t").unwrap(), def);
+    assert!(
+        matches!(
+            written.layout,
+            Layout::ItemsRewritten | Layout::SectionsRewritten
+        ),
+        "{:?}",
+        written.layout
+    );
+    assert_eq!(
+        written.text,
+        "// Header.\n(\n    format: 2,\n    seed: 4, // kept\n    walls: [\n        (from: (2.0, 0.0), to: (3.0, 0.0), height: 2.0),\n    ],\n    agents: [\n        // The only agent.\n        (name: \"a\", archetype: \"x\", faction: \"f\", pos: (0.0, 0.0, 0.0)),\n    ],\n)\n"
+    );
+}
