@@ -320,3 +320,26 @@ fn an_edit_that_cannot_be_placed_rewrites_only_its_section() {
         "// Header.\n(\n    format: 2,\n    seed: 4, // kept\n    walls: [\n        (from: (2.0, 0.0), to: (3.0, 0.0), height: 2.0),\n    ],\n    agents: [\n        // The only agent.\n        (name: \"a\", archetype: \"x\", faction: \"f\", pos: (0.0, 0.0, 0.0)),\n    ],\n)\n"
     );
 }
+
+#[test]
+fn files_with_crlf_line_ends_keep_them() {
+    let (name, text) = demos().remove(0);
+    let text = text.replace('\n', "\r\n");
+    let mut def = def_of(&name, &text);
+    assert_eq!(to_ron_preserving(&text, &def).unwrap().text, text);
+    let mut added = def.agents[0].clone();
+    added.name = "added".to_owned();
+    def.agents.push(added);
+    def.archetypes.0[0].1.noise = Some(2.5);
+    let written = to_ron_preserving(&text, &def).unwrap();
+    assert_eq!(written.layout, Layout::Kept);
+    assert_eq!(parse(&written.text, &name).unwrap(), def);
+    assert_eq!(
+        written.text.matches('\n').count(),
+        text.matches('\n').count() + 2
+    );
+    assert_eq!(
+        written.text.matches("\r\n").count(),
+        written.text.matches('\n').count()
+    );
+}

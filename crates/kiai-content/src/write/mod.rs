@@ -137,6 +137,12 @@ pub fn to_ron_preserving(original: &str, def: &ContentDef) -> Result<Written, Wr
         if w.unsafe_edit {
             continue;
         }
+        if original.contains("\r\n") {
+            // New lines end as the file's lines do.
+            for s in &mut w.splices {
+                s.with = splice::crlf(&s.with);
+            }
+        }
         if let Ok(text) = splice::apply(original, w.splices)
             && reads_back(&text, def, &new)
         {

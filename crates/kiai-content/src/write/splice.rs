@@ -49,6 +49,20 @@ pub(crate) fn apply(text: &str, mut splices: Vec<Splice>) -> Result<String, Unsa
     Ok(out)
 }
 
+/// `text` with every line ending `\r\n` (for files written that way).
+pub(crate) fn crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    let mut last = '\0';
+    for c in text.chars() {
+        if c == '\n' && last != '\r' {
+            out.push('\r');
+        }
+        out.push(c);
+        last = c;
+    }
+    out
+}
+
 /// How a new entry is laid out when it gets a line of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Role {
@@ -388,5 +402,6 @@ mod tests {
             Ok("axBcdEf".to_owned())
         );
         assert_eq!(apply("abcdef", vec![s(1, 4, ""), s(2, 3, "")]), Err(Unsafe));
+        assert_eq!(crlf("a\nb\r\nc\n"), "a\r\nb\r\nc\r\n");
     }
 }
