@@ -69,6 +69,7 @@ enum Command {
     Migrate(content_cmds::MigrateArgs),
     /// Set values of a content file in place by path, keeping its comments
     /// and layout (keeps FILE.bak).
+    #[command(long_about = set_cmd::LONG_ABOUT, after_help = set_cmd::EXAMPLES)]
     Set(set_cmd::SetArgs),
 }
 

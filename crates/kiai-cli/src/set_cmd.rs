@@ -20,23 +20,26 @@ const SHOWN_LINES: usize = 40;
 /// Longest hunk the dry run's line comparison looks across.
 const RESYNC_LINES: usize = 400;
 
+/// `kiai set --help`: what the command does and the PATH syntax.
+pub(crate) const LONG_ABOUT: &str = "Set values of a content file in place, keeping its comments \
+    and layout: only the text of the changed values is rewritten (the previous version is kept \
+    as FILE.bak).\n\n\
+    PATH is dotted from the top of the file: field names, map keys (archetypes, profiles, costs) \
+    and named list items (agents, factions, senses, regions) by name, waypoints by id, other \
+    items (links, walls, sounds, tuple elements) by index; quote a step with dots or spaces \
+    (archetypes.\"big guard\".noise). VALUE is RON of the value's type.\n\n\
+    The edited content is validated before anything is written. An unknown path, a value of the \
+    wrong type or an edit that makes the content invalid is refused with exit status 1, and the \
+    file is left untouched.";
+
+/// `kiai set --help`: examples.
+pub(crate) const EXAMPLES: &str = "Examples:\n  \
+    kiai set level.ron archetypes.guard.senses.eyes.shape.range=40\n  \
+    kiai set level.ron 'agents.g1.pos=(1.0, 0.0, 2.0)' seed=7\n  \
+    kiai set content/demo/village.ron waypoints.3.active=false --dry-run\n  \
+    kiai set level.ron profiles.coward.evade=9 --json";
+
 #[derive(Args)]
-#[command(
-    long_about = "Set values of a content file in place, keeping its comments and layout: only \
-        the text of the changed values is rewritten (the previous version is kept as FILE.bak).\n\n\
-        PATH is dotted from the top of the file: field names, map keys (archetypes, profiles, \
-        costs) and named list items (agents, factions, senses, regions) by name, waypoints by \
-        id, other items (links, walls, sounds, tuple elements) by index; quote a step with dots \
-        or spaces (archetypes.\"big guard\".noise). VALUE is RON of the value's type.\n\n\
-        The edited content is validated before anything is written. An unknown path, a value \
-        of the wrong type or an edit that makes the content invalid is refused with exit status \
-        1, and the file is left untouched.",
-    after_help = "Examples:\n  \
-        kiai set content/demo/guards.ron archetypes.guard.senses.eyes.shape.range=40\n  \
-        kiai set level.ron 'agents.g1.pos=(1.0, 0.0, 2.0)' seed=7\n  \
-        kiai set content/demo/village.ron waypoints.3.active=false --dry-run\n  \
-        kiai set content/demo/arena.ron profiles.coward.evade=9 --json"
-)]
 pub(crate) struct SetArgs {
     /// Content file (.ron, newest format) to edit in place.
     file: PathBuf,
