@@ -182,3 +182,53 @@ fn migrate_rewrites_a_v1_file_in_place_with_a_backup() {
         "{text}"
     );
 }
+
+/// Every format-1 file under tests/ that `kiai migrate` accepts: only the
+/// `format` and positional `costs` lines change, every comment line stays,
+/// and no default the file did not have is written out.
+#[test]
+fn migrate_keeps_every_format_1_file_but_its_format_and_costs() {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ron") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root().join("tests"), &mut files);
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut migrated = 0;
+    for file in files {
+        let Ok(v1) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        if kiai_content::migrate::peek_format(&v1) != Some(1) {
+            continue;
+        }
+        let copy = dir.path().join("v1.ron");
+        std::fs::write(&copy, &v1).unwrap_or_else(|e| panic!("{e}"));
+        let out = kiai(&["migrate", path_str(&copy), "--json"]);
+        if !out.status.success() {
+            continue; // invalid in format 1 already: refused
+        }
+        migrated += 1;
+        let name = file.display().to_string();
+        let m: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        assert_eq!(m["kept_layout"], true, "{name}");
+        let now = std::fs::read_to_string(&copy).unwrap_or_default();
+        let (a, b): (Vec<&str>, Vec<&str>) = (v1.lines().collect(), now.lines().collect());
+        assert_eq!(a.len(), b.len(), "{name}:\n{now}");
+        for (before, after) in a.iter().zip(&b).filter(|(x, y)| x != y) {
+            assert!(
+                before.contains("format:") || before.contains("costs:"),
+                "{name}: {before:?} -> {after:?}"
+            );
+            assert_eq!(before.contains("//"), after.contains("//"), "{name}");
+        }
+    }
+    assert!(migrated >= 2, "{migrated}");
+}

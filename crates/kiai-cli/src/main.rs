@@ -6,6 +6,7 @@
 //! `file:line:col: error: message` and make the command exit with status 1.
 
 mod content_cmds;
+mod set_cmd;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -37,7 +38,8 @@ static ALLOCATOR: kiai_bench::CountingAllocator = kiai_bench::CountingAllocator;
         as `file:line:col: error: message` and exit with status 1.",
     after_help = "Examples:\n  kiai run content/demo/arena.ron --ticks 600 --seed 1\n  \
         kiai perceive content/demo/arena.ron --tick 10 --json\n  \
-        kiai validate content/demo/*.ron\n  kiai bench --quick"
+        kiai validate content/demo/*.ron\n  \
+        kiai set level.ron archetypes.guard.senses.eyes.shape.range=40\n  kiai bench --quick"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -64,6 +66,10 @@ enum Command {
     Export(content_cmds::ExportArgs),
     /// Rewrite a content file in place to the newest format (keeps FILE.bak).
     Migrate(content_cmds::MigrateArgs),
+    /// Set values of a content file in place by path, keeping its comments
+    /// and layout (keeps FILE.bak).
+    #[command(long_about = set_cmd::LONG_ABOUT, after_help = set_cmd::EXAMPLES)]
+    Set(set_cmd::SetArgs),
 }
 
 #[derive(Args)]
@@ -212,6 +218,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench(&args),
         Command::Export(args) => content_cmds::export(&args),
         Command::Migrate(args) => content_cmds::migrate(&args),
+        Command::Set(args) => set_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

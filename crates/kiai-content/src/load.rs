@@ -292,7 +292,10 @@ pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
 /// The nesting pre-check runs first unless the fast reader succeeded on text
 /// whose comments hold no brackets or quotes: its nesting then stays within
 /// the reader's limit, far below [`MAX_NESTING`].
-fn parse_as<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T, Diagnostics> {
+pub(crate) fn parse_as<T: serde::de::DeserializeOwned>(
+    text: &str,
+    file: &str,
+) -> Result<T, Diagnostics> {
     if let Some(read) = crate::fast::from_str(text)
         && (!read.brackets_in_comments || too_deep(text).is_none())
     {
