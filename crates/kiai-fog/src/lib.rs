@@ -58,9 +58,6 @@ mod fog;
 mod grid;
 pub mod template;
 
-#[cfg(feature = "bench")]
-pub mod bench;
-
 pub use faction::{FactionId, FactionMask, MAX_FACTIONS};
 pub use fog::{
     FogConfig, FogError, FogEvent, FogGrid, MAX_UNITS_PER_FACTION, Pose, SightShape, TileState,
