@@ -43,6 +43,7 @@ mod locate;
 pub mod migrate;
 mod nav;
 pub mod pack;
+mod pack_body;
 mod rules;
 mod save;
 mod validate;
