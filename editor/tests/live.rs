@@ -269,7 +269,7 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
 #[test]
 fn seeking_back_from_snapshots_matches_the_recorded_hashes() {
     let arena = root().join("content/demo/arena.ron");
-    let def = kiai_content::Content::load(&arena).unwrap().def;
+    let def = kiai_content::Content::load(&arena).unwrap().into_def();
     let mut sim = kiai_editor::sim::Sim::new(&def, &root(), def.seed).unwrap();
     sim.seek(120).unwrap();
     let hashes = sim.hashes.clone();

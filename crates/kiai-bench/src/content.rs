@@ -92,8 +92,9 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
             ours.warnings[0]
         ));
     }
+    let def = ours.def().ok_or("text content without definitions")?;
     let peer = parse_only(&text)?;
-    if peer != ours.def {
+    if peer != *def {
         return Err("content: ron::from_str and kiai disagree".to_owned());
     }
     let est = once_ms(|| {
@@ -114,18 +115,18 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
         note: format!(
             "{:.1} MB of RON, {waypoints} waypoints, {} links, 1000 agents; kiai parses (its reader for plain RON, ron for anything else), checks limits, validates and lints",
             text.len() as f64 / 1e6,
-            ours.def.links.len()
+            def.links.len()
         ),
     }];
 
     // Pack: decode + resolve + validate against JSON of the same data.
-    let pack = Pack::from_def(&ours.def).map_err(|e| e.to_string())?;
+    let pack = Pack::from_def(def).map_err(|e| e.to_string())?;
     let bytes = pack.encode().map_err(|e| e.to_string())?;
     let json = serde_json::to_vec(&pack).map_err(|e| e.to_string())?;
     let load_pack = |b: &[u8]| Pack::decode(b).map_err(|e| e.to_string());
-    let from_pack = Content::from_pack(&load_pack(&bytes)?, "generated.kpack").map_err(show)?;
+    let from_pack = Content::from_pack(load_pack(&bytes)?, "generated.kpack").map_err(show)?;
     let from_json: Pack = serde_json::from_slice(&json).map_err(|e| e.to_string())?;
-    if from_json != pack || Pack::from_def(&from_pack.def).map_err(|e| e.to_string())? != pack {
+    if from_json != pack || from_pack.pack() != Some(&pack) {
         return Err("pack: postcard and serde_json disagree".to_owned());
     }
     let est = once_ms(|| {
@@ -137,7 +138,7 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     });
     let full_ms = median_ms(reps.min(5), || {
         let _ = std::hint::black_box(
-            Pack::decode(&bytes).map(|p| Content::from_pack(&p, "generated.kpack")),
+            Pack::decode(&bytes).map(|p| Content::from_pack(p, "generated.kpack")),
         );
     });
     let peer_ms = median_ms(reps, || {

@@ -476,11 +476,7 @@ fn write_trace(
     for (i, t) in decider.traces().iter().enumerate() {
         let d = a.decisions()[i];
         let archetype = &world.archetypes()[a.archetypes()[i].index()];
-        let profile = content
-            .def
-            .archetypes
-            .get(&archetype.name)
-            .and_then(|def| def.profile.as_deref());
+        let profile = content.archetype_profile(a.archetypes()[i].index());
         let steering = match (archetype.movement, d.state, d.target.is_some()) {
             (kiai_core::Movement::Static, ..) => "static",
             (kiai_core::Movement::Missile { .. }, BehaviourState::Chase, true) => {
@@ -770,7 +766,7 @@ fn select(args: &SelectArgs) -> anyhow::Result<ExitCode> {
         exclude: &exclude,
     };
     options.jitter = args.jitter;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(content.def.seed));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(content.seed()));
     let selected = nav
         .graph
         .select_neighbour(at, Destination::Waypoint(dest), &options, &mut rng)

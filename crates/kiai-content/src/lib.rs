@@ -44,6 +44,8 @@ pub mod migrate;
 mod nav;
 pub mod pack;
 mod pack_body;
+mod pack_check;
+mod pack_world;
 mod rules;
 mod save;
 mod validate;

@@ -330,13 +330,16 @@ pub struct TextMigration {
 /// whole file is written anew from them). Fails with the diagnostics of an
 /// unreadable or invalid file.
 pub fn migrate_text(text: &str, file: &str) -> Result<TextMigration, Diagnostics> {
-    let content = crate::Content::from_str(text, file)?;
+    let mut content = crate::Content::from_str(text, file)?;
     let from = content.migrated_from.unwrap_or(crate::FORMAT_VERSION);
-    if content.migrated_from.is_none() {
+    let migrated = content.migrated_from.is_some();
+    let changes = std::mem::take(&mut content.changes);
+    let def = content.into_def();
+    if !migrated {
         return Ok(TextMigration {
             from,
             text: text.to_owned(),
-            def: content.def,
+            def,
             changes: Vec::new(),
             kept_layout: true,
         });
@@ -344,7 +347,7 @@ pub fn migrate_text(text: &str, file: &str) -> Result<TextMigration, Diagnostics
     let spans = SpanIndex::new(text);
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let lines = line_starts(text);
-    for change in &content.changes {
+    for change in &changes {
         let Some(start) = spans
             .contains(&change.path)
             .then(|| offset(text, &lines, spans.pos(&change.path)))
@@ -360,7 +363,7 @@ pub fn migrate_text(text: &str, file: &str) -> Result<TextMigration, Diagnostics
                 .strip_prefix("links[")
                 .and_then(|r| r.strip_suffix(']'))
                 .and_then(|r| r.parse::<usize>().ok())
-            && let Some(link) = content.def.links.get(i)
+            && let Some(link) = def.links.get(i)
             && let Some(end) = matching_bracket(text, start)
         {
             edits.push((start, end, map_text(&link.costs)));
@@ -378,11 +381,11 @@ pub fn migrate_text(text: &str, file: &str) -> Result<TextMigration, Diagnostics
         at = *end;
     }
     out.push_str(&text[at..]);
-    let kept_layout = matches!(crate::parse(&out, file), Ok(def) if def == content.def);
+    let kept_layout = matches!(crate::parse(&out, file), Ok(parsed) if parsed == def);
     let text = if kept_layout {
         out
     } else {
-        crate::save::to_ron(&content.def).map_err(|e| {
+        crate::save::to_ron(&def).map_err(|e| {
             Diagnostics(vec![Diagnostic::error(
                 file,
                 Pos { line: 1, column: 1 },
@@ -393,8 +396,8 @@ pub fn migrate_text(text: &str, file: &str) -> Result<TextMigration, Diagnostics
     Ok(TextMigration {
         from,
         text,
-        def: content.def,
-        changes: content.changes,
+        def,
+        changes,
         kept_layout,
     })
 }

@@ -42,6 +42,8 @@ pub(crate) struct ArchetypeValues<'a> {
     pub(crate) noise: Option<f32>,
     pub(crate) separation: Option<f32>,
     pub(crate) script: Option<&'a str>,
+    /// The game-registered decider it names (checked when a world is built).
+    pub(crate) decider: Option<&'a str>,
 }
 
 impl<'a> From<&'a ArchetypeDef> for ArchetypeValues<'a> {
@@ -53,6 +55,7 @@ impl<'a> From<&'a ArchetypeDef> for ArchetypeValues<'a> {
             noise: a.noise,
             separation: a.separation,
             script: a.script.as_deref(),
+            decider: a.decider.as_deref(),
         }
     }
 }
@@ -66,6 +69,7 @@ impl<'a> From<&'a PackArchetype> for ArchetypeValues<'a> {
             noise: a.noise,
             separation: a.separation,
             script: a.script.as_deref(),
+            decider: a.decider.as_deref(),
         }
     }
 }
