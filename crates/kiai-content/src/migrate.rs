@@ -347,18 +347,21 @@ pub struct TextMigration {
 /// rewrites the changed items, sections, or at last the whole file).
 /// Fails with the diagnostics of an unreadable or invalid file.
 pub fn migrate_text(text: &str, file: &str) -> Result<TextMigration, Diagnostics> {
-    let content = crate::Content::from_str(text, file)?;
+    let mut content = crate::Content::from_str(text, file)?;
     let from = content.migrated_from.unwrap_or(crate::FORMAT_VERSION);
-    if content.migrated_from.is_none() {
+    let migrated = content.migrated_from.is_some();
+    let changes = std::mem::take(&mut content.changes);
+    let def = content.into_def();
+    if !migrated {
         return Ok(TextMigration {
             from,
             text: text.to_owned(),
-            def: content.def,
+            def,
             changes: Vec::new(),
             kept_layout: true,
         });
     }
-    let written = crate::write::to_ron_preserving(text, &content.def).map_err(|e| {
+    let written = crate::write::to_ron_preserving(text, &def).map_err(|e| {
         Diagnostics(vec![Diagnostic::error(
             file,
             Pos { line: 1, column: 1 },
@@ -368,8 +371,8 @@ pub fn migrate_text(text: &str, file: &str) -> Result<TextMigration, Diagnostics
     Ok(TextMigration {
         from,
         text: written.text,
-        def: content.def,
-        changes: content.changes,
+        def,
+        changes,
         kept_layout: written.layout == crate::write::Layout::Kept,
     })
 }

@@ -145,8 +145,8 @@ mod tests {
         let mut two = def.clone();
         two.name = "two".to_owned();
         save(&path, &two)?;
-        assert_eq!(crate::Content::load(&path)?.def, two);
-        assert_eq!(crate::Content::load(&backup_path(&path))?.def, def);
+        assert_eq!(crate::Content::load(&path)?.into_def(), two);
+        assert_eq!(crate::Content::load(&backup_path(&path))?.into_def(), def);
         let leftovers = std::fs::read_dir(dir.path())?.count();
         assert_eq!(leftovers, 2, "only the file and its backup");
         Ok(())
