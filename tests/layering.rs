@@ -118,6 +118,26 @@ fn lua_sits_above_the_runtime() {
 }
 
 #[test]
+fn the_facade_wires_lua_to_content() {
+    let meta = metadata();
+    // Scripts meet content in the facade: games, the CLI, the editor and
+    // the benchmarks all wire them through `kiai::lua`.
+    let facade = normal_closure(&meta, "kiai");
+    for needed in ["kiai-core", "kiai-content", "kiai-lua"] {
+        assert!(facade.contains(needed), "kiai lacks {needed}: {facade:?}");
+    }
+    for user in ["kiai-cli", "kiai-editor", "kiai-bench"] {
+        assert!(
+            normal_closure(&meta, user).contains("kiai"),
+            "{user} does not go through the kiai facade"
+        );
+    }
+    for f in ["kiai-cli", "kiai-bench", "egui", "eframe"] {
+        assert!(!facade.contains(f), "the kiai facade depends on {f}");
+    }
+}
+
+#[test]
 fn the_editor_is_a_leaf() {
     let meta = metadata();
     let deps = normal_closure(&meta, "kiai-editor");
@@ -143,4 +163,38 @@ fn the_editor_is_a_leaf() {
             "{other} depends on kiai-editor"
         );
     }
+}
+
+/// The benchmarks' crate and its peers (kiddo, pathfinding) are for
+/// developers: `kiai bench` runs the separate `kiai-bench` binary.
+const BENCHMARK_ONLY: [&str; 3] = ["kiai-bench", "kiddo", "pathfinding"];
+
+#[test]
+fn the_shipped_cli_and_the_runtime_link_no_benchmarks() {
+    let meta = metadata();
+    let cli = normal_closure(&meta, "kiai-cli");
+    assert!(
+        cli.contains("kiai-content") && cli.contains("kiai-lua"),
+        "the walk found kiai-cli's dependencies: {cli:?}"
+    );
+    for f in BENCHMARK_ONLY {
+        assert!(!cli.contains(f), "kiai-cli depends on {f}");
+    }
+    for runtime in [
+        "kiai-core",
+        "kiai-nav",
+        "kiai-fog",
+        "kiai-content",
+        "kiai-lua",
+        "kiai",
+    ] {
+        let deps = normal_closure(&meta, runtime);
+        for f in BENCHMARK_ONLY {
+            assert!(!deps.contains(f), "{runtime} depends on {f}");
+        }
+    }
+    assert!(
+        normal_closure(&meta, "kiai-bench").contains("pathfinding"),
+        "the peers live in kiai-bench"
+    );
 }

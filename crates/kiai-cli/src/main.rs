@@ -5,7 +5,9 @@
 //! tests rely on). Problems in content are printed as
 //! `file:line:col: error: message` and make the command exit with status 1.
 
+mod bench;
 mod content_cmds;
+mod set_cmd;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -16,16 +18,11 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use kiai_content::{Content, Diagnostic, NavMap};
 use kiai_core::{BehaviourState, DefaultDecider, Pipeline, StageTimings, World, state_hash};
-use kiai_lua::LuaDecider;
 use kiai_nav::{
     CostListId, Destination, Heading, NavQuery, NeighbourFilter, PartialReason, PathFilter,
     PathStatus, SelectOptions, WaypointId,
 };
 use serde_json::{Value, json};
-
-/// Counts allocations so `kiai bench` can report allocations per query.
-#[global_allocator]
-static ALLOCATOR: kiai_bench::CountingAllocator = kiai_bench::CountingAllocator;
 
 #[derive(Parser)]
 #[command(
@@ -38,7 +35,8 @@ static ALLOCATOR: kiai_bench::CountingAllocator = kiai_bench::CountingAllocator;
         as `file:line:col: error: message` and exit with status 1.",
     after_help = "Examples:\n  kiai run content/demo/arena.ron --ticks 600 --seed 1\n  \
         kiai perceive content/demo/arena.ron --tick 10 --json\n  \
-        kiai validate content/demo/*.ron\n  kiai bench --quick"
+        kiai validate content/demo/*.ron\n  \
+        kiai set level.ron archetypes.guard.senses.eyes.shape.range=40\n  kiai bench --quick"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -60,11 +58,15 @@ enum Command {
     /// Report the tile fog of war per faction at a given tick.
     Fog(FogArgs),
     /// Run the side-by-side benchmarks (kiai against a peer, same inputs).
-    Bench(BenchArgs),
+    Bench(bench::BenchArgs),
     /// Write a validated, resolved runtime pack (binary or RON).
     Export(content_cmds::ExportArgs),
     /// Rewrite a content file in place to the newest format (keeps FILE.bak).
     Migrate(content_cmds::MigrateArgs),
+    /// Set values of a content file in place by path, keeping its comments
+    /// and layout (keeps FILE.bak).
+    #[command(long_about = set_cmd::LONG_ABOUT, after_help = set_cmd::EXAMPLES)]
+    Set(set_cmd::SetArgs),
 }
 
 #[derive(Args)]
@@ -191,16 +193,6 @@ struct FogArgs {
     dump: bool,
 }
 
-#[derive(Args)]
-struct BenchArgs {
-    /// Shorter runs (seconds instead of tens of seconds); figures are noisier.
-    #[arg(long)]
-    quick: bool,
-    /// Print one JSON object on stdout instead of a table.
-    #[arg(long)]
-    json: bool,
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -210,9 +202,10 @@ fn main() -> ExitCode {
         Command::Path(args) => path(&args),
         Command::Select(args) => select(&args),
         Command::Fog(args) => fog(&args),
-        Command::Bench(args) => bench(&args),
+        Command::Bench(args) => bench::bench(&args),
         Command::Export(args) => content_cmds::export(&args),
         Command::Migrate(args) => content_cmds::migrate(&args),
+        Command::Set(args) => set_cmd::run(&args),
     };
     match result {
         Ok(code) => code,
@@ -281,6 +274,26 @@ fn print_json(value: &Value) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A watcher over `lua`'s script files; says on stderr what it watches.
+fn watch_scripts(lua: &kiai::lua::LuaDecider) -> anyhow::Result<kiai::lua::ScriptWatcher> {
+    let watcher =
+        kiai::lua::ScriptWatcher::new(lua.script_paths()).context("cannot watch the scripts")?;
+    match lua.script_paths().count() {
+        0 => eprintln!("watching no script files: the scripts came bundled in a pack"),
+        n => eprintln!("watching {n} script files for changes"),
+    }
+    Ok(watcher)
+}
+
+/// A script error on stderr: `tick T: file:line: message`, then the
+/// traceback if any.
+fn print_script_error(tick: u64, error: &kiai::lua::ScriptError) {
+    eprintln!("tick {tick}: {error}");
+    if !error.traceback.is_empty() {
+        eprintln!("{}", error.traceback);
+    }
+}
+
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let Some(content) = load(&args.sim.file) else {
         return Ok(REPORTED);
@@ -304,31 +317,12 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         "--trace is not available yet for content with scripts"
     );
     let (elapsed, totals, labels) = with_threads(args.sim.threads, || -> anyhow::Result<_> {
-        let mut lua = if scripts.is_empty() {
-            None
-        } else {
-            let mut d = LuaDecider::default();
-            for s in &scripts {
-                let (id, result) = match &s.bundled {
-                    // A pack carries its scripts' text.
-                    Some(text) => match d.add_script(&s.path.display().to_string(), text) {
-                        Ok(id) => (id, Ok(())),
-                        Err(e) => anyhow::bail!("{e}"),
-                    },
-                    None => d.load_file(&s.path),
-                };
-                if let Err(e) = result {
-                    eprintln!("{e}");
-                }
-                d.assign(kiai_core::ArchetypeId::from_index(s.index), id);
-            }
-            Some(d)
-        };
-        let watcher = match (&lua, args.watch) {
-            (Some(d), true) => Some(
-                kiai_lua::ScriptWatcher::new(d.script_paths())
-                    .context("cannot watch the scripts")?,
-            ),
+        let (mut lua, errors) = kiai::lua::decider_for(&content, kiai::lua::Limits::default());
+        for e in errors {
+            eprintln!("{e}");
+        }
+        let mut watcher = match (&lua, args.watch) {
+            (Some(d), true) => Some(watch_scripts(d)?),
             _ => None,
         };
         let mut pipeline = Pipeline::new();
@@ -340,11 +334,11 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         let mut totals = StageTimings::default();
         let mut elapsed = std::time::Duration::ZERO;
         for t in 0..args.ticks {
-            if let (Some(w), Some(d)) = (&watcher, &mut lua) {
-                for f in w.changed() {
-                    match d.reload_file(&f) {
-                        Ok(_) => eprintln!("reloaded {} before tick {}", f.display(), world.tick()),
-                        Err(e) => eprintln!("{e}"),
+            if let (Some(w), Some(d)) = (&mut watcher, &mut lua) {
+                for r in w.poll(d, world.tick()) {
+                    match &r.result {
+                        Ok(()) => eprintln!("reloaded {} before tick {}", r.path.display(), r.tick),
+                        Err(e) => print_script_error(r.tick, e),
                     }
                 }
             }
@@ -356,10 +350,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             elapsed += start.elapsed();
             if let Some(d) = &mut lua {
                 for r in d.take_reports() {
-                    eprintln!("tick {}: {}", r.tick, r.error);
-                    if !r.error.traceback.is_empty() {
-                        eprintln!("{}", r.error.traceback);
-                    }
+                    print_script_error(r.tick, &r.error);
                 }
                 for line in d.take_log() {
                     eprintln!("{line}");
@@ -489,11 +480,7 @@ fn write_trace(
     for (i, t) in decider.traces().iter().enumerate() {
         let d = a.decisions()[i];
         let archetype = &world.archetypes()[a.archetypes()[i].index()];
-        let profile = content
-            .def
-            .archetypes
-            .get(&archetype.name)
-            .and_then(|def| def.profile.as_deref());
+        let profile = content.archetype_profile(a.archetypes()[i].index());
         let steering = match (archetype.movement, d.state, d.target.is_some()) {
             (kiai_core::Movement::Static, ..) => "static",
             (kiai_core::Movement::Missile { .. }, BehaviourState::Chase, true) => {
@@ -783,7 +770,7 @@ fn select(args: &SelectArgs) -> anyhow::Result<ExitCode> {
         exclude: &exclude,
     };
     options.jitter = args.jitter;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(content.def.seed));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(content.seed()));
     let selected = nav
         .graph
         .select_neighbour(at, Destination::Waypoint(dest), &options, &mut rng)
@@ -907,71 +894,4 @@ fn fog(args: &FogArgs) -> anyhow::Result<ExitCode> {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
-}
-
-fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    if cfg!(debug_assertions) && !args.json {
-        eprintln!(
-            "note: this is a debug build; run `cargo run --release -p kiai-cli -- bench` for real figures"
-        );
-    }
-    let scenarios = kiai_bench::all(kiai_bench::Effort { quick: args.quick })
-        .map_err(|e| anyhow::anyhow!("benchmark results disagree: {e}"))?;
-    if args.json {
-        let list: Vec<Value> = scenarios
-            .iter()
-            .map(|s| {
-                json!({
-                    "name": s.name,
-                    "ours_ms": s.ours_ms,
-                    "peer": s.peer,
-                    "peer_ms": s.peer_ms,
-                    "ratio": s.ratio(),
-                    "note": s.note,
-                })
-            })
-            .collect();
-        print_json(&json!({
-            "scenarios": list,
-            "quick": args.quick,
-            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
-            "threads": rayon::current_num_threads(),
-            "machine": machine(),
-        }))?;
-    } else {
-        outln(&format!(
-            "{:<36} {:>12} {:>12}  {:>8}  peer",
-            "scenario", "kiai ms", "peer ms", "ratio"
-        ))?;
-        for s in &scenarios {
-            outln(&format!(
-                "{:<36} {:>12.4} {:>12.4}  {:>7.1}x  {}",
-                s.name,
-                s.ours_ms,
-                s.peer_ms,
-                s.ratio(),
-                s.peer
-            ))?;
-        }
-        for s in &scenarios {
-            outln(&format!("  {}: {}", s.name, s.note))?;
-        }
-        outln(&format!("machine: {}", machine()))?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The CPU model and core count, for recording next to figures.
-fn machine() -> String {
-    let model = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!("{model}, {cores} cores")
 }

@@ -11,10 +11,12 @@
 //! with other inputs, RON tokens; packs get their length and checksum
 //! fixed up most of the time so mutations reach the decoder). Inputs that
 //! produce a diagnostic not seen before join the corpus. A crash is a
-//! panic, or valid content that does not survive save -> load and
-//! export -> pack decode unchanged. Crashing inputs are written to
-//! `target/fuzz-crashes/`. The process exits with status 1 if any crash
-//! was found.
+//! panic (packs that load are also built and run for three ticks), or valid
+//! content that does not survive save -> load and export -> pack decode
+//! unchanged, or whose pack runs differently (state hash after two ticks).
+//! Crashing inputs are written to `fuzz-crashes/` in cargo's target
+//! directory (where this example's binary was built), or to `--crashes
+//! DIR`. The process exits with status 1 if any crash was found.
 
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -231,40 +233,65 @@ fn run_ron(bytes: &[u8]) -> Result<String, String> {
             .map(|d| signature(&d.message))
             .unwrap_or_default()),
         Ok(c) => {
-            let saved = to_ron(&c.def).map_err(|e| format!("save failed: {e}"))?;
+            let world = hash_after_ticks(&c);
+            let def = c.into_def();
+            let saved = to_ron(&def).map_err(|e| format!("save failed: {e}"))?;
             let again = Content::from_str(&saved, "saved.ron")
                 .map_err(|e| format!("saved content does not load:\n{e}\n{saved}"))?;
-            if again.def != c.def {
+            if again.def() != Some(&def) {
                 return Err(format!("save -> load changed the content:\n{saved}"));
             }
-            let pack = Pack::from_def(&c.def).map_err(|e| format!("export failed: {e}"))?;
+            let pack = Pack::from_def(&def).map_err(|e| format!("export failed: {e}"))?;
             let bytes = pack.encode().map_err(|e| format!("encode failed: {e}"))?;
             let decoded = Pack::decode(&bytes).map_err(|e| format!("decode failed: {e}"))?;
             if decoded != pack {
                 return Err("pack round trip changed the pack".to_owned());
             }
-            Content::from_pack(&decoded, "fuzz.kpack")
+            let from_pack = Content::from_pack(decoded, "fuzz.kpack")
                 .map_err(|e| format!("exported pack does not load: {e}"))?;
+            if hash_after_ticks(&from_pack) != world {
+                return Err(format!(
+                    "the pack runs differently from its content:\n{saved}"
+                ));
+            }
             Ok("ok".to_owned())
         }
     }
 }
 
-/// Decodes a pack and, if it decodes, loads it as content.
+/// The state hash after two ticks of content's world, or the build error.
+fn hash_after_ticks(content: &Content) -> Result<u64, String> {
+    let mut world = content.world(None).map_err(|e| e.to_string())?;
+    let mut pipeline = kiai_core::Pipeline::new();
+    let mut decider = kiai_core::DefaultDecider::default();
+    for _ in 0..2 {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    Ok(kiai_core::state_hash(&world))
+}
+
+/// Loads a pack's bytes as content (what `kiai` does with a pack file) and,
+/// if they load, builds the navigation graph and the world and runs a few
+/// ticks of it: a pack is not validated like text, so whatever passes its
+/// checks must run.
 fn run_pack(bytes: &[u8]) -> Result<String, String> {
-    match Pack::decode(bytes) {
-        Err(e) => Ok(signature(&e.to_string())),
-        Ok(p) => match Content::from_pack(&p, "fuzz.kpack") {
-            Err(d) => Ok(d
-                .0
-                .first()
-                .map(|d| signature(&d.message))
-                .unwrap_or_default()),
-            Ok(c) => {
-                let _ = c.world(None);
-                Ok("ok".to_owned())
+    match Content::from_pack_bytes(bytes, "fuzz.kpack") {
+        Err(d) => Ok(d
+            .0
+            .first()
+            .map(|d| signature(&d.message))
+            .unwrap_or_default()),
+        Ok(c) => {
+            let _ = c.nav();
+            if let Ok(mut world) = c.world(None) {
+                let mut pipeline = kiai_core::Pipeline::new();
+                let mut decider = kiai_core::DefaultDecider::default();
+                for _ in 0..3 {
+                    pipeline.tick(&mut world, &mut decider);
+                }
             }
-        },
+            Ok("ok".to_owned())
+        }
     }
 }
 
@@ -281,6 +308,23 @@ struct Options {
     targets: Vec<String>,
     seed: u64,
     corpus: PathBuf,
+    crashes: PathBuf,
+}
+
+/// `fuzz-crashes/` in the target directory this example was built in
+/// (`TARGET/PROFILE/examples/fuzz`), wherever `CARGO_TARGET_DIR` put it;
+/// next to the binary when it does not sit in such a layout.
+fn default_crash_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_default();
+    let target = exe
+        .parent()
+        .filter(|dir| dir.ends_with("examples"))
+        .and_then(Path::parent)
+        .and_then(Path::parent);
+    match target {
+        Some(dir) => dir.join("fuzz-crashes"),
+        None => exe.with_file_name("fuzz-crashes"),
+    }
 }
 
 fn options() -> Result<Options, String> {
@@ -290,6 +334,7 @@ fn options() -> Result<Options, String> {
         targets: vec!["ron".to_owned(), "pack".to_owned()],
         seed: 1,
         corpus: root.join("tests/fuzz-corpus"),
+        crashes: default_crash_dir(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -306,8 +351,9 @@ fn options() -> Result<Options, String> {
                 }
             }
             "--corpus" => o.corpus = PathBuf::from(value()?),
+            "--crashes" => o.crashes = PathBuf::from(value()?),
             "-h" | "--help" => {
-                return Err("usage: fuzz [--iterations N] [--target ron|pack|all] [--seed S] [--corpus DIR]".to_owned());
+                return Err("usage: fuzz [--iterations N] [--target ron|pack|all] [--seed S] [--corpus DIR] [--crashes DIR]".to_owned());
             }
             _ => return Err(format!("unknown argument {a}")),
         }
@@ -324,7 +370,7 @@ fn main() -> std::process::ExitCode {
         }
     };
     std::panic::set_hook(Box::new(|_| {}));
-    let crash_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/fuzz-crashes");
+    let crash_dir = o.crashes.clone();
     let mut total_crashes = 0u64;
     for target in &o.targets {
         let ron = target == "ron";

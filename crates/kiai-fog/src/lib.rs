@@ -52,19 +52,51 @@
 //! assert_eq!(fog.state(TilePos::new(30, 30), FactionMask::ALL), TileState::Unexplored);
 //! # Ok::<(), FogError>(())
 //! ```
+//!
+//! # Where things are
+//!
+//! Public vocabulary:
+//! * `grid.rs`: [`GridSpec`], [`TilePos`], world <-> tile conversion;
+//! * `faction.rs`: [`FactionId`], [`FactionMask`];
+//! * `unit.rs`: [`UnitId`], [`UnitDesc`], [`SightShape`], [`Pose`], [`MAX_UNITS_PER_FACTION`]
+//!   (and the record the grid keeps per unit slot);
+//! * `template.rs` (public module [`template`]): [`LosTemplate`], the exact visibility and
+//!   occlusion rules, direction buckets;
+//! * `error.rs`: [`FogError`].
+//!
+//! The grid, [`FogGrid`], is `fog.rs` (fields, constructor, [`FogConfig`]) with its methods
+//! grouped in `fog/`: `units.rs` (add, move, remove units), `events.rs` ([`FogEvent`], the
+//! drain), `queries.rs` ([`TileState`], tile and faction queries), `blocking.rs` (blocking
+//! tiles) and `stamp.rs` (re-stamping a unit's sight, choosing the cheapest path).
+//!
+//! Internals the grid is built from:
+//! * `storage.rs`: per-tile counters, explored state and masks (4-bit cells per faction);
+//! * `occupancy.rs`: which units stand on which tile, and which to re-examine for events;
+//! * `spans.rs`: row spans and their per-row difference, applied to the counters;
+//! * `moves.rs`: the template cache entries with their precomputed one-tile move and turn
+//!   differences;
+//! * `shadows.rs`: blocking tiles and the tiles a unit sees once clipped and shadowed;
+//! * `unit_index.rs`: unit id -> slot lookup.
+//!
+//! With the `bench` feature, `bench.rs` (public module `bench`) times the grid against a
+//! naive per-tick rebuild.
 
+mod error;
 mod faction;
 mod fog;
 mod grid;
+mod moves;
+mod occupancy;
+mod shadows;
+mod spans;
+mod storage;
 pub mod template;
+mod unit;
+mod unit_index;
 
-#[cfg(feature = "bench")]
-pub mod bench;
-
+pub use error::FogError;
 pub use faction::{FactionId, FactionMask, MAX_FACTIONS};
-pub use fog::{
-    FogConfig, FogError, FogEvent, FogGrid, MAX_UNITS_PER_FACTION, Pose, SightShape, TileState,
-    UnitDesc, UnitId,
-};
+pub use fog::{FogConfig, FogEvent, FogGrid, TileState};
 pub use grid::{GridSpec, MAX_GRID_SIDE, TilePos};
 pub use template::{LosTemplate, MAX_SIGHT_RADIUS, RowSpan, direction_bucket};
+pub use unit::{MAX_UNITS_PER_FACTION, Pose, SightShape, UnitDesc, UnitId};

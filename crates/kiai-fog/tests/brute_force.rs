@@ -202,6 +202,29 @@ fn random_pos(rng: &mut ChaCha8Rng, spec: &GridSpec) -> [f32; 2] {
     ]
 }
 
+/// The events a drain must give: `Lost` for the (unit, faction) pairs seen before but not
+/// now, `Spotted` for those seen now but not before, sorted by unit, then faction.
+fn expected_events(
+    seen_before: &BTreeSet<(UnitId, u8)>,
+    seen_now: &BTreeSet<(UnitId, u8)>,
+) -> Vec<FogEvent> {
+    let mut expected: Vec<FogEvent> = Vec::new();
+    for &(unit, f) in seen_before.difference(seen_now) {
+        expected.push(FogEvent::Lost {
+            unit,
+            by: FactionId(f),
+        });
+    }
+    for &(unit, f) in seen_now.difference(seen_before) {
+        expected.push(FogEvent::Spotted {
+            unit,
+            by: FactionId(f),
+        });
+    }
+    expected.sort_by_key(|e| (e.unit(), e.by()));
+    expected
+}
+
 fn run_case(seed: u64, occlusion: bool) -> Result<(), TestCaseError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let tile_size = [1.0f32, 0.5, 2.0][rng.random_range(0..3)];
@@ -287,21 +310,7 @@ fn run_case(seed: u64, occlusion: bool) -> Result<(), TestCaseError> {
         }
         // Events: the brute-force difference since the last drain.
         let seen_now = brute.seen_pairs(&units);
-        let mut expected: Vec<FogEvent> = Vec::new();
-        for &(unit, f) in seen_before.difference(&seen_now) {
-            expected.push(FogEvent::Lost {
-                unit,
-                by: FactionId(f),
-            });
-        }
-        for &(unit, f) in seen_now.difference(&seen_before) {
-            expected.push(FogEvent::Spotted {
-                unit,
-                by: FactionId(f),
-            });
-        }
-        expected.sort_by_key(|e| (e.unit(), e.by()));
-        prop_assert_eq!(fog.drain_events(), expected);
+        prop_assert_eq!(fog.drain_events(), expected_events(&seen_before, &seen_now));
         seen_before = seen_now;
     }
     Ok(())
