@@ -63,8 +63,7 @@ enum Command {
     Export(content_cmds::ExportArgs),
     /// Rewrite a content file in place to the newest format (keeps FILE.bak).
     Migrate(content_cmds::MigrateArgs),
-    /// Set values of a content file in place by path, keeping its comments
-    /// and layout (keeps FILE.bak).
+    /// Set values in a content file by path, keeping comments (FILE.bak).
     #[command(long_about = set_cmd::LONG_ABOUT, after_help = set_cmd::EXAMPLES)]
     Set(set_cmd::SetArgs),
 }
