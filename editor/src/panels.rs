@@ -2,8 +2,8 @@
 
 use eframe::egui::{self, Color32, DragValue, RichText};
 use kiai_content::def::{
-    AgentDef, ArchetypeDef, BodyDef, FactionDef, FilterDef, LearningDef, LinkDef, MovementDef, ProfileDef,
-    SenseDef, ShapeDef, WallDef, WaypointDef,
+    AgentDef, ArchetypeDef, BodyDef, FactionDef, FilterDef, LearningDef, LinkDef, MovementDef,
+    ProfileDef, SenseDef, ShapeDef, WallDef, WaypointDef,
 };
 
 use crate::analysis;

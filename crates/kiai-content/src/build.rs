@@ -21,8 +21,8 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 use crate::def::{
-    BodyDef, BoundsDef, ContentDef, ControlDef, FalloffDef, FilterDef, FogDef, GuidanceDef, MovementDef,
-    PerceptionBudgetDef, ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def, WallDef,
+    BodyDef, BoundsDef, ContentDef, ControlDef, FalloffDef, FilterDef, FogDef, GuidanceDef,
+    MovementDef, PerceptionBudgetDef, ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def, WallDef,
 };
 use crate::load::{Content, Source};
 use crate::rules::ArchetypeValues;

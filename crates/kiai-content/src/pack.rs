@@ -31,10 +31,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::def::{
-    BodyDef,
-    AgentDef, ArchetypeDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef, MovementDef,
-    OrderedMap, PerceptionBudgetDef, ProfileDef, RegionDef, SenseDef, SightDef, SoundDef, Vec3Def,
-    WallDef, WaypointDef,
+    AgentDef, ArchetypeDef, BodyDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef,
+    MovementDef, OrderedMap, PerceptionBudgetDef, ProfileDef, RegionDef, SenseDef, SightDef,
+    SoundDef, Vec3Def, WallDef, WaypointDef,
 };
 use crate::nav::DEFAULT_COST_LIST;
 

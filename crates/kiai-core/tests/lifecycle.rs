@@ -61,20 +61,9 @@ fn sense(name: &str, shape: Shape, filter: SenseFilter, occluded: bool, memory: 
     }
 }
 
-/// Three factions, three archetypes (random walkers with a sphere and an
-/// occluded, remembering cone; waypoint walkers on A* routes; still
-/// sentries with a sector), four walls and a 5 x 4 waypoint grid.
-fn world() -> World {
-    let mut w = World::new(WorldConfig {
-        seed: 11,
-        ..WorldConfig::default()
-    });
-    let f: Vec<FactionId> = (0..3)
-        .filter_map(|i| w.factions_mut().add(format!("f{i}")).ok())
-        .collect();
-    w.factions_mut().set_hostile(f[0], f[1]);
-    w.factions_mut().set_hostile(f[1], f[0]);
-    w.factions_mut().set_hostile(f[2], f[0]);
+/// Random walkers with a sphere and an occluded, remembering cone;
+/// waypoint walkers on A* routes; still sentries with a sector.
+fn archetypes() -> [Archetype; 3] {
     let eyes = || {
         sense(
             "eyes",
@@ -94,7 +83,7 @@ fn world() -> World {
         false,
         0,
     );
-    let archetypes = [
+    [
         Archetype {
             name: "walker".into(),
             senses: vec![radar, eyes()],
@@ -132,20 +121,12 @@ fn world() -> World {
             )],
             ..Archetype::default()
         },
-    ];
-    for a in archetypes {
-        let _ = w.add_archetype(a);
-    }
-    let walls = vec![
-        Wall::new(Vec2::new(-10.0, -10.0), Vec2::new(-10.0, 10.0), 3.0),
-        Wall::new(Vec2::new(5.0, -20.0), Vec2::new(5.0, 0.0), 3.0),
-        Wall::new(Vec2::new(-25.0, 15.0), Vec2::new(25.0, 15.0), 3.0),
-        Wall::new(Vec2::new(12.0, 5.0), Vec2::new(20.0, 12.0), 1.0),
-    ];
-    w.set_occluders(Occluders {
-        walls: Walls::build(walls, None),
-        pvs: None,
-    });
+    ]
+}
+
+/// A 5 x 4 grid of waypoints 12 units apart, linked both ways to their
+/// neighbours.
+fn grid_graph() -> WaypointGraph {
     let mut g = WaypointGraph::new();
     assert!(g.add_cost_list("default", 1.0).is_ok());
     let ids: Vec<WaypointId> = (0..20)
@@ -167,7 +148,37 @@ fn world() -> World {
             let _ = g.add_link(ids[k + d], ids[k]);
         }
     }
-    w.set_nav(g.freeze());
+    g
+}
+
+/// Three factions, three archetypes (random walkers with a sphere and an
+/// occluded, remembering cone; waypoint walkers on A* routes; still
+/// sentries with a sector), four walls and a 5 x 4 waypoint grid.
+fn world() -> World {
+    let mut w = World::new(WorldConfig {
+        seed: 11,
+        ..WorldConfig::default()
+    });
+    let f: Vec<FactionId> = (0..3)
+        .filter_map(|i| w.factions_mut().add(format!("f{i}")).ok())
+        .collect();
+    w.factions_mut().set_hostile(f[0], f[1]);
+    w.factions_mut().set_hostile(f[1], f[0]);
+    w.factions_mut().set_hostile(f[2], f[0]);
+    for a in archetypes() {
+        let _ = w.add_archetype(a);
+    }
+    let walls = vec![
+        Wall::new(Vec2::new(-10.0, -10.0), Vec2::new(-10.0, 10.0), 3.0),
+        Wall::new(Vec2::new(5.0, -20.0), Vec2::new(5.0, 0.0), 3.0),
+        Wall::new(Vec2::new(-25.0, 15.0), Vec2::new(25.0, 15.0), 3.0),
+        Wall::new(Vec2::new(12.0, 5.0), Vec2::new(20.0, 12.0), 1.0),
+    ];
+    w.set_occluders(Occluders {
+        walls: Walls::build(walls, None),
+        pvs: None,
+    });
+    w.set_nav(grid_graph().freeze());
     assert!(w.set_door(1, true).is_ok());
     w
 }

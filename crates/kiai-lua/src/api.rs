@@ -13,9 +13,9 @@
 
 use std::cell::{Cell, RefCell};
 
-use kiai_core::{AgentId, World};
 use kiai_core::behaviour::Mind;
 use kiai_core::glam::Vec3;
+use kiai_core::{AgentId, World};
 use mlua::{Function, Scope, Table, Value};
 
 use crate::intent::Intent;

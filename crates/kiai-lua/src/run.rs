@@ -97,9 +97,10 @@ fn sync_batch(script: &mut Script, list: &[u32], world: &World) -> mlua::Result<
     script.batch_ids.clear();
     script.batch_ids.extend_from_slice(list);
     script.batch_generations.clear();
-    script
-        .batch_generations
-        .extend(list.iter().map(|&i| world.agents().generation_of(i as usize)));
+    script.batch_generations.extend(
+        list.iter()
+            .map(|&i| world.agents().generation_of(i as usize)),
+    );
     Ok(())
 }
 
@@ -188,11 +189,17 @@ fn event_call<'a>(
     let sense_name = |s: u16| api::sense_name(world, ev.agent(), usize::from(s));
     Ok(match *ev {
         PerceptEvent::Gained { sense, target, .. } => match &hooks.on_seen {
-            Some(f) => Some((f, (me, api::lua_id(target), sense_name(sense)).into_lua_multi(lua)?)),
+            Some(f) => Some((
+                f,
+                (me, api::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
+            )),
             None => None,
         },
         PerceptEvent::Lost { sense, target, .. } => match &hooks.on_lost {
-            Some(f) => Some((f, (me, api::lua_id(target), sense_name(sense)).into_lua_multi(lua)?)),
+            Some(f) => Some((
+                f,
+                (me, api::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
+            )),
             None => None,
         },
         PerceptEvent::Heard {

@@ -3,10 +3,10 @@
 //! decide stage, in agent order; spawns and despawns are queued for the end
 //! of the tick (`World::defer`), so a tick always sees one world.
 
-use kiai_core::{AgentId, AgentSpawn, World};
 use kiai_core::glam::Vec3;
 use kiai_core::perception::hearing::Sound;
 use kiai_core::perception::{Message, Recipient};
+use kiai_core::{AgentId, AgentSpawn, World};
 use mlua::{Function, Scope, Table, Value, Variadic};
 
 use super::{ApiFunction, Binding, On, Tick, handle, id, me, point, rt};
