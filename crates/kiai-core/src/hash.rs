@@ -70,6 +70,11 @@ pub fn state_hash(world: &World) -> u64 {
         h.update(&world.ray_cursor.agent.to_le_bytes());
         h.update(&world.ray_cursor.offset.to_le_bytes());
     }
+    if world.walls_info.changed {
+        // Only worlds changed while running hash these, so other hashes are
+        // unchanged.
+        hash_changes(&mut h, world);
+    }
     h.update(&world.percepts.tick().to_le_bytes());
     for (agent, sense, ids) in world.percepts.iter() {
         hash_id(&mut h, agent);
@@ -119,6 +124,25 @@ fn hash_body(h: &mut Xxh3, world: &World, i: usize) {
                 for c in v.to_array() {
                     h.update(&c.to_bits().to_le_bytes());
                 }
+            }
+        }
+    }
+}
+
+/// Which walls stand, which waypoints are active and which links blocked:
+/// state that changes while the world runs (doors, events, the API).
+fn hash_changes(h: &mut Xxh3, world: &World) {
+    h.update(b"changes");
+    if let Some(o) = &world.occluders {
+        for i in 0..o.walls.walls().len() {
+            h.update(&[u8::from(o.walls.is_enabled(i) == Some(true))]);
+        }
+    }
+    if let Some(nav) = &world.nav {
+        for from in nav.waypoint_ids() {
+            h.update(&[u8::from(nav.is_active(from) == Some(true))]);
+            for (_, to) in nav.links_from(from) {
+                h.update(&[u8::from(nav.is_link_blocked(from, to) == Some(true))]);
             }
         }
     }

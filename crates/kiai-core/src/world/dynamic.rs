@@ -34,6 +34,9 @@ pub(crate) struct WallInfo {
     pub(crate) crossing: Vec<Vec<(WaypointId, WaypointId)>>,
     /// Links blocked through [`World::set_link_blocked`].
     pub(crate) blocked_links: std::collections::BTreeSet<(WaypointId, WaypointId)>,
+    /// Walls, waypoints or links changed while the world ran (the state
+    /// hash then covers their states).
+    pub(crate) changed: bool,
 }
 
 impl World {
@@ -100,6 +103,7 @@ impl World {
             return Ok(());
         }
         self.block_crossing(index, enabled);
+        self.walls_info.changed = true;
         self.push_event(EventKind::DoorChanged {
             wall: index as u32,
             open: !enabled,
@@ -116,6 +120,7 @@ impl World {
         });
         let index = occluders.walls.push(wall);
         let info = &mut self.walls_info;
+        info.changed = true;
         info.names.resize(index + 1, None);
         info.door.resize(index + 1, false);
         info.crossing.resize(index + 1, Vec::new());
@@ -141,6 +146,7 @@ impl World {
         }
         self.walls_info.door[index] = false;
         self.walls_info.crossing[index].clear();
+        self.walls_info.changed = true;
         Ok(())
     }
 
@@ -155,6 +161,7 @@ impl World {
             .set_active(id, active)
             .ok_or_else(|| WorldError::UnknownWaypoint(format!("{id:?}")))?;
         if was != active {
+            self.walls_info.changed = true;
             if active {
                 self.replan.all = true;
             } else {
@@ -183,6 +190,7 @@ impl World {
             set.remove(&(from, to))
         };
         if changed {
+            self.walls_info.changed = true;
             self.change_link(from, to, blocked);
         }
         Ok(())
