@@ -123,6 +123,7 @@ mod tests {
                 ("MovementDef", Some("Walker"), 1),
                 ("MovementDef", Some("Missile"), 4),
                 ("MovementDef", Some("WaypointWalker"), 3),
+                ("WallDef", None, 3),
             ]
         );
     }
