@@ -21,18 +21,21 @@ pub enum Stage {
     /// Parallel over fixed chunks.
     Sense,
     /// A [`Decider`] picks a state, target and goal per agent (seed 002's
-    /// profiles, a game's deciders, Lua scripts), then applies the sounds
-    /// and messages the decisions make. Parallel per agent.
+    /// profiles, a game's deciders, Lua scripts; not for Kinematic bodies),
+    /// then applies the sounds and messages the decisions make. Parallel
+    /// per agent.
     Decide,
     /// Waypoint walkers that reached their waypoint choose the next one
     /// (seed 001's selection or an A* route). Sequential in agent order.
     Navigate,
-    /// Decisions become velocities and facings (random walk, pursue,
-    /// evade, waypoints, missiles, a game's behaviours, separation).
-    /// Parallel per agent.
+    /// Decisions become desired velocities and facings (random walk,
+    /// pursue, evade, waypoints, missiles, a game's behaviours,
+    /// separation); Kinematic bodies are skipped. Parallel per agent.
     Steer,
-    /// Positions move one `tick_seconds` step; a step into a wall turns
-    /// the agent back, the world's bounds reflect it. Parallel per agent.
+    /// Simulated bodies take their desired velocity and move one
+    /// `tick_seconds` step; a step into a wall turns the agent back, the
+    /// world's bounds reflect it. Driven and Kinematic bodies are the
+    /// game's to move. Parallel per agent.
     Integrate,
     /// Agents whose archetype makes noise emit a sound where they stand,
     /// heard at the next sense stage. Sequential in agent order.
