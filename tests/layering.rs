@@ -118,6 +118,26 @@ fn lua_sits_above_the_runtime() {
 }
 
 #[test]
+fn the_facade_wires_lua_to_content() {
+    let meta = metadata();
+    // Scripts meet content in the facade: games, the CLI, the editor and
+    // the benchmarks all wire them through `kiai::lua`.
+    let facade = normal_closure(&meta, "kiai");
+    for needed in ["kiai-core", "kiai-content", "kiai-lua"] {
+        assert!(facade.contains(needed), "kiai lacks {needed}: {facade:?}");
+    }
+    for user in ["kiai-cli", "kiai-editor", "kiai-bench"] {
+        assert!(
+            normal_closure(&meta, user).contains("kiai"),
+            "{user} does not go through the kiai facade"
+        );
+    }
+    for f in ["kiai-cli", "kiai-bench", "egui", "eframe"] {
+        assert!(!facade.contains(f), "the kiai facade depends on {f}");
+    }
+}
+
+#[test]
 fn the_editor_is_a_leaf() {
     let meta = metadata();
     let deps = normal_closure(&meta, "kiai-editor");

@@ -11,12 +11,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use kiai_content::def::ContentDef;
+use kiai::content::def::ContentDef;
+use kiai::content::{Content, ScriptRef};
+use kiai::lua::{Limits, LuaDecider, ScriptWatcher};
 use kiai_core::{
-    AgentId, ArchetypeId, BehaviourState, DecisionTrace, DefaultDecider, Pipeline, World,
-    state_hash,
+    AgentId, BehaviourState, DecisionTrace, DefaultDecider, Pipeline, World, state_hash,
 };
-use kiai_lua::{LuaDecider, ScriptWatcher};
 
 /// Slowest and fastest play speeds (× real time).
 pub const SPEEDS: std::ops::RangeInclusive<f32> = 0.1..=8.0;
@@ -79,7 +79,8 @@ pub struct Recording {
 /// A live simulation of the document.
 pub struct Sim {
     def: ContentDef,
-    dir: PathBuf,
+    /// The archetypes' scripts (files, or text bundled in a pack).
+    scripts: Vec<ScriptRef>,
     seed: u64,
     world: World,
     pipeline: Pipeline,
@@ -119,12 +120,23 @@ fn stage_ms(p: &Pipeline) -> StageMs {
 }
 
 impl Sim {
-    /// A run of `def` with `seed`; scripts resolve against `dir`.
+    /// A run of `def` with `seed`; scripts are files resolved against `dir`
+    /// (the document's directory).
     pub fn new(def: &ContentDef, dir: &Path, seed: u64) -> Result<Self, String> {
+        Self::build(def, kiai::lua::document_scripts(def, dir), seed)
+    }
+
+    /// A run of loaded `content` (a content file or a pack, with the
+    /// scripts it bundles) with `seed`.
+    pub fn from_content(content: &Content, seed: u64) -> Result<Self, String> {
+        Self::build(&content.def, content.scripts(), seed)
+    }
+
+    fn build(def: &ContentDef, scripts: Vec<ScriptRef>, seed: u64) -> Result<Self, String> {
         let world = kiai_content::build_world(def, Some(seed)).map_err(|e| e.to_string())?;
         let mut sim = Self {
             def: def.clone(),
-            dir: dir.to_path_buf(),
+            scripts,
             seed,
             world,
             pipeline: Pipeline::new(),
@@ -148,31 +160,17 @@ impl Sim {
     }
 
     fn load_scripts(&mut self) {
-        let scripts: Vec<(usize, PathBuf)> = self
-            .def
-            .archetypes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, (_, a))| a.script.as_ref().map(|s| (i, self.dir.join(s))))
-            .collect();
-        if scripts.is_empty() {
-            self.lua = None;
-            self.watcher = None;
-            return;
+        let (lua, errors) = kiai::lua::decider_for_scripts(&self.scripts, Limits::default());
+        for e in &errors {
+            self.report(e, 0);
         }
-        let mut lua = LuaDecider::default();
-        for (index, path) in &scripts {
-            let (id, result) = lua.load_file(path);
-            if let Err(e) = result {
-                self.report(&e, 0);
-            }
-            lua.assign(ArchetypeId::from_index(*index), id);
-        }
-        self.watcher = ScriptWatcher::new(lua.script_paths()).ok();
-        self.lua = Some(lua);
+        self.watcher = lua
+            .as_ref()
+            .and_then(|l| ScriptWatcher::new(l.script_paths()).ok());
+        self.lua = lua;
     }
 
-    fn report(&mut self, e: &kiai_lua::ScriptError, tick: u64) {
+    fn report(&mut self, e: &kiai::lua::ScriptError, tick: u64) {
         let at = Some((PathBuf::from(&e.file), e.line));
         self.console.push(ConsoleLine {
             tick,
@@ -340,18 +338,23 @@ impl Sim {
         self.snapshots.keys().copied().collect()
     }
 
-    /// Reloads scripts whose files changed (the watcher saw a save).
+    /// Reloads the scripts whose files changed in content since the last
+    /// tick (see [`ScriptWatcher::poll`]): one console line per effective
+    /// change, `reloaded` or the load error.
     pub fn reload_changed(&mut self) {
-        let changed: Vec<PathBuf> = match &self.watcher {
-            Some(w) => w.changed(),
-            None => return,
+        let tick = self.world.tick();
+        let (Some(watcher), Some(lua)) = (&mut self.watcher, &mut self.lua) else {
+            return;
         };
-        for path in changed {
-            self.reload(&path);
+        for r in watcher.poll(lua, tick) {
+            match &r.result {
+                Ok(()) => self.info(format!("reloaded {} at tick {tick}", r.path.display())),
+                Err(e) => self.report(e, tick),
+            }
         }
     }
 
-    /// Reloads one script file now.
+    /// Reloads one script file now, changed or not.
     pub fn reload(&mut self, path: &Path) {
         let tick = self.world.tick();
         let Some(lua) = &mut self.lua else { return };
@@ -422,7 +425,7 @@ impl Sim {
                     let snapshots = std::mem::take(&mut self.snapshots);
                     let (playing, speed, mismatch, every) =
                         (self.playing, self.speed, self.mismatch, self.snapshot_every);
-                    *self = Sim::new(&self.def.clone(), &self.dir.clone(), self.seed)?;
+                    *self = Sim::build(&self.def.clone(), self.scripts.clone(), self.seed)?;
                     self.console = console;
                     self.hashes = hashes;
                     self.states = states;

@@ -303,3 +303,125 @@ fn seeking_back_from_snapshots_matches_the_recorded_hashes() {
     }
     assert_eq!(sim.mismatch, None);
 }
+
+#[test]
+fn a_pack_plays_with_its_bundled_scripts_like_its_content_file() {
+    use kiai_editor::sim::Sim;
+    let ron = kiai_content::Content::load(&root().join("content/demo/guards.ron")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pack_path = dir.path().join("guards.kiaipack");
+    let bytes = ron.to_pack().unwrap().encode().unwrap();
+    std::fs::write(&pack_path, bytes).unwrap();
+    let pack = kiai_content::Content::load(&pack_path).unwrap();
+    // The scripts' files are not next to the pack: only its bundled text
+    // can run them.
+    assert!(pack.scripts().iter().all(|s| !s.path.exists()));
+
+    let seed = ron.def.seed;
+    let mut document = Sim::new(&ron.def, &root().join("content/demo"), seed).unwrap();
+    let mut from_pack = Sim::from_content(&pack, seed).unwrap();
+    document.seek(100).unwrap();
+    from_pack.seek(100).unwrap();
+    assert!(from_pack.has_scripts());
+    assert_eq!(errors(&from_pack), 0, "{:?}", from_pack.console);
+    assert_eq!(
+        kiai_core::state_hash(from_pack.world()),
+        kiai_core::state_hash(document.world())
+    );
+    assert_eq!(from_pack.hashes, document.hashes);
+    let patrols = |s: &Sim| {
+        (0..s.world().agents().len())
+            .filter(|&i| s.script_label(i) == Some("patrol"))
+            .count()
+    };
+    assert!(patrols(&from_pack) > 0);
+    assert_eq!(patrols(&from_pack), patrols(&document));
+}
+
+/// The console's reload and error lines (not script prints) that appear
+/// while playing for 2.5 s.
+fn console_window(h: &mut Harness<'_, EditorApp>) -> Vec<kiai_editor::sim::ConsoleLine> {
+    let from = h.state().state.sim.as_ref().unwrap().console.len();
+    let end = Instant::now() + Duration::from_millis(2500);
+    while Instant::now() < end {
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sim = h.state().state.sim.as_ref().unwrap();
+    assert!(sim.playing, "still playing");
+    sim.console[from..]
+        .iter()
+        .filter(|l| l.kind != kiai_editor::sim::LineKind::Log)
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn each_script_edit_shows_once_in_the_console() {
+    use kiai_editor::sim::LineKind;
+    let dir = tempfile::tempdir().unwrap();
+    let guards = copy_guards(dir.path());
+    let guard = dir.path().join("scripts/guard.lua");
+    let good = std::fs::read_to_string(&guard).unwrap();
+    let mut h = editor(&guards);
+    h.get_by_label("Console").click();
+    h.run_steps(3);
+    h.key_press(Key::Space);
+    wait_for(&mut h, "ticks", |a| {
+        a.state.sim.as_ref().is_some_and(|s| s.tick() > 5)
+    });
+    assert_eq!(
+        console_window(&mut h),
+        Vec::new(),
+        "nothing happens unedited"
+    );
+
+    // One appended line: one reload, of that script only.
+    std::fs::write(&guard, format!("{good}-- a comment\n")).unwrap();
+    let lines = console_window(&mut h);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert_eq!(lines[0].kind, LineKind::Info, "{lines:#?}");
+    assert!(
+        lines[0].text.starts_with("reloaded ") && lines[0].text.contains("guard.lua"),
+        "{lines:#?}"
+    );
+    let reloaded_at = lines[0].tick;
+
+    // A syntax error: one line, at the tick it was found.
+    let broken = "function decide(agent, ctx)\n  return (\nend\n";
+    std::fs::write(&guard, broken).unwrap();
+    let lines = console_window(&mut h);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert_eq!(lines[0].kind, LineKind::Error, "{lines:#?}");
+    assert!(
+        lines[0]
+            .text
+            .ends_with("guard.lua:3: unexpected symbol near 'end'"),
+        "{lines:#?}"
+    );
+    assert!(lines[0].tick > reloaded_at, "{lines:#?}");
+    h.run_steps(2);
+    let shown = label_starting(&mut h, &format!("[{}] ", lines[0].tick));
+    assert!(shown.ends_with("unexpected symbol near 'end'"), "{shown}");
+    // Saved again unchanged: not reported again.
+    std::fs::write(&guard, broken).unwrap();
+    assert_eq!(console_window(&mut h), Vec::new());
+
+    // Restored: one reload, no more errors.
+    std::fs::write(&guard, &good).unwrap();
+    let lines = console_window(&mut h);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert!(
+        lines[0].kind == LineKind::Info && lines[0].text.contains("guard.lua"),
+        "{lines:#?}"
+    );
+    assert_eq!(console_window(&mut h), Vec::new());
+
+    // Another script: only that one reloads.
+    let captain = dir.path().join("scripts/captain.lua");
+    let text = std::fs::read_to_string(&captain).unwrap();
+    std::fs::write(&captain, format!("{text}\n-- edited\n")).unwrap();
+    let lines = console_window(&mut h);
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert!(lines[0].text.contains("captain.lua"), "{lines:#?}");
+}

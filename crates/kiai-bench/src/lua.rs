@@ -2,10 +2,9 @@
 //! the decide stage's overhead per agent and the whole tick, on the battle
 //! of [`crate::tick`] and on a light scene where deciding dominates.
 
-use kiai_core::{
-    ArchetypeId, Decider, DefaultDecider, Pipeline, Sense, SenseFilter, Shape, World, state_hash,
-};
-use kiai_lua::LuaDecider;
+use kiai::content::ScriptRef;
+use kiai::lua::{Limits, LuaDecider};
+use kiai_core::{Decider, DefaultDecider, Pipeline, Sense, SenseFilter, Shape, World, state_hash};
 
 use crate::{Effort, Scenario};
 
@@ -113,6 +112,28 @@ fn run(
         .collect())
 }
 
+/// A decider running `src` (called `name`.lua) for every archetype of
+/// `world`, all in one Lua state, wired as content's scripts are.
+fn scripted(world: &World, name: &str, src: &str) -> Result<LuaDecider, String> {
+    let scripts: Vec<ScriptRef> = world
+        .archetypes()
+        .iter()
+        .enumerate()
+        .map(|(index, a)| ScriptRef {
+            index,
+            archetype: a.name.clone(),
+            path: format!("{name}.lua").into(),
+            bundled: Some(src.to_owned()),
+        })
+        .collect();
+    match kiai::lua::decider_for_scripts(&scripts, Limits::default()) {
+        (Some(lua), errors) if errors.is_empty() => Ok(lua),
+        (_, errors) => Err(errors
+            .first()
+            .map_or_else(|| "no archetypes".to_owned(), ToString::to_string)),
+    }
+}
+
 /// One scenario per scene and script: ours = the tick with Lua deciding for
 /// every agent every tick, peer = the same tick with the Rust default.
 pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
@@ -133,16 +154,11 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     ];
     let mut out = Vec::new();
     for (scene, make, what) in scenes {
-        let archetypes = make(16, 5)?.archetypes().len();
+        let sample = make(16, 5)?;
         let mut deciders = vec![Contender::Rust(DefaultDecider::default())];
         for (name, src) in SCRIPTS {
-            let mut lua = LuaDecider::default();
-            let id = lua
-                .add_script(&format!("{name}.lua"), src)
-                .map_err(|e| e.to_string())?;
-            for a in 0..archetypes {
-                lua.assign(ArchetypeId::from_index(a), id);
-            }
+            let lua =
+                scripted(&sample, name, src).map_err(|e| format!("lua/{scene}/{name}: {e}"))?;
             deciders.push(Contender::Lua(Box::new(lua)));
         }
         let runs = run(make, &mut deciders, n, warmup, ticks)?;

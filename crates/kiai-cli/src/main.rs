@@ -16,7 +16,6 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use kiai_content::{Content, Diagnostic, NavMap};
 use kiai_core::{BehaviourState, DefaultDecider, Pipeline, StageTimings, World, state_hash};
-use kiai_lua::LuaDecider;
 use kiai_nav::{
     CostListId, Destination, Heading, NavQuery, NeighbourFilter, PartialReason, PathFilter,
     PathStatus, SelectOptions, WaypointId,
@@ -281,6 +280,26 @@ fn print_json(value: &Value) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A watcher over `lua`'s script files; says on stderr what it watches.
+fn watch_scripts(lua: &kiai::lua::LuaDecider) -> anyhow::Result<kiai::lua::ScriptWatcher> {
+    let watcher =
+        kiai::lua::ScriptWatcher::new(lua.script_paths()).context("cannot watch the scripts")?;
+    match lua.script_paths().count() {
+        0 => eprintln!("watching no script files: the scripts came bundled in a pack"),
+        n => eprintln!("watching {n} script files for changes"),
+    }
+    Ok(watcher)
+}
+
+/// A script error on stderr: `tick T: file:line: message`, then the
+/// traceback if any.
+fn print_script_error(tick: u64, error: &kiai::lua::ScriptError) {
+    eprintln!("tick {tick}: {error}");
+    if !error.traceback.is_empty() {
+        eprintln!("{}", error.traceback);
+    }
+}
+
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let Some(content) = load(&args.sim.file) else {
         return Ok(REPORTED);
@@ -304,31 +323,12 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         "--trace is not available yet for content with scripts"
     );
     let (elapsed, totals, labels) = with_threads(args.sim.threads, || -> anyhow::Result<_> {
-        let mut lua = if scripts.is_empty() {
-            None
-        } else {
-            let mut d = LuaDecider::default();
-            for s in &scripts {
-                let (id, result) = match &s.bundled {
-                    // A pack carries its scripts' text.
-                    Some(text) => match d.add_script(&s.path.display().to_string(), text) {
-                        Ok(id) => (id, Ok(())),
-                        Err(e) => anyhow::bail!("{e}"),
-                    },
-                    None => d.load_file(&s.path),
-                };
-                if let Err(e) = result {
-                    eprintln!("{e}");
-                }
-                d.assign(kiai_core::ArchetypeId::from_index(s.index), id);
-            }
-            Some(d)
-        };
-        let watcher = match (&lua, args.watch) {
-            (Some(d), true) => Some(
-                kiai_lua::ScriptWatcher::new(d.script_paths())
-                    .context("cannot watch the scripts")?,
-            ),
+        let (mut lua, errors) = kiai::lua::decider_for(&content, kiai::lua::Limits::default());
+        for e in errors {
+            eprintln!("{e}");
+        }
+        let mut watcher = match (&lua, args.watch) {
+            (Some(d), true) => Some(watch_scripts(d)?),
             _ => None,
         };
         let mut pipeline = Pipeline::new();
@@ -340,11 +340,11 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         let mut totals = StageTimings::default();
         let mut elapsed = std::time::Duration::ZERO;
         for t in 0..args.ticks {
-            if let (Some(w), Some(d)) = (&watcher, &mut lua) {
-                for f in w.changed() {
-                    match d.reload_file(&f) {
-                        Ok(_) => eprintln!("reloaded {} before tick {}", f.display(), world.tick()),
-                        Err(e) => eprintln!("{e}"),
+            if let (Some(w), Some(d)) = (&mut watcher, &mut lua) {
+                for r in w.poll(d, world.tick()) {
+                    match &r.result {
+                        Ok(()) => eprintln!("reloaded {} before tick {}", r.path.display(), r.tick),
+                        Err(e) => print_script_error(r.tick, e),
                     }
                 }
             }
@@ -356,10 +356,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             elapsed += start.elapsed();
             if let Some(d) = &mut lua {
                 for r in d.take_reports() {
-                    eprintln!("tick {}: {}", r.tick, r.error);
-                    if !r.error.traceback.is_empty() {
-                        eprintln!("{}", r.error.traceback);
-                    }
+                    print_script_error(r.tick, &r.error);
                 }
                 for line in d.take_log() {
                     eprintln!("{line}");

@@ -170,11 +170,9 @@ fn a_conservative_pvs_changes_nothing() {
     );
 }
 
-/// Seed 003's guard: behind a wall it does not see the intruder, it hears a
-/// loud sound and not a quiet one, and it remembers where it last saw the
-/// intruder until the memory's max age.
-#[test]
-fn the_guard_behind_the_wall() {
+/// Seed 003's guard (sees with a cone, remembers 20 ticks, hears) and an
+/// intruder behind a wall.
+fn guard_behind_a_wall() -> World {
     let guard_senses = vec![
         Sense {
             memory_ticks: 20,
@@ -209,6 +207,15 @@ fn the_guard_behind_the_wall() {
         ),
         pvs: None,
     });
+    world
+}
+
+/// Seed 003's guard: behind a wall it does not see the intruder, it hears a
+/// loud sound and not a quiet one, and it remembers where it last saw the
+/// intruder until the memory's max age.
+#[test]
+fn the_guard_behind_the_wall() {
+    let mut world = guard_behind_a_wall();
     let (guard, intruder) = (AgentId(0), AgentId(1));
     let mut pipeline = Pipeline::new();
     let mut decider = DefaultDecider::default();

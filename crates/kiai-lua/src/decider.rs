@@ -1,18 +1,15 @@
 //! [`LuaDecider`]: kiai-core's [`Decider`] backed by Lua scripts.
 
-use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use kiai_core::behaviour::{BehaviourState, Decider, Decision, DefaultDecider, Mind};
-use kiai_core::glam::Vec3;
-use kiai_core::perception::hearing::Sound;
-use kiai_core::perception::{Message, PerceptEvent, Recipient};
+use kiai_core::behaviour::{Decider, Decision, DefaultDecider, Mind};
 use kiai_core::{AgentId, ArchetypeId, World};
-use mlua::{Function, Lua, Table, Value};
 
-use crate::api::{self, Action, Tick};
+use crate::api::Action;
+use crate::run::{Outcome, run_script};
 use crate::script::{Limits, Script, ScriptError};
+use crate::source::{self, Version};
 
 /// Index of a script loaded into a [`LuaDecider`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -31,7 +28,13 @@ pub struct ScriptReport {
 }
 
 struct Slot {
+    /// The script's name in errors (its path as given, for a file).
+    file: String,
+    /// The file it was loaded from, if any.
     path: Option<PathBuf>,
+    /// The version of the code last read or given (`None`: a file that
+    /// has not been read).
+    version: Option<Version>,
     script: Option<Script>,
     failures: u64,
     reported: BTreeSet<String>,
@@ -76,9 +79,6 @@ impl Default for LuaDecider {
     }
 }
 
-/// Code of an intent that goes through the slow path.
-const SLOW: i64 = 15;
-
 impl LuaDecider {
     /// A decider without scripts (it then decides exactly like the default).
     pub fn new(limits: Limits) -> Self {
@@ -101,13 +101,19 @@ impl LuaDecider {
     /// Loads `source`, named `file` in errors, into a new sandboxed state.
     pub fn add_script(&mut self, file: &str, source: &str) -> Result<ScriptId, ScriptError> {
         let script = Script::new(file, source, self.limits)?;
-        self.slots.push(Slot {
-            path: None,
-            script: Some(script),
-            failures: 0,
-            reported: BTreeSet::new(),
-        });
-        Ok(ScriptId((self.slots.len() - 1) as u32))
+        Ok(self.push_slot(file, None, Version::of(source), Some(script)))
+    }
+
+    /// Loads `source`, named `file` in errors, into a new sandboxed state.
+    /// Unlike [`LuaDecider::add_script`], the slot is made even when it does
+    /// not compile, so that [`LuaDecider::reload`] can bring it in later;
+    /// its agents use the default meanwhile.
+    pub fn load_source(&mut self, file: &str, source: &str) -> (ScriptId, Result<(), ScriptError>) {
+        let (script, result) = split(Script::new(file, source, self.limits));
+        (
+            self.push_slot(file, None, Version::of(source), script),
+            result,
+        )
     }
 
     /// Loads the script file at `path` (or returns the one already loaded
@@ -123,20 +129,29 @@ impl LuaDecider {
             return (ScriptId(i as u32), Ok(()));
         }
         let file = path.display().to_string();
-        let result = std::fs::read_to_string(path)
-            .map_err(|e| ScriptError::plain(&file, None, format!("cannot read: {e}")))
-            .and_then(|source| Script::new(&file, &source, self.limits));
-        let (script, result) = match result {
-            Ok(s) => (Some(s), Ok(())),
-            Err(e) => (None, Err(e)),
-        };
+        let (version, source) = source::read(path);
+        let (script, result) =
+            split(source.and_then(|source| Script::new(&file, &source, self.limits)));
+        let id = self.push_slot(&file, Some(path.to_owned()), version, script);
+        (id, result)
+    }
+
+    fn push_slot(
+        &mut self,
+        file: &str,
+        path: Option<PathBuf>,
+        version: Version,
+        script: Option<Script>,
+    ) -> ScriptId {
         self.slots.push(Slot {
-            path: Some(path.to_owned()),
+            file: file.to_owned(),
+            path,
+            version: Some(version),
             script,
             failures: 0,
             reported: BTreeSet::new(),
         });
-        (ScriptId((self.slots.len() - 1) as u32), result)
+        ScriptId((self.slots.len() - 1) as u32)
     }
 
     /// Makes `script` decide for the agents of `archetype`.
@@ -148,50 +163,85 @@ impl LuaDecider {
         self.by_archetype[i] = Some(script.0);
     }
 
-    /// Swaps in new code for `script` between ticks. A syntax or load error
-    /// keeps the last good version and is returned (and reported).
+    /// Swaps in new code for `script` between ticks; its agents' memory is
+    /// kept, and errors the new code makes are reported afresh. A syntax or
+    /// load error keeps the last good version and is returned (not added to
+    /// [`LuaDecider::take_reports`]: the caller knows the tick).
     pub fn reload(&mut self, script: ScriptId, source: &str) -> Result<(), ScriptError> {
         let limits = self.limits;
         let Some(slot) = self.slots.get_mut(script.0 as usize) else {
             return Err(ScriptError::plain("?", None, "no such script"));
         };
-        let result = match &mut slot.script {
-            Some(s) => s.reload(source),
-            None => {
-                let file = slot
-                    .path
-                    .as_ref()
-                    .map_or_else(|| "?".to_owned(), |p| p.display().to_string());
-                Script::new(&file, source, limits).map(|s| slot.script = Some(s))
-            }
-        };
-        if let Err(e) = &result {
-            self.reports.push(ScriptReport {
-                script,
-                tick: 0,
-                error: e.clone(),
-            });
+        slot.version = Some(Version::of(source));
+        match &mut slot.script {
+            Some(s) => s.reload(source)?,
+            None => slot.script = Some(Script::new(&slot.file, source, limits)?),
         }
-        result
+        slot.reported.clear();
+        Ok(())
     }
 
     /// Re-reads every script loaded from `path` and reloads it (see
-    /// [`LuaDecider::reload`]). Returns whether any script uses the file.
+    /// [`LuaDecider::reload`]), changed or not. Returns whether any script
+    /// uses the file.
     pub fn reload_file(&mut self, path: &Path) -> Result<bool, ScriptError> {
-        let ids: Vec<ScriptId> = self
-            .slots
+        let ids = self.loaded_from(path);
+        if ids.is_empty() {
+            return Ok(false);
+        }
+        let (version, source) = source::read(path);
+        for &id in &ids {
+            self.slots[id.0 as usize].version = Some(version.clone());
+        }
+        let source = source?;
+        for &id in &ids {
+            self.reload(id, &source)?;
+        }
+        Ok(true)
+    }
+
+    /// Reloads the scripts loaded from `path` whose last read version
+    /// differs from the file's bytes now (see [`LuaDecider::reload`]).
+    /// `None` when nothing changed (or no script uses the file); else the
+    /// reload's result — a file that stays broken is not read into a
+    /// script again, so its error comes back only once.
+    pub fn reload_file_if_changed(&mut self, path: &Path) -> Option<Result<(), ScriptError>> {
+        let ids = self.loaded_from(path);
+        if ids.is_empty() {
+            return None;
+        }
+        let (version, source) = source::read(path);
+        let changed: Vec<ScriptId> = ids
+            .into_iter()
+            .filter(|id| self.slots[id.0 as usize].version.as_ref() != Some(&version))
+            .collect();
+        if changed.is_empty() {
+            return None;
+        }
+        for &id in &changed {
+            self.slots[id.0 as usize].version = Some(version.clone());
+        }
+        let source = match source {
+            Ok(s) => s,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut result = Ok(());
+        for &id in &changed {
+            if let Err(e) = self.reload(id, &source) {
+                result = Err(e);
+            }
+        }
+        Some(result)
+    }
+
+    /// The scripts loaded from the file at `path`.
+    fn loaded_from(&self, path: &Path) -> Vec<ScriptId> {
+        self.slots
             .iter()
             .enumerate()
             .filter(|(_, s)| s.path.as_deref().is_some_and(|p| same_file(p, path)))
             .map(|(i, _)| ScriptId(i as u32))
-            .collect();
-        for &id in &ids {
-            let file = path.display().to_string();
-            let source = std::fs::read_to_string(path)
-                .map_err(|e| ScriptError::plain(&file, None, format!("cannot read: {e}")))?;
-            self.reload(id, &source)?;
-        }
-        Ok(!ids.is_empty())
+            .collect()
     }
 
     /// The files scripts were loaded from.
@@ -270,6 +320,8 @@ impl LuaDecider {
         }
     }
 
+    /// Runs script `slot` for this tick over the agents of the archetypes
+    /// it decides, and takes its results.
     fn run_slot(&mut self, slot: usize, world: &World, minds: &mut [Mind], out: &mut [Decision]) {
         let a = world.agents();
         self.list.clear();
@@ -284,250 +336,39 @@ impl LuaDecider {
         let Some(mut script) = self.slots[slot].script.take() else {
             return;
         };
-        let mut failures: Vec<ScriptError> = Vec::new();
-        let mut intents: Vec<(u32, Intent)> = Vec::new();
-        let mut actions: Vec<(u32, Action)> = Vec::new();
-        let result = self.run_script(
+        let mut outcome = Outcome::default();
+        let result = run_script(
             &mut script,
+            &self.list,
+            &mut self.spawned,
             world,
             minds,
-            &mut failures,
-            &mut intents,
-            &mut actions,
+            &mut outcome,
         );
         if let Err(e) = result {
-            failures.push(ScriptError::from_lua(&script.file, &e));
+            outcome
+                .failures
+                .push(ScriptError::from_lua(&script.file, &e));
         }
         let tick = world.tick();
         self.slots[slot].script = Some(script);
-        for e in failures {
+        for e in outcome.failures {
             self.fail(slot, tick, e);
         }
-        self.actions.append(&mut actions);
-        for (agent, intent) in intents {
+        self.actions.append(&mut outcome.actions);
+        for (agent, intent) in outcome.intents {
             let label = intent.label.as_deref().map_or(0, |l| self.intern(l));
             out[agent as usize] = intent.decision;
             self.labels[agent as usize] = label;
         }
     }
+}
 
-    /// Runs one script's events and batch for this tick.
-    fn run_script(
-        &mut self,
-        script: &mut Script,
-        world: &World,
-        minds: &mut [Mind],
-        failures: &mut Vec<ScriptError>,
-        intents: &mut Vec<(u32, Intent)>,
-        actions: &mut Vec<(u32, Action)>,
-    ) -> mlua::Result<()> {
-        let lua = &script.lua;
-        let n = world.agents().len();
-        // The batch list, when it changed (agent tables are made once).
-        if script.batch_ids != self.list {
-            let old = script.batch_ids.len();
-            for (k, &i) in self.list.iter().enumerate() {
-                script
-                    .batch
-                    .raw_set(k + 1, agent_table(script, world, i)?)?;
-                script.out.raw_set(k + 1, 0)?;
-            }
-            for k in self.list.len() + 1..=old {
-                script.batch.raw_set(k, Value::Nil)?;
-                script.out.raw_set(k, Value::Nil)?;
-            }
-            script.batch_ids.clone_from(&self.list);
-        }
-        let script: &Script = script;
-        let batch = &script.batch;
-        let out = &script.out;
-        let batch_ids: &[u32] = &script.batch_ids;
-        script.ctx.raw_set("tick", world.tick())?;
-        script.ctx.raw_set("agents", n)?;
-        script.ctx.raw_set("dt", world.config().tick_seconds)?;
-
-        let tick = Tick {
-            world,
-            minds: RefCell::new(minds),
-            actions: RefCell::new(Vec::new()),
-            intents: RefCell::new(Vec::new()),
-            batch_ids,
-            current: Cell::new(None),
-            cur: script.cur.clone(),
-        };
-        let file = script.file.clone();
-        let decide_line = script.decide_line();
-        lua.scope(|scope| {
-            api::install(scope, script, &tick)?;
-            let mut seq: i64 = -1;
-            let mut call = |f: &Function, agent: u32, args: mlua::MultiValue| -> mlua::Result<()> {
-                script.begin_call(seq)?;
-                seq -= 1;
-                tick.current.set(Some(agent));
-                if let Err(e) = f.call::<()>(args) {
-                    failures.push(ScriptError::from_lua(&file, &e));
-                }
-                tick.current.set(None);
-                Ok(())
-            };
-            // on_spawn, the first time the script sees an agent.
-            if let Some(f) = &script.hooks.on_spawn {
-                for &i in batch_ids {
-                    if !self.spawned[i as usize] {
-                        self.spawned[i as usize] = true;
-                        let t: Table = script.agents.raw_get(i64::from(i) + 1)?;
-                        call(f, i, (t,).into_lua_multi_ok(lua)?)?;
-                    }
-                }
-            } else {
-                for &i in batch_ids {
-                    self.spawned[i as usize] = true;
-                }
-            }
-            // Percept events, in the percepts' order.
-            let hooks = &script.hooks;
-            if hooks.on_seen.is_some()
-                || hooks.on_lost.is_some()
-                || hooks.on_heard.is_some()
-                || hooks.on_message.is_some()
-            {
-                let percepts = world.percepts();
-                for ev in percepts.events() {
-                    let agent = match *ev {
-                        PerceptEvent::Gained { agent, .. }
-                        | PerceptEvent::Lost { agent, .. }
-                        | PerceptEvent::Heard { agent, .. }
-                        | PerceptEvent::Message { agent, .. } => agent,
-                    };
-                    if batch_ids.binary_search(&agent.0).is_err() {
-                        continue;
-                    }
-                    let me: Table = script.agents.raw_get(i64::from(agent.0) + 1)?;
-                    let sense_name = |s: u16| api::sense_name(world, agent, usize::from(s));
-                    match *ev {
-                        PerceptEvent::Gained { sense, target, .. } => {
-                            if let Some(f) = &hooks.on_seen {
-                                let args =
-                                    (me, target.0, sense_name(sense)).into_lua_multi_ok(lua)?;
-                                call(f, agent.0, args)?;
-                            }
-                        }
-                        PerceptEvent::Lost { sense, target, .. } => {
-                            if let Some(f) = &hooks.on_lost {
-                                let args =
-                                    (me, target.0, sense_name(sense)).into_lua_multi_ok(lua)?;
-                                call(f, agent.0, args)?;
-                            }
-                        }
-                        PerceptEvent::Heard {
-                            sense,
-                            sound,
-                            loudness,
-                            ..
-                        } => {
-                            if let Some(f) = &hooks.on_heard
-                                && let Some(s) = percepts.sounds().get(sound as usize)
-                            {
-                                let source = api::source_handle(s.source, world);
-                                let args = (
-                                    me,
-                                    source,
-                                    loudness,
-                                    sense_name(sense),
-                                    s.tag,
-                                    s.position.x,
-                                    s.position.y,
-                                    s.position.z,
-                                )
-                                    .into_lua_multi_ok(lua)?;
-                                call(f, agent.0, args)?;
-                            }
-                        }
-                        PerceptEvent::Message { message, .. } => {
-                            if let Some(f) = &hooks.on_message
-                                && let Some(m) = percepts.messages().get(message as usize)
-                            {
-                                let args = (
-                                    me,
-                                    m.from.map(|a| a.0),
-                                    m.tag,
-                                    m.position.x,
-                                    m.position.y,
-                                    m.position.z,
-                                )
-                                    .into_lua_multi_ok(lua)?;
-                                call(f, agent.0, args)?;
-                            }
-                        }
-                    }
-                }
-            }
-            // decide, batched; a failure at position k restarts at k + 1.
-            if let Some(decide) = &hooks.decide {
-                let total = batch_ids.len();
-                let mut first = 1usize;
-                let mut failed: Vec<usize> = Vec::new();
-                script.cur.raw_set(2, 0)?;
-                while first <= total {
-                    script.begin_call(0)?;
-                    let r = script.driver.call::<()>((
-                        decide.clone(),
-                        batch.clone(),
-                        first,
-                        total,
-                        script.ctx.clone(),
-                        script.cur.clone(),
-                        out.clone(),
-                        script.hits.clone(),
-                        script.extra[0].clone(),
-                        script.extra[1].clone(),
-                        script.extra[2].clone(),
-                        script.extra[3].clone(),
-                        script.extra[4].clone(),
-                    ));
-                    match r {
-                        Ok(()) => break,
-                        Err(e) => {
-                            let k: i64 = script.cur.raw_get(1).unwrap_or(0);
-                            let k = usize::try_from(k).unwrap_or(0);
-                            if k < first || k > total {
-                                // The driver itself failed (out of memory
-                                // between agents): give up for this tick.
-                                failures.push(ScriptError::from_lua(&file, &e));
-                                failed.extend(first..=total);
-                                break;
-                            }
-                            failures.push(ScriptError::from_lua(&file, &e));
-                            failed.push(k);
-                            first = k + 1;
-                        }
-                    }
-                }
-                script.begin_call(0)?;
-                let count: i64 = script.cur.raw_get(2).unwrap_or(0);
-                let mut ti = intents_from(
-                    out,
-                    &script.hits,
-                    usize::try_from(count).unwrap_or(0),
-                    &script.extra,
-                    batch_ids,
-                    &failed,
-                    world,
-                    &file,
-                    decide_line,
-                    failures,
-                )?;
-                tick.intents.borrow_mut().append(&mut ti);
-            }
-            Ok(())
-        })?;
-        // Intents from set_intent first, then decide's (which win: later
-        // entries overwrite earlier ones when applied).
-        let mut set = tick.intents.into_inner();
-        set.sort_by_key(|(i, _)| *i);
-        intents.append(&mut set);
-        actions.append(&mut tick.actions.into_inner());
-        Ok(())
+/// A loaded script, or the error that kept it from loading.
+fn split(result: Result<Script, ScriptError>) -> (Option<Script>, Result<(), ScriptError>) {
+    match result {
+        Ok(s) => (Some(s), Ok(())),
+        Err(e) => (None, Err(e)),
     }
 }
 
@@ -537,261 +378,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
             (Ok(x), Ok(y)) => x == y,
             _ => false,
         }
-}
-
-/// A script's intent for one agent.
-#[derive(Clone, Debug)]
-pub(crate) struct Intent {
-    pub(crate) decision: Decision,
-    pub(crate) label: Option<String>,
-}
-
-trait IntoLuaMultiOk {
-    fn into_lua_multi_ok(self, lua: &Lua) -> mlua::Result<mlua::MultiValue>;
-}
-
-impl<T: mlua::IntoLuaMulti> IntoLuaMultiOk for T {
-    fn into_lua_multi_ok(self, lua: &Lua) -> mlua::Result<mlua::MultiValue> {
-        self.into_lua_multi(lua)
-    }
-}
-
-/// Agent `i`'s table in `script` (`[0]` its index, `id`, `name`, `memory`,
-/// the agent methods), made the first time it is asked for and kept.
-fn agent_table(script: &Script, world: &World, i: u32) -> mlua::Result<Table> {
-    let key = i64::from(i) + 1;
-    if let Some(t) = script.agents.raw_get::<Option<Table>>(key)? {
-        return Ok(t);
-    }
-    let lua = &script.lua;
-    let t = lua.create_table()?;
-    t.raw_set(0, i64::from(i))?;
-    t.raw_set("id", i64::from(i))?;
-    t.raw_set("name", world.agents().names()[i as usize].as_str())?;
-    t.raw_set("memory", lua.create_table()?)?;
-    t.set_metatable(Some(script.agent_meta.clone()))?;
-    script.agents.raw_set(key, t.clone())?;
-    Ok(t)
-}
-
-/// Reads the packed results of a batch.
-#[allow(clippy::too_many_arguments)]
-fn intents_from(
-    out: &Table,
-    hits: &Table,
-    count: usize,
-    extra: &[Table; 5],
-    batch_ids: &[u32],
-    failed: &[usize],
-    world: &World,
-    file: &str,
-    decide_line: Option<u32>,
-    failures: &mut Vec<ScriptError>,
-) -> mlua::Result<Vec<(u32, Intent)>> {
-    let n = world.agents().len();
-    let mut intents = Vec::new();
-    for j in 1..=count {
-        let k: usize = hits.raw_get(j)?;
-        // A position whose call failed returned nothing to read.
-        let Some(&agent) = batch_ids.get(k.wrapping_sub(1)) else {
-            continue;
-        };
-        if failed.binary_search(&k).is_ok() {
-            continue;
-        }
-        let code: i64 = out.raw_get(k)?;
-        if code == 0 {
-            continue;
-        }
-        let parsed = if code == SLOW {
-            let v = [
-                extra[0].raw_get::<Value>(k)?,
-                extra[1].raw_get::<Value>(k)?,
-                extra[2].raw_get::<Value>(k)?,
-                extra[3].raw_get::<Value>(k)?,
-                extra[4].raw_get::<Value>(k)?,
-            ];
-            for e in extra {
-                e.raw_set(k, Value::Nil)?;
-            }
-            parse_intent(&v, world)
-        } else {
-            let state = match code & 15 {
-                1 => Some(BehaviourState::RandomWalk),
-                2 => Some(BehaviourState::Chase),
-                3 => Some(BehaviourState::Evade),
-                _ => None,
-            };
-            let target = (code >> 4) - 1;
-            match (state, target) {
-                (Some(state), -1) => Ok(Intent {
-                    decision: Decision {
-                        state,
-                        target: None,
-                        goal: None,
-                    },
-                    label: None,
-                }),
-                (Some(state), t) if t >= 0 && (t as usize) < n => Ok(Intent {
-                    decision: Decision {
-                        state,
-                        target: Some(AgentId(t as u32)),
-                        goal: None,
-                    },
-                    label: None,
-                }),
-                _ => Err(format!("target {target} is not an agent")),
-            }
-        };
-        match parsed {
-            Ok(intent) => intents.push((agent, intent)),
-            Err(msg) => failures.push(ScriptError::plain(
-                file,
-                decide_line,
-                format!("decide returned an invalid intent: {msg}"),
-            )),
-        }
-    }
-    Ok(intents)
-}
-
-/// Parses `state, target, x, y, z` or `{state=, target=, goal={x,y,z}}`.
-pub(crate) fn parse_intent(v: &[Value; 5], world: &World) -> Result<Intent, String> {
-    let (state, target, goal) = match &v[0] {
-        Value::Table(t) => {
-            let state: Value = t.raw_get("state").map_err(|e| e.to_string())?;
-            let target: Value = t.raw_get("target").map_err(|e| e.to_string())?;
-            let goal = match t.raw_get::<Value>("goal").map_err(|e| e.to_string())? {
-                Value::Nil => None,
-                Value::Table(g) => Some(vec3(
-                    &g.raw_get::<Value>(1).map_err(|e| e.to_string())?,
-                    &g.raw_get::<Value>(2).map_err(|e| e.to_string())?,
-                    &g.raw_get::<Value>(3).map_err(|e| e.to_string())?,
-                )?),
-                other => {
-                    return Err(format!(
-                        "goal must be {{x, y, z}}, not a {}",
-                        other.type_name()
-                    ));
-                }
-            };
-            let label: Value = t.raw_get("label").map_err(|e| e.to_string())?;
-            let mut intent = build_intent(&state, &target, goal, world)?;
-            match label {
-                Value::Nil => {}
-                Value::String(s) => intent.label = Some(label_text(&s.to_string_lossy())?),
-                other => {
-                    return Err(format!(
-                        "label must be a string, not a {}",
-                        other.type_name()
-                    ));
-                }
-            }
-            return Ok(intent);
-        }
-        s => {
-            let goal = match (&v[2], &v[3], &v[4]) {
-                (Value::Nil, Value::Nil, Value::Nil) => None,
-                (x, y, z) => Some(vec3(x, y, z)?),
-            };
-            (s.clone(), v[1].clone(), goal)
-        }
-    };
-    build_intent(&state, &target, goal, world)
-}
-
-fn label_text(s: &str) -> Result<String, String> {
-    if s.is_empty() || s.len() > 64 {
-        return Err("a state name must have 1 to 64 bytes".into());
-    }
-    Ok(s.to_owned())
-}
-
-fn vec3(x: &Value, y: &Value, z: &Value) -> Result<Vec3, String> {
-    let f = |v: &Value| -> Result<f32, String> {
-        let n = match v {
-            Value::Integer(i) => *i as f64,
-            Value::Number(n) => *n,
-            other => {
-                return Err(format!(
-                    "goal coordinates must be numbers, not {}",
-                    other.type_name()
-                ));
-            }
-        };
-        if n.is_finite() && n.abs() < 1e9 {
-            Ok(n as f32)
-        } else {
-            Err(format!(
-                "goal coordinate {n} is not a finite world position"
-            ))
-        }
-    };
-    Ok(Vec3::new(f(x)?, f(y)?, f(z)?))
-}
-
-fn build_intent(
-    state: &Value,
-    target: &Value,
-    goal: Option<Vec3>,
-    world: &World,
-) -> Result<Intent, String> {
-    let n = world.agents().len();
-    let target = match target {
-        Value::Nil | Value::Boolean(false) => None,
-        Value::Integer(t) if *t >= 0 && (*t as usize) < n => Some(AgentId(*t as u32)),
-        Value::Number(t) if t.fract() == 0.0 && *t >= 0.0 && (*t as usize) < n => {
-            Some(AgentId(*t as u32))
-        }
-        Value::Table(t) => match t.raw_get::<Value>(0) {
-            Ok(Value::Integer(i)) if i >= 0 && (i as usize) < n => Some(AgentId(i as u32)),
-            _ => return Err("target table is not an agent".into()),
-        },
-        Value::String(s) => {
-            let name = s.to_string_lossy();
-            Some(
-                world
-                    .agents()
-                    .find(&name)
-                    .ok_or_else(|| format!("no agent named `{name}`"))?,
-            )
-        }
-        other => {
-            return Err(format!(
-                "target must be an agent handle or name, not {other:?}"
-            ));
-        }
-    };
-    let name = match state {
-        Value::String(s) => s.to_string_lossy(),
-        other => {
-            return Err(format!(
-                "state must be a string, not a {}",
-                other.type_name()
-            ));
-        }
-    };
-    let (state, label) = match name.as_str() {
-        "random_walk" => (BehaviourState::RandomWalk, None),
-        "chase" => (BehaviourState::Chase, None),
-        "evade" => (BehaviourState::Evade, None),
-        custom => {
-            let base = if target.is_some() || goal.is_some() {
-                BehaviourState::Chase
-            } else {
-                BehaviourState::RandomWalk
-            };
-            (base, Some(label_text(custom)?))
-        }
-    };
-    Ok(Intent {
-        decision: Decision {
-            state,
-            target,
-            goal,
-        },
-        label,
-    })
 }
 
 impl Decider for LuaDecider {
@@ -820,25 +406,6 @@ impl Decider for LuaDecider {
             }
         }
     }
-}
-
-/// Helpers for the `Recipient` and `Sound` types used by the API.
-pub(crate) fn message(from: u32, to: Recipient, tag: u32, position: Vec3) -> Action {
-    Action::Message(Message {
-        from: Some(AgentId(from)),
-        to,
-        tag,
-        position,
-    })
-}
-
-pub(crate) fn sound(from: u32, position: Vec3, volume: f32, tag: u32) -> Action {
-    Action::Sound(Sound {
-        position,
-        volume,
-        source: from,
-        tag,
-    })
 }
 
 /// Lookups for tools (the editor's why-inspector and console).
@@ -892,70 +459,8 @@ impl LuaDecider {
             .script
             .take()
             .ok_or_else(|| plain("the script failed to load"))?;
-        let result = Self::eval_in(&script, world, agent, code);
+        let result = crate::repl::eval_in(&script, world, agent, code);
         self.slots[slot].script = Some(script);
         result
-    }
-
-    fn eval_in(
-        script: &Script,
-        world: &World,
-        agent: AgentId,
-        code: &str,
-    ) -> Result<String, ScriptError> {
-        let err = |e: mlua::Error| ScriptError::from_lua("repl", &e);
-        let lua = &script.lua;
-        let i = agent.index() as u32;
-        let me = agent_table(script, world, i).map_err(err)?;
-        // The agent and the sandbox's globals are seen through read-only
-        // views: the REPL cannot change the script's memory or libraries.
-        let view: Function = script.api.raw_get("__view").map_err(err)?;
-        let env = lua.create_table().map_err(err)?;
-        let meta = lua.create_table().map_err(err)?;
-        meta.raw_set("__index", view.call::<Value>(lua.globals()).map_err(err)?)
-            .map_err(err)?;
-        env.set_metatable(Some(meta)).map_err(err)?;
-        let view_agent: Function = script.api.raw_get("__view_agent").map_err(err)?;
-        env.raw_set("agent", view_agent.call::<Value>(me).map_err(err)?)
-            .map_err(err)?;
-        let mut minds: Vec<Mind> = world.agents().minds().to_vec();
-        let ids = [i];
-        let tick = Tick {
-            world,
-            minds: RefCell::new(&mut minds),
-            actions: RefCell::new(Vec::new()),
-            intents: RefCell::new(Vec::new()),
-            batch_ids: &ids,
-            current: Cell::new(Some(i)),
-            cur: script.cur.clone(),
-        };
-        lua.scope(|scope| {
-            api::install(scope, script, &tick)?;
-            // An expression first (`agent:position()`), else statements.
-            let chunk = match lua
-                .load(format!("return {code}"))
-                .set_name("=repl")
-                .set_mode(mlua::chunk::ChunkMode::Text)
-                .set_environment(env.clone())
-                .into_function()
-            {
-                Ok(f) => f,
-                Err(_) => lua
-                    .load(code)
-                    .set_name("=repl")
-                    .set_mode(mlua::chunk::ChunkMode::Text)
-                    .set_environment(env.clone())
-                    .into_function()?,
-            };
-            script.begin_call(i64::MIN + 1)?;
-            let values: mlua::MultiValue = chunk.call(())?;
-            let tostring: Function = lua.globals().raw_get("tostring")?;
-            let mut parts = Vec::new();
-            for v in values {
-                parts.push(tostring.call::<String>(v)?);
-            }
-            Ok(parts.join("\t"))
-        })
-        .map_err(err)
     }
 }

@@ -9,7 +9,8 @@
 //! default in place for that agent and tick; the error is reported once as
 //! `script:line: message`. Scripts run in a sandbox (no files, no OS, no
 //! `load`, no bytecode) with `math.random` drawing from the agent's own
-//! deterministic stream. The API is in `docs/lua-api.md`.
+//! deterministic stream. The API is in `docs/lua-api.md`; [`api_functions`]
+//! lists every function scripts can call with its signature, for tools.
 //!
 //! ```
 //! use kiai_core::{AgentId, ArchetypeId, Pipeline};
@@ -36,9 +37,14 @@
 
 mod api;
 mod decider;
+mod intent;
+mod repl;
+mod run;
 mod script;
+mod source;
 pub mod watch;
 
+pub use api::{ApiFunction, On, api_functions};
 pub use decider::{LuaDecider, ScriptId, ScriptReport};
 pub use script::{Limits, ScriptError, check_file, check_syntax};
-pub use watch::ScriptWatcher;
+pub use watch::{Reload, ScriptWatcher};

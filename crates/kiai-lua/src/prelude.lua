@@ -2,7 +2,7 @@
 -- script, with the base, string, table, math, coroutine and utf8 libraries
 -- loaded. Everything it keeps is captured as upvalues here, so scripts that
 -- tamper with globals cannot change how the runtime behaves.
-local guard, API, log, M, script_fn = ...
+local guard, API, log, M, script_fn, kiai_names = ...
 
 local error, type, rawget, rawset, select = error, type, rawget, rawset, select
 local rawpcall, rawxpcall = pcall, xpcall
@@ -136,10 +136,10 @@ math.random = function(m, n) return API.random(m, n) end
 -- The string metatable is shared by the whole state: hide it.
 rawset(rawgetmetatable(""), "__metatable", false)
 
--- The world API: thin wrappers so functions kept across ticks keep working.
+-- The world API: thin wrappers so functions kept across ticks keep working
+-- (`kiai_names`: every `kiai.*` function of the host's registry, in order).
 kiai = {}
-for _, name in ipairs({ "tick", "agent_count", "find", "name", "position", "faction",
-  "state", "is_hostile", "nearest_waypoint", "waypoint", "path", "select" }) do
+for _, name in ipairs(kiai_names) do
   kiai[name] = function(...) return API[name](...) end
 end
 

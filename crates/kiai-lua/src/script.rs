@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::Path;
 use std::rc::Rc;
 
+use kiai_core::World;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
 
@@ -240,6 +241,9 @@ impl Script {
             })
             .map_err(err)?;
         let methods = lua.create_table().map_err(err)?;
+        let kiai_names = lua
+            .create_sequence_from(crate::api::kiai_names())
+            .map_err(err)?;
         let driver: Function = lua
             .load(PRELUDE)
             .set_name(PRELUDE_NAME)
@@ -250,6 +254,7 @@ impl Script {
                 log_fn,
                 methods.clone(),
                 script_fn,
+                kiai_names,
             ))
             .map_err(err)?;
         let agent_meta = lua.create_table().map_err(err)?;
@@ -411,6 +416,24 @@ impl Script {
     pub(crate) fn decide_line(&self) -> Option<u32> {
         let f = self.hooks.decide.as_ref()?;
         f.info().line_defined.and_then(|l| u32::try_from(l).ok())
+    }
+
+    /// Agent `i`'s table (`[0]` its index, `id`, `name`, `memory`, the agent
+    /// methods), made the first time it is asked for and kept.
+    pub(crate) fn agent_table(&self, world: &World, i: u32) -> mlua::Result<Table> {
+        let key = i64::from(i) + 1;
+        if let Some(t) = self.agents.raw_get::<Option<Table>>(key)? {
+            return Ok(t);
+        }
+        let lua = &self.lua;
+        let t = lua.create_table()?;
+        t.raw_set(0, i64::from(i))?;
+        t.raw_set("id", i64::from(i))?;
+        t.raw_set("name", world.agents().names()[i as usize].as_str())?;
+        t.raw_set("memory", lua.create_table()?)?;
+        t.set_metatable(Some(self.agent_meta.clone()))?;
+        self.agents.raw_set(key, t.clone())?;
+        Ok(t)
     }
 
     /// Bytes the state uses now.

@@ -1,8 +1,10 @@
 //! # kiai — a game-AI toolkit
 //!
 //! One dependency for games: the runtime ([`core`]: the world, perception,
-//! behaviour, steering and the tick pipeline) and content loading
-//! ([`content`]: the RON format with file:line:col diagnostics).
+//! behaviour, steering and the tick pipeline), content loading
+//! ([`content`]: the RON format with file:line:col diagnostics) and Lua
+//! scripting ([`lua`]: sandboxed deciders and hooks, and
+//! [`lua::decider_for`], which gives content's archetypes their scripts).
 //!
 //! ```no_run
 //! use kiai::prelude::*;
@@ -21,6 +23,8 @@
 
 pub use kiai_content as content;
 pub use kiai_core as core;
+
+pub mod lua;
 
 /// The names a game loop needs.
 pub mod prelude {

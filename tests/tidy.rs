@@ -1,6 +1,7 @@
-//! Every Rust file of the crate (`src/`, `tests/`, `examples/`) stays readable: at most
-//! 800 lines per file and 100 lines per function, counted on rustfmt's layout from the
-//! `fn` line to the closing brace at the same indentation.
+//! The runtime crates where newcomers live most (kiai-core, kiai-fog,
+//! kiai-lua: `src/`, `tests/`, `examples/`) stay readable: at most 800
+//! lines per file and 100 lines per function, counted on rustfmt's layout
+//! from the `fn` line to the closing brace at the same indentation.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
 
@@ -9,9 +10,13 @@ use std::path::{Path, PathBuf};
 const MAX_FILE_LINES: usize = 800;
 const MAX_FN_LINES: usize = 100;
 
-/// Functions over the limit that are still to be split: (file, function, current length).
-/// A length may shrink, never grow; an entry whose file is gone is ignored.
-const KNOWN_LONG: &[(&str, &str, usize)] = &[("src/bench.rs", "run", 127)];
+/// The crates checked, relative to the workspace root.
+const CRATES: [&str; 3] = ["crates/kiai-core", "crates/kiai-fog", "crates/kiai-lua"];
+
+/// Functions over the limit, each with the reason it stays whole:
+/// (file from the workspace root, function, current length). A length may
+/// shrink, never grow; an entry whose file is gone is ignored.
+const KNOWN_LONG: &[(&str, &str, usize)] = &[];
 
 /// The `.rs` files under `dir`, recursively, sorted.
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -84,12 +89,15 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
 
 #[test]
 fn files_and_functions_stay_short() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = root.as_path();
     let mut files = Vec::new();
-    for dir in ["src", "tests", "examples"] {
-        rust_files(&root.join(dir), &mut files);
+    for krate in CRATES {
+        for dir in ["src", "tests", "examples"] {
+            rust_files(&root.join(krate).join(dir), &mut files);
+        }
     }
-    assert!(files.len() > 10, "found only {files:?}");
+    assert!(files.len() > 60, "found only {files:?}");
     let mut problems = Vec::new();
     for path in &files {
         let rel = path

@@ -1,0 +1,76 @@
+//! The console's REPL: Lua evaluated in a script's sandbox, with read-only
+//! views of the agent and the libraries, so that nothing typed there can
+//! change the run.
+
+use std::cell::{Cell, RefCell};
+
+use kiai_core::behaviour::Mind;
+use kiai_core::{AgentId, World};
+use mlua::{Function, Value};
+
+use crate::api::{self, Tick};
+use crate::script::{Script, ScriptError};
+
+/// Evaluates `code` in `script`'s sandbox with `agent` bound to a read-only
+/// view of `agent`'s table (see [`crate::LuaDecider::eval`]).
+pub(crate) fn eval_in(
+    script: &Script,
+    world: &World,
+    agent: AgentId,
+    code: &str,
+) -> Result<String, ScriptError> {
+    let err = |e: mlua::Error| ScriptError::from_lua("repl", &e);
+    let lua = &script.lua;
+    let i = agent.index() as u32;
+    let me = script.agent_table(world, i).map_err(err)?;
+    // The agent and the sandbox's globals are seen through read-only
+    // views: the REPL cannot change the script's memory or libraries.
+    let view: Function = script.api.raw_get("__view").map_err(err)?;
+    let env = lua.create_table().map_err(err)?;
+    let meta = lua.create_table().map_err(err)?;
+    meta.raw_set("__index", view.call::<Value>(lua.globals()).map_err(err)?)
+        .map_err(err)?;
+    env.set_metatable(Some(meta)).map_err(err)?;
+    let view_agent: Function = script.api.raw_get("__view_agent").map_err(err)?;
+    env.raw_set("agent", view_agent.call::<Value>(me).map_err(err)?)
+        .map_err(err)?;
+    let mut minds: Vec<Mind> = world.agents().minds().to_vec();
+    let ids = [i];
+    let tick = Tick {
+        world,
+        minds: RefCell::new(&mut minds),
+        actions: RefCell::new(Vec::new()),
+        intents: RefCell::new(Vec::new()),
+        batch_ids: &ids,
+        current: Cell::new(Some(i)),
+        cur: script.cur.clone(),
+    };
+    lua.scope(|scope| {
+        api::install(scope, script, &tick)?;
+        // An expression first (`agent:position()`), else statements.
+        let chunk = match lua
+            .load(format!("return {code}"))
+            .set_name("=repl")
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .set_environment(env.clone())
+            .into_function()
+        {
+            Ok(f) => f,
+            Err(_) => lua
+                .load(code)
+                .set_name("=repl")
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .set_environment(env.clone())
+                .into_function()?,
+        };
+        script.begin_call(i64::MIN + 1)?;
+        let values: mlua::MultiValue = chunk.call(())?;
+        let tostring: Function = lua.globals().raw_get("tostring")?;
+        let mut parts = Vec::new();
+        for v in values {
+            parts.push(tostring.call::<String>(v)?);
+        }
+        Ok(parts.join("\t"))
+    })
+    .map_err(err)
+}

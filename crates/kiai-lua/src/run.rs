@@ -1,0 +1,342 @@
+//! One script's part of a tick, phase by phase: sync the batch with the
+//! agents it decides for, run `on_spawn` and the percept event hooks, run
+//! `decide` for the whole batch (restarting after a failing agent), and
+//! read the results back.
+
+use std::cell::{Cell, RefCell};
+
+use kiai_core::World;
+use kiai_core::behaviour::Mind;
+use kiai_core::perception::PerceptEvent;
+use mlua::{Function, IntoLuaMulti, MultiValue, Table, Value};
+
+use crate::ScriptError;
+use crate::api::{self, Action, Tick};
+use crate::intent::{Intent, SLOW, parse_intent, unpack};
+use crate::script::Script;
+
+/// What one script's tick produced, in the order it happened.
+#[derive(Default)]
+pub(crate) struct Outcome {
+    /// Failed hook calls and invalid results.
+    pub(crate) failures: Vec<ScriptError>,
+    /// Intents by agent: `set_intent`'s first (by agent), then `decide`'s.
+    pub(crate) intents: Vec<(u32, Intent)>,
+    /// Messages and sounds, in the order the script made them.
+    pub(crate) actions: Vec<(u32, Action)>,
+}
+
+/// Runs `script`'s events and batch for this tick over the agents in
+/// `list` (ascending); `spawned` marks the agents `on_spawn` already ran
+/// for. An error returned is one of the host's (the state ran out of
+/// memory between calls); what the script did before it is in `out`.
+pub(crate) fn run_script(
+    script: &mut Script,
+    list: &[u32],
+    spawned: &mut [bool],
+    world: &World,
+    minds: &mut [Mind],
+    out: &mut Outcome,
+) -> mlua::Result<()> {
+    sync_batch(script, list, world)?;
+    let script: &Script = script;
+    script.ctx.raw_set("tick", world.tick())?;
+    script.ctx.raw_set("agents", world.agents().len())?;
+    script.ctx.raw_set("dt", world.config().tick_seconds)?;
+    let tick = Tick {
+        world,
+        minds: RefCell::new(minds),
+        actions: RefCell::new(Vec::new()),
+        intents: RefCell::new(Vec::new()),
+        batch_ids: &script.batch_ids,
+        current: Cell::new(None),
+        cur: script.cur.clone(),
+    };
+    let decide_line = script.decide_line();
+    script.lua.scope(|scope| {
+        api::install(scope, script, &tick)?;
+        let mut calls = Calls {
+            script,
+            tick: &tick,
+            seq: -1,
+            failures: &mut out.failures,
+        };
+        spawn_events(&mut calls, spawned)?;
+        percept_events(&mut calls)?;
+        decide_batch(script, &tick, decide_line, &mut out.failures)
+    })?;
+    // Intents from set_intent first, then decide's (which win: later
+    // entries overwrite earlier ones when applied).
+    let mut set = tick.intents.into_inner();
+    set.sort_by_key(|(i, _)| *i);
+    out.intents.append(&mut set);
+    out.actions.append(&mut tick.actions.into_inner());
+    Ok(())
+}
+
+/// Makes the batch tables hold `list`'s agents, when it changed (agent
+/// tables are made once).
+fn sync_batch(script: &mut Script, list: &[u32], world: &World) -> mlua::Result<()> {
+    if script.batch_ids == list {
+        return Ok(());
+    }
+    let old = script.batch_ids.len();
+    for (k, &i) in list.iter().enumerate() {
+        script.batch.raw_set(k + 1, script.agent_table(world, i)?)?;
+        script.out.raw_set(k + 1, 0)?;
+    }
+    for k in list.len() + 1..=old {
+        script.batch.raw_set(k, Value::Nil)?;
+        script.out.raw_set(k, Value::Nil)?;
+    }
+    script.batch_ids.clear();
+    script.batch_ids.extend_from_slice(list);
+    Ok(())
+}
+
+/// Event hook calls of one tick: each gets its own budget and runs as its
+/// agent (for `math.random`); a failing call is recorded and the next one
+/// runs.
+struct Calls<'a, 'w> {
+    script: &'a Script,
+    tick: &'a Tick<'w>,
+    /// Budget key of the next call (event calls count down from -1).
+    seq: i64,
+    failures: &'a mut Vec<ScriptError>,
+}
+
+impl Calls<'_, '_> {
+    fn call(&mut self, f: &Function, agent: u32, args: MultiValue) -> mlua::Result<()> {
+        self.script.begin_call(self.seq)?;
+        self.seq -= 1;
+        self.tick.current.set(Some(agent));
+        if let Err(e) = f.call::<()>(args) {
+            self.failures
+                .push(ScriptError::from_lua(&self.script.file, &e));
+        }
+        self.tick.current.set(None);
+        Ok(())
+    }
+}
+
+/// `on_spawn`, the first time the script sees each agent.
+fn spawn_events(calls: &mut Calls<'_, '_>, spawned: &mut [bool]) -> mlua::Result<()> {
+    let script = calls.script;
+    let Some(f) = &script.hooks.on_spawn else {
+        for &i in &script.batch_ids {
+            spawned[i as usize] = true;
+        }
+        return Ok(());
+    };
+    for &i in &script.batch_ids {
+        if !spawned[i as usize] {
+            spawned[i as usize] = true;
+            let t: Table = script.agents.raw_get(i64::from(i) + 1)?;
+            calls.call(f, i, (t,).into_lua_multi(&script.lua)?)?;
+        }
+    }
+    Ok(())
+}
+
+/// `on_seen`, `on_lost`, `on_heard` and `on_message` of the batch's agents,
+/// in the percepts' order.
+fn percept_events(calls: &mut Calls<'_, '_>) -> mlua::Result<()> {
+    let script = calls.script;
+    let hooks = &script.hooks;
+    if hooks.on_seen.is_none()
+        && hooks.on_lost.is_none()
+        && hooks.on_heard.is_none()
+        && hooks.on_message.is_none()
+    {
+        return Ok(());
+    }
+    for ev in calls.tick.world.percepts().events() {
+        let agent = ev.agent();
+        if script.batch_ids.binary_search(&agent.0).is_err() {
+            continue;
+        }
+        let me: Table = script.agents.raw_get(i64::from(agent.0) + 1)?;
+        if let Some((f, args)) = event_call(script, calls.tick.world, ev, me)? {
+            calls.call(f, agent.0, args)?;
+        }
+    }
+    Ok(())
+}
+
+/// The hook `ev` calls and its arguments, if the script has that hook
+/// (`me` is the agent's table).
+fn event_call<'a>(
+    script: &'a Script,
+    world: &World,
+    ev: &PerceptEvent,
+    me: Table,
+) -> mlua::Result<Option<(&'a Function, MultiValue)>> {
+    let lua = &script.lua;
+    let hooks = &script.hooks;
+    let percepts = world.percepts();
+    let sense_name = |s: u16| api::sense_name(world, ev.agent(), usize::from(s));
+    Ok(match *ev {
+        PerceptEvent::Gained { sense, target, .. } => match &hooks.on_seen {
+            Some(f) => Some((f, (me, target.0, sense_name(sense)).into_lua_multi(lua)?)),
+            None => None,
+        },
+        PerceptEvent::Lost { sense, target, .. } => match &hooks.on_lost {
+            Some(f) => Some((f, (me, target.0, sense_name(sense)).into_lua_multi(lua)?)),
+            None => None,
+        },
+        PerceptEvent::Heard {
+            sense,
+            sound,
+            loudness,
+            ..
+        } => match (&hooks.on_heard, percepts.sounds().get(sound as usize)) {
+            (Some(f), Some(s)) => {
+                let source = api::source_handle(s.source, world);
+                let p = s.position;
+                let args = (
+                    me,
+                    source,
+                    loudness,
+                    sense_name(sense),
+                    s.tag,
+                    p.x,
+                    p.y,
+                    p.z,
+                );
+                Some((f, args.into_lua_multi(lua)?))
+            }
+            _ => None,
+        },
+        PerceptEvent::Message { message, .. } => {
+            match (&hooks.on_message, percepts.messages().get(message as usize)) {
+                (Some(f), Some(m)) => {
+                    let p = m.position;
+                    let args = (me, m.from.map(|a| a.0), m.tag, p.x, p.y, p.z);
+                    Some((f, args.into_lua_multi(lua)?))
+                }
+                _ => None,
+            }
+        }
+    })
+}
+
+/// `decide` for the whole batch, then its results.
+fn decide_batch(
+    script: &Script,
+    tick: &Tick<'_>,
+    decide_line: Option<u32>,
+    failures: &mut Vec<ScriptError>,
+) -> mlua::Result<()> {
+    let Some(decide) = &script.hooks.decide else {
+        return Ok(());
+    };
+    let failed = run_driver(script, decide, failures)?;
+    script.begin_call(0)?;
+    let count: i64 = script.cur.raw_get(2).unwrap_or(0);
+    let count = usize::try_from(count).unwrap_or(0);
+    let mut intents = read_back(script, count, &failed, decide_line, tick.world, failures)?;
+    tick.intents.borrow_mut().append(&mut intents);
+    Ok(())
+}
+
+/// Runs the prelude's driver over the batch; a failure at position k
+/// restarts it at k + 1. Returns the positions whose call failed.
+fn run_driver(
+    script: &Script,
+    decide: &Function,
+    failures: &mut Vec<ScriptError>,
+) -> mlua::Result<Vec<usize>> {
+    let total = script.batch_ids.len();
+    let mut first = 1usize;
+    let mut failed: Vec<usize> = Vec::new();
+    script.cur.raw_set(2, 0)?;
+    while first <= total {
+        script.begin_call(0)?;
+        let r = script.driver.call::<()>((
+            decide.clone(),
+            script.batch.clone(),
+            first,
+            total,
+            script.ctx.clone(),
+            script.cur.clone(),
+            script.out.clone(),
+            script.hits.clone(),
+            script.extra[0].clone(),
+            script.extra[1].clone(),
+            script.extra[2].clone(),
+            script.extra[3].clone(),
+            script.extra[4].clone(),
+        ));
+        let Err(e) = r else { break };
+        failures.push(ScriptError::from_lua(&script.file, &e));
+        let k: i64 = script.cur.raw_get(1).unwrap_or(0);
+        let k = usize::try_from(k).unwrap_or(0);
+        if k < first || k > total {
+            // The driver itself failed (out of memory between agents): give
+            // up for this tick.
+            failed.extend(first..=total);
+            break;
+        }
+        failed.push(k);
+        first = k + 1;
+    }
+    Ok(failed)
+}
+
+/// Reads the batch's packed results: the first `count` positions listed in
+/// `hits`, except those in `failed` (ascending). Invalid ones become
+/// failures, placed at `decide_line` (where `decide` is defined).
+fn read_back(
+    script: &Script,
+    count: usize,
+    failed: &[usize],
+    decide_line: Option<u32>,
+    world: &World,
+    failures: &mut Vec<ScriptError>,
+) -> mlua::Result<Vec<(u32, Intent)>> {
+    let mut intents = Vec::new();
+    for j in 1..=count {
+        let k: usize = script.hits.raw_get(j)?;
+        // A position whose call failed returned nothing to read.
+        let Some(&agent) = script.batch_ids.get(k.wrapping_sub(1)) else {
+            continue;
+        };
+        if failed.binary_search(&k).is_ok() {
+            continue;
+        }
+        let code: i64 = script.out.raw_get(k)?;
+        if code == 0 {
+            continue;
+        }
+        let parsed = if code == SLOW {
+            parse_intent(&take_extra(script, k)?, world)
+        } else {
+            unpack(code, world.agents().len())
+        };
+        match parsed {
+            Ok(intent) => intents.push((agent, intent)),
+            Err(msg) => failures.push(ScriptError::plain(
+                &script.file,
+                decide_line,
+                format!("decide returned an invalid intent: {msg}"),
+            )),
+        }
+    }
+    Ok(intents)
+}
+
+/// The slow-path values the driver left at position `k`, cleared.
+fn take_extra(script: &Script, k: usize) -> mlua::Result<[Value; 5]> {
+    let extra = &script.extra;
+    let v = [
+        extra[0].raw_get::<Value>(k)?,
+        extra[1].raw_get::<Value>(k)?,
+        extra[2].raw_get::<Value>(k)?,
+        extra[3].raw_get::<Value>(k)?,
+        extra[4].raw_get::<Value>(k)?,
+    ];
+    for e in extra {
+        e.raw_set(k, Value::Nil)?;
+    }
+    Ok(v)
+}
