@@ -68,6 +68,32 @@
 //! may cross a wall), they are built again from the zero velocity, which
 //! each of them then admits.
 //!
+//! # Where kiai departs from RVO2
+//!
+//! - A responsibility share per neighbour instead of RVO2's fixed half
+//!   (below).
+//! - Walls are segments (above). Where RVO2 adds no half-plane because the
+//!   velocity projects on a leg pointing into the obstacle (leaving it to
+//!   the polygon's neighbouring edge), a wall has no such edge, and kiai
+//!   takes the cut-off line: that happens when the agent stands at its
+//!   clearance from the wall, sliding along it.
+//! - When the walls' half-planes alone leave no velocity, they are built
+//!   again from the zero velocity (above).
+//! - `linearProgram1` relaxes the earlier half-planes by 1e-5 world units
+//!   per second per unit of speed limit (at least 1): wall legs meet
+//!   exactly at the zero velocity, where RVO2's answer hangs on the sign of
+//!   a rounding error.
+//! - The same numbers computed in better-conditioned ways, equal in exact
+//!   arithmetic: positions along a line are measured from its point nearest
+//!   the origin, the 3D program's lines of equal violation are placed by
+//!   their point nearest the origin rather than by the intersection of two
+//!   lines at a small angle (which can be far away), the speed limit is
+//!   compared by length rather than by square (no overflow), and the result
+//!   is scaled back into the speed disc if rounding left it outside.
+//!
+//! `tests/orca_vs_reference.rs` checks all of it against a plain `f64`
+//! transcription of RVO2 with these departures.
+//!
 //! # Responsibility
 //!
 //! RVO2 moves every half-plane half-way out of the velocity obstacle: each

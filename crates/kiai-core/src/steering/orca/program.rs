@@ -103,9 +103,8 @@ fn on_line(lines: &[HalfPlane], line_no: usize, radius: f32, goal: Goal) -> Opti
 pub(super) fn solve(lines: &[HalfPlane], radius: f32, goal: Goal, result: &mut Vec2) -> usize {
     *result = match goal {
         Goal::Furthest(direction) => direction * radius,
-        Goal::Nearest(velocity) if velocity.length_squared() > radius * radius => {
-            velocity.normalize() * radius
-        }
+        // Lengths, not squares as RVO2: no overflow for huge inputs.
+        Goal::Nearest(velocity) if velocity.length() > radius => velocity.normalize() * radius,
         Goal::Nearest(velocity) => velocity,
     };
     for (i, line) in lines.iter().enumerate() {

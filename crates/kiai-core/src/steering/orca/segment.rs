@@ -100,7 +100,7 @@ pub(super) fn push_segment_half_plane(
     }
     let plane = match collision(&edge, r) {
         Ok(plane) => plane,
-        Err(shape) => approaching(&edge, shape, velocity, inv_h, r),
+        Err(shape) => Some(approaching(&edge, shape, velocity, inv_h, r)),
     };
     if let Some(plane) = plane.filter(HalfPlane::is_finite) {
         lines.push(plane);
@@ -179,10 +179,9 @@ fn right_tangent(rel: Vec2, r: f32) -> Vec2 {
 
 /// The agent is clear of the wall: project `velocity` on the wall's
 /// velocity obstacle (cut-off circles, legs or cut-off line, whichever is
-/// nearest), or `None` when it projects on a leg that belongs to the
-/// reverse edge.
+/// nearest).
 #[inline(always)]
-fn approaching(edge: &Edge, shape: Shape, velocity: Vec2, inv_h: f32, r: f32) -> Option<HalfPlane> {
+fn approaching(edge: &Edge, shape: Shape, velocity: Vec2, inv_h: f32, r: f32) -> HalfPlane {
     let d = edge.dir;
     // The vertices that define the obstacle, and the directions RVO2 reads
     // from them: `-previous.direction` of the left one and `direction` of
@@ -194,8 +193,7 @@ fn approaching(edge: &Edge, shape: Shape, velocity: Vec2, inv_h: f32, r: f32) ->
     };
     let mut left_leg = left_tangent(left_rel, r);
     let mut right_leg = right_tangent(right_rel, r);
-    // Legs never point into the wall: take the wall's own line instead, and
-    // add no constraint if the velocity projects on such a leg.
+    // Legs never point into the wall: take the wall's own line instead.
     let left_foreign = det(left_leg, left_foreign_dir) >= 0.0;
     if left_foreign {
         left_leg = left_foreign_dir;
@@ -222,10 +220,10 @@ fn approaching(edge: &Edge, shape: Shape, velocity: Vec2, inv_h: f32, r: f32) ->
         }
     };
     if (t < 0.0 && t_left < 0.0) || (same && t_left < 0.0 && t_right < 0.0) {
-        return Some(on_circle(left_cutoff));
+        return on_circle(left_cutoff);
     }
     if t > 1.0 && t_right < 0.0 {
-        return Some(on_circle(right_cutoff));
+        return on_circle(right_cutoff);
     }
     let dist_sq = |p: Vec2| (velocity - p).length_squared();
     let dist_cutoff = if !(0.0..=1.0).contains(&t) || same {
@@ -249,10 +247,29 @@ fn approaching(edge: &Edge, shape: Shape, velocity: Vec2, inv_h: f32, r: f32) ->
     };
     if dist_cutoff <= dist_left && dist_cutoff <= dist_right {
         // The cut-off line (only when both vertices define the obstacle).
-        return Some(along(left_cutoff, -d));
+        return along(left_cutoff, -d);
     }
+    let foreign = || {
+        // RVO2 adds nothing here, leaving the leg to the neighbouring edge
+        // of the polygon; a wall's neighbouring edge is its own back,
+        // which the agent never sees. A leg points into a wall only when
+        // the agent stands at its clearance from it, where the cut-off line
+        // (through the zero velocity, nearly) is the boundary.
+        if same {
+            on_circle(left_cutoff)
+        } else {
+            along(left_cutoff, -d)
+        }
+    };
     if dist_left <= dist_right {
-        return (!left_foreign).then(|| along(left_cutoff, left_leg));
+        if left_foreign {
+            foreign()
+        } else {
+            along(left_cutoff, left_leg)
+        }
+    } else if right_foreign {
+        foreign()
+    } else {
+        along(right_cutoff, -right_leg)
     }
-    (!right_foreign).then(|| along(right_cutoff, -right_leg))
 }

@@ -59,10 +59,16 @@ pub fn compute_velocity(
     if failed >= fixed && failed < lines.len() {
         least_violation(lines, fixed, failed, radius, &mut result, projected);
     }
-    if result.is_finite() {
-        result
-    } else {
+    // The program keeps the result within the speed disc; rounding (a wall
+    // far away puts its half-plane's point millions of ulps from the
+    // origin) may not.
+    let speed = result.length();
+    if !speed.is_finite() {
         Vec2::ZERO
+    } else if speed > radius {
+        result * (radius / speed)
+    } else {
+        result
     }
 }
 
