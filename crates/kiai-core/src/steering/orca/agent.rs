@@ -46,7 +46,7 @@ pub(super) struct Agent {
     pub(super) max_speed: f32,
     /// `1 / time_horizon`.
     pub(super) inv_horizon: f32,
-    /// `1 / obstacle_time_horizon`.
+    /// `1 / obstacle_time_horizon` (0 when there are no walls).
     pub(super) inv_obstacle_horizon: f32,
     /// `1 / time_step`.
     pub(super) inv_time_step: f32,
@@ -59,7 +59,7 @@ impl Agent {
     /// max speed as zero; a time horizon or `time_step` is clamped to
     /// [`MIN_TIME`, `MAX_TIME`] (NaN counts as [`MIN_TIME`]).
     #[inline]
-    pub(super) fn read(agent: &OrcaAgent, time_step: f32) -> Option<Agent> {
+    pub(super) fn read(agent: &OrcaAgent, time_step: f32, walls: bool) -> Option<Agent> {
         if !agent.position.is_finite() {
             return None;
         }
@@ -70,7 +70,12 @@ impl Agent {
             preferred_velocity: finite_or_zero(agent.preferred_velocity),
             max_speed: non_negative(agent.max_speed),
             inv_horizon: 1.0 / duration(agent.time_horizon),
-            inv_obstacle_horizon: 1.0 / duration(agent.obstacle_time_horizon),
+            // Spares a division per call when there are no walls.
+            inv_obstacle_horizon: if walls {
+                1.0 / duration(agent.obstacle_time_horizon)
+            } else {
+                0.0
+            },
             inv_time_step: 1.0 / duration(time_step),
         })
     }

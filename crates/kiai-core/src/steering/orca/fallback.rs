@@ -6,7 +6,7 @@
 use glam::Vec2;
 
 use super::half_plane::{HalfPlane, det};
-use super::program::{Goal, solve};
+use super::program::{Goal, Program, solve};
 use super::segment::EPSILON;
 
 /// Starting from `result`, which satisfies `lines[..begin]`, moves it to
@@ -54,7 +54,12 @@ pub(super) fn least_violation(
         }
         let before = *result;
         let outward = Vec2::new(-line.direction.y, line.direction.x);
-        if solve(projected, radius, Goal::Furthest(outward), result) < projected.len() {
+        let program = Program {
+            radius,
+            goal: Goal::Furthest(outward),
+            walls: fixed,
+        };
+        if solve(projected, &program, result) < projected.len() {
             // In principle impossible (the result is feasible by
             // construction); a rounding error: keep the previous result.
             *result = before;

@@ -25,10 +25,13 @@ impl HalfPlane {
     }
 
     /// Both vectors finite (a degenerate input can make them NaN; such a
-    /// half-plane is dropped).
+    /// half-plane is dropped). One test on the sum: an infinity or NaN
+    /// anywhere makes `sum * 0` NaN (as does a sum that overflows, which no
+    /// usable half-plane has).
     #[inline(always)]
     pub(super) fn is_finite(&self) -> bool {
-        self.point.is_finite() && self.direction.is_finite()
+        let sum = self.point.x + self.point.y + self.direction.x + self.direction.y;
+        sum * 0.0 == 0.0
     }
 }
 

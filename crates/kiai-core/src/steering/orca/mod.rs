@@ -50,7 +50,8 @@
 //! the preferred one. When the neighbours' half-planes leave none, the 3D
 //! program (`fallback.rs`, `linearProgram3`) takes the velocity that
 //! minimises the largest violation of the neighbours' half-planes, the
-//! walls' held exactly: walls are never relaxed.
+//! walls' held: walls are never relaxed (but for a rounding allowance of
+//! 1e-5 world units per second, below).
 //!
 //! # Walls
 //!
@@ -79,10 +80,10 @@
 //!   clearance from the wall, sliding along it.
 //! - When the walls' half-planes alone leave no velocity, they are built
 //!   again from the zero velocity (above).
-//! - `linearProgram1` relaxes the earlier half-planes by 1e-5 world units
+//! - `linearProgram1` relaxes the walls' half-planes by 1e-5 world units
 //!   per second per unit of speed limit (at least 1): wall legs meet
 //!   exactly at the zero velocity, where RVO2's answer hangs on the sign of
-//!   a rounding error.
+//!   a rounding error. Neighbours' half-planes are held exactly.
 //! - The same numbers computed in better-conditioned ways, equal in exact
 //!   arithmetic: positions along a line are measured from its point nearest
 //!   the origin, the 3D program's lines of equal violation are placed by
@@ -123,6 +124,11 @@
 //! No allocation once the caller's [`OrcaScratch`] has grown, no trait
 //! objects; the work is linear in the neighbours and walls while the
 //! preferred velocity is permitted, quadratic at worst (as RVO2).
+//! Neighbours' half-planes are computed four at a time, branch-free (the
+//! cut-off circle and the leg both computed, one selected), and so are the
+//! bounds a line's earlier half-planes put on it: each of the four lanes
+//! computes exactly what it would alone, so the result is the same bits
+//! whether or not the compiler turns the lanes into packed instructions.
 //! Everything is `f32`, and the result depends only on the inputs and
 //! their order.
 

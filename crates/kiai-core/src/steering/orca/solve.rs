@@ -6,8 +6,8 @@ use glam::Vec2;
 use super::agent::{Agent, OrcaAgent};
 use super::fallback::least_violation;
 use super::half_plane::HalfPlane;
-use super::neighbour::{OrcaNeighbour, neighbour_half_plane};
-use super::program::{Goal, solve};
+use super::neighbour::{OrcaNeighbour, push_neighbour_half_planes};
+use super::program::{Goal, Program, solve};
 use super::scratch::OrcaScratch;
 use super::segment::{OrcaSegment, push_segment_half_plane};
 
@@ -38,14 +38,19 @@ pub fn compute_velocity(
     } = scratch;
     lines.clear();
     *wall_lines = 0;
-    let Some(agent) = Agent::read(agent, time_step) else {
+    let Some(agent) = Agent::read(agent, time_step, !walls.is_empty()) else {
         return Vec2::ZERO;
     };
     let goal = Goal::Nearest(agent.preferred_velocity);
     let radius = agent.max_speed;
     let mut result = Vec2::ZERO;
     let mut fixed = push_half_planes(&agent, agent.velocity, neighbours, walls, lines);
-    let mut failed = solve(lines, radius, goal, &mut result);
+    let mut program = Program {
+        radius,
+        goal,
+        walls: fixed,
+    };
+    let mut failed = solve(lines, &program, &mut result);
     if failed < fixed {
         // The walls' half-planes, built from the current velocity, leave
         // no velocity: build them from the zero velocity instead, which
@@ -53,7 +58,8 @@ pub fn compute_velocity(
         // touching one, whose half-plane then passes through zero).
         lines.clear();
         fixed = push_half_planes(&agent, Vec2::ZERO, neighbours, walls, lines);
-        failed = solve(lines, radius, goal, &mut result);
+        program.walls = fixed;
+        failed = solve(lines, &program, &mut result);
     }
     *wall_lines = fixed;
     if failed >= fixed && failed < lines.len() {
@@ -86,10 +92,6 @@ fn push_half_planes(
         push_segment_half_plane(agent, wall_velocity, wall, lines);
     }
     let fixed = lines.len();
-    lines.extend(
-        neighbours
-            .iter()
-            .filter_map(|n| neighbour_half_plane(agent, n)),
-    );
+    push_neighbour_half_planes(agent, neighbours, lines);
     fixed
 }
