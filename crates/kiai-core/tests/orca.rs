@@ -211,8 +211,15 @@ fn two_agents_head_on_pass_each_other_without_touching() {
 fn a_ring_of_20_swapping_sides_barely_overlaps() {
     let n = 20;
     let radius = 0.5;
+    // Evenly spaced but for a few centimetres each way: a perfectly
+    // symmetric ring jams in the middle (every agent's way blocked alike),
+    // as ORCA's examples note.
     let start: Vec<Vec2> = (0..n)
-        .map(|i| 8.0 * Vec2::from_angle(i as f32 * std::f32::consts::TAU / n as f32))
+        .map(|i| {
+            let jitter = 0.05 * (((i * 7919) % 11) as f32 / 5.0 - 1.0);
+            (8.0 + jitter)
+                * Vec2::from_angle((i as f32 + jitter) * std::f32::consts::TAU / n as f32)
+        })
         .collect();
     let goal: Vec<Vec2> = start.iter().map(|p| -*p).collect();
     let mut crowd = Crowd::new(&start, &goal, radius);

@@ -5,7 +5,7 @@
 
 use kiai_core::glam::Vec2;
 use kiai_core::steering::orca::{
-    OrcaAgent, OrcaNeighbour, OrcaScratch, OrcaSegment, compute_velocity,
+    HalfPlane, OrcaAgent, OrcaNeighbour, OrcaScratch, OrcaSegment, compute_velocity,
 };
 use proptest::prelude::*;
 
@@ -186,6 +186,21 @@ fn the_same_inputs_give_the_same_bits() {
         first.to_array().map(f32::to_bits),
         again.to_array().map(f32::to_bits)
     );
+    // A neighbour's half-plane is the same bits whichever place it has in
+    // the list (neighbours are computed four at a time).
+    let bits =
+        |h: &HalfPlane| [h.point.x, h.point.y, h.direction.x, h.direction.y].map(f32::to_bits);
+    compute_velocity(&a, &ns, &[], 0.1, &mut scratch);
+    let together: Vec<HalfPlane> = scratch.half_planes().to_vec();
+    assert_eq!(together.len(), ns.len());
+    for (k, n) in ns.iter().enumerate() {
+        compute_velocity(&a, std::slice::from_ref(n), &[], 0.1, &mut scratch);
+        assert_eq!(
+            bits(&scratch.half_planes()[0]),
+            bits(&together[k]),
+            "neighbour {k}"
+        );
+    }
 }
 
 fn any_vec2() -> impl Strategy<Value = Vec2> {

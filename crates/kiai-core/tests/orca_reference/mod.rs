@@ -5,7 +5,7 @@
 //! walls as two-vertex obstacles seen from the agent's side, with the
 //! cut-off line for a foreign leg; the walls' half-planes built again from
 //! the zero velocity when they alone leave no velocity; `linearProgram1`
-//! relaxing earlier half-planes by 1e-5 per unit of speed.
+//! relaxing the walls' half-planes by 1e-5 per unit of speed.
 
 mod obstacle;
 mod program;
@@ -205,10 +205,24 @@ pub(crate) fn reference(
     let dt = f64::from(time_step);
     let mut result = V::new(0.0, 0.0);
     let (mut lines, mut num_obst) = all_lines(&a, a.velocity, neighbours, walls, dt);
-    let mut line_fail = linear_program2(&lines, a.max_speed, a.pref_velocity, false, &mut result);
+    let mut line_fail = linear_program2(
+        &lines,
+        num_obst,
+        a.max_speed,
+        a.pref_velocity,
+        false,
+        &mut result,
+    );
     if line_fail < num_obst {
         (lines, num_obst) = all_lines(&a, V::new(0.0, 0.0), neighbours, walls, dt);
-        line_fail = linear_program2(&lines, a.max_speed, a.pref_velocity, false, &mut result);
+        line_fail = linear_program2(
+            &lines,
+            num_obst,
+            a.max_speed,
+            a.pref_velocity,
+            false,
+            &mut result,
+        );
         if line_fail < num_obst {
             return result;
         }

@@ -2,9 +2,11 @@
 
 use super::{Line, ROUNDING, RVO_EPSILON, V, abs_sq, det, dot, normalize};
 
-/// RVO2's `linearProgram1`.
+/// RVO2's `linearProgram1`; kiai relaxes the first `num_obst_lines`
+/// (walls) by `ROUNDING` per unit of speed.
 fn linear_program1(
     lines: &[Line],
+    num_obst_lines: usize,
     line_no: usize,
     radius: f64,
     opt_velocity: V,
@@ -19,8 +21,12 @@ fn linear_program1(
     let sqrt_discriminant = discriminant.sqrt();
     let mut t_left = -dot_product - sqrt_discriminant;
     let mut t_right = -dot_product + sqrt_discriminant;
-    let slack = ROUNDING * radius.max(1.0);
     for i in 0..line_no {
+        let slack = if i < num_obst_lines {
+            ROUNDING * radius.max(1.0)
+        } else {
+            0.0
+        };
         let denominator = det(lines[line_no].direction, lines[i].direction);
         let numerator = det(lines[i].direction, lines[line_no].point - lines[i].point) + slack;
         if denominator.abs() <= RVO_EPSILON {
@@ -62,6 +68,7 @@ fn linear_program1(
 /// RVO2's `linearProgram2`.
 pub(super) fn linear_program2(
     lines: &[Line],
+    num_obst_lines: usize,
     radius: f64,
     opt_velocity: V,
     direction_opt: bool,
@@ -77,7 +84,15 @@ pub(super) fn linear_program2(
     for i in 0..lines.len() {
         if det(lines[i].direction, lines[i].point - *result) > 0.0 {
             let temp_result = *result;
-            if !linear_program1(lines, i, radius, opt_velocity, direction_opt, result) {
+            if !linear_program1(
+                lines,
+                num_obst_lines,
+                i,
+                radius,
+                opt_velocity,
+                direction_opt,
+                result,
+            ) {
                 *result = temp_result;
                 return i;
             }
@@ -117,7 +132,9 @@ pub(super) fn linear_program3(
             }
             let temp_result = *result;
             let opt = V::new(-lines[i].direction.y, lines[i].direction.x);
-            if linear_program2(&proj_lines, radius, opt, true, result) < proj_lines.len() {
+            if linear_program2(&proj_lines, num_obst_lines, radius, opt, true, result)
+                < proj_lines.len()
+            {
                 *result = temp_result;
             }
             distance = det(lines[i].direction, lines[i].point - *result);
