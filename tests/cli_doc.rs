@@ -37,8 +37,11 @@
 //!
 //! A new command needs only its section and examples in `docs/cli.md`.
 //! `kiai bench` takes minutes in a debug build, so its examples run in their
-//! own test; when `kiai bench` fails and no `kiai-bench` binary sits next to
-//! `kiai` (the benchmarks not built), that test says so and skips them.
+//! own test, against the release binaries (a debug test run uses the
+//! release `kiai` beside its target directory, and skips with a message
+//! when there is none); when `kiai bench` fails and no `kiai-bench` binary
+//! sits next to `kiai` (the benchmarks not built), that test says so and
+//! skips them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -349,6 +352,11 @@ enum Outcome {
 
 /// Runs `example` in a fresh directory and compares its output's shape.
 fn run_example(example: &Example) -> Outcome {
+    run_example_with(example, kiai_exe())
+}
+
+/// [`run_example`] with the `kiai` binary at `exe`.
+fn run_example_with(example: &Example, exe: &Path) -> Outcome {
     let problem = |m: String| Outcome::Checked(vec![m]);
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
@@ -362,7 +370,7 @@ fn run_example(example: &Example) -> Outcome {
     let mut stdout = String::new();
     for (k, command) in example.commands.iter().enumerate() {
         let last = k + 1 == example.commands.len();
-        let out = match Command::new(kiai_exe())
+        let out = match Command::new(exe)
             .args(&command[1..])
             .current_dir(dir.path())
             .output()
@@ -448,6 +456,9 @@ fn subcommands() -> Vec<String> {
         .skip_while(|l| l.trim() != "Commands:")
         .skip(1)
         .take_while(|l| !l.trim().is_empty())
+        // A command's line starts two spaces in; a wrapped description goes
+        // on further in.
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|name| *name != "help")
         .map(str::to_owned)
@@ -548,10 +559,31 @@ fn documented_bench_examples_match_the_real_output() {
         .filter(|e| SLOW.contains(&e.subcommand()))
         .collect();
     assert!(!bench.is_empty(), "docs/cli.md has no `kiai bench` example");
-    let exe = kiai_exe().with_file_name(format!("kiai-bench{}", std::env::consts::EXE_SUFFIX));
+    // Benchmarks of a debug build take minutes and mean nothing: a debug
+    // test run checks the examples against the release binaries beside it.
+    let kiai = if cfg!(debug_assertions) {
+        let release = kiai_exe().parent().and_then(Path::parent).map(|target| {
+            target
+                .join("release")
+                .join(kiai_exe().file_name().unwrap_or_default())
+        });
+        match release.filter(|r| r.exists()) {
+            Some(r) => r,
+            None => {
+                println!(
+                    "skipping docs/cli.md's bench examples: they are checked with release \
+                     binaries (cargo build --release -p kiai-cli -p kiai-bench)"
+                );
+                return;
+            }
+        }
+    } else {
+        kiai_exe().to_path_buf()
+    };
+    let exe = kiai.with_file_name(format!("kiai-bench{}", std::env::consts::EXE_SUFFIX));
     let mut problems = Vec::new();
     for e in &bench {
-        match run_example(e) {
+        match run_example_with(e, &kiai) {
             Outcome::Checked(diffs) => problems.extend(
                 diffs
                     .into_iter()

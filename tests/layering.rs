@@ -164,3 +164,37 @@ fn the_editor_is_a_leaf() {
         );
     }
 }
+
+/// The benchmarks' crate and its peers (kiddo, pathfinding) are for
+/// developers: `kiai bench` runs the separate `kiai-bench` binary.
+const BENCHMARK_ONLY: [&str; 3] = ["kiai-bench", "kiddo", "pathfinding"];
+
+#[test]
+fn the_shipped_cli_and_the_runtime_link_no_benchmarks() {
+    let meta = metadata();
+    let cli = normal_closure(&meta, "kiai-cli");
+    assert!(
+        cli.contains("kiai-content") && cli.contains("kiai-lua"),
+        "the walk found kiai-cli's dependencies: {cli:?}"
+    );
+    for f in BENCHMARK_ONLY {
+        assert!(!cli.contains(f), "kiai-cli depends on {f}");
+    }
+    for runtime in [
+        "kiai-core",
+        "kiai-nav",
+        "kiai-fog",
+        "kiai-content",
+        "kiai-lua",
+        "kiai",
+    ] {
+        let deps = normal_closure(&meta, runtime);
+        for f in BENCHMARK_ONLY {
+            assert!(!deps.contains(f), "{runtime} depends on {f}");
+        }
+    }
+    assert!(
+        normal_closure(&meta, "kiai-bench").contains("pathfinding"),
+        "the peers live in kiai-bench"
+    );
+}

@@ -46,6 +46,21 @@ fn a_pack_gives_the_same_results_as_its_content() {
         let a = run(&ron);
         assert_eq!(a, run(pack), "{demo}: run");
         assert!(a["state_hash"].is_string());
+        // The file's own seed, longer, on two threads.
+        let run = |file: &str| {
+            without_timing(json(&[
+                "run",
+                file,
+                "--ticks",
+                "600",
+                "--threads",
+                "2",
+                "--json",
+            ]))
+        };
+        let (a, b) = (run(&ron), run(pack));
+        assert_eq!(a["state_hash"], b["state_hash"], "{demo}: run --ticks 600");
+        assert_eq!(a, b, "{demo}: run --ticks 600");
         for args in [
             vec!["perceive", "--tick", "20", "--json"],
             vec!["validate", "--json"],
@@ -83,8 +98,73 @@ fn a_pack_gives_the_same_results_as_its_content() {
     };
     assert_eq!(s(village), s(pack));
     let arena_pack = dir.path().join("arena.kpack");
+    let arena_pack = path_str(&arena_pack);
     let fog = |file: &str| json(&["fog", file, "--tick", "50", "--json"]);
-    assert_eq!(fog("content/demo/arena.ron"), fog(path_str(&arena_pack)));
+    assert_eq!(fog("content/demo/arena.ron"), fog(arena_pack));
+    let dump = |file: &str| {
+        stdout(&[
+            "fog",
+            file,
+            "--tick",
+            "80",
+            "--faction",
+            "red",
+            "--dump",
+            "--json",
+        ])
+    };
+    assert_eq!(dump("content/demo/arena.ron"), dump(arena_pack));
+    let perceive = |file: &str| stdout(&["perceive", file, "--tick", "35"]);
+    assert_eq!(
+        perceive("content/demo/fortress.ron"),
+        perceive(path_str(&dir.path().join("fortress.kpack")))
+    );
+
+    // Traces name profiles and decisions the same, line for line.
+    let trace = |file: &str, out: &str| {
+        let out = dir.path().join(out);
+        stdout(&["run", file, "--ticks", "40", "--trace", path_str(&out)]);
+        std::fs::read_to_string(&out).unwrap_or_default()
+    };
+    let from_text = trace("content/demo/arena.ron", "text.jsonl");
+    assert!(from_text.lines().count() >= 40 * 50, "{from_text:.200}");
+    assert_eq!(
+        from_text,
+        trace(arena_pack, "pack.jsonl"),
+        "arena: run --trace"
+    );
+
+    // A pack exports to itself.
+    let again = dir.path().join("again.kpack");
+    stdout(&["export", arena_pack, "-o", path_str(&again)]);
+    assert_eq!(std::fs::read(&again).ok(), std::fs::read(arena_pack).ok());
+}
+
+#[test]
+fn a_hostile_pack_is_reported_at_1_1_and_never_runs() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let content = kiai_content::Content::load(&root().join("content/demo/village.ron"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut pack = content.to_pack().unwrap_or_else(|e| panic!("{e}"));
+    pack.links[5].to = 9999;
+    let file = dir.path().join("hostile.kpack");
+    std::fs::write(&file, pack.encode().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let f = path_str(&file);
+    let line = format!("{f}:1:1: error: invalid pack: waypoint index 9999 out of range (0..70)");
+    let out = kiai(&["validate", f]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{line}\n"));
+    for args in [
+        vec!["run", f],
+        vec!["perceive", f],
+        vec!["path", f, "--from", "0", "--to", "69"],
+    ] {
+        let out = kiai(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&line), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
 }
 
 #[test]
@@ -104,6 +184,24 @@ fn export_as_ron_is_readable_and_json_reports_failure() {
     let text = std::fs::read_to_string(&out).unwrap_or_default();
     assert!(text.contains("scripts: []"), "{text}");
     assert!(text.contains("hostile: [1]"), "{text}");
+    // The binary body's columns are plain lists for people.
+    let out = dir.path().join("village.pack.ron");
+    stdout(&[
+        "export",
+        "content/demo/village.ron",
+        "-o",
+        path_str(&out),
+        "--format",
+        "ron",
+    ]);
+    let text = std::fs::read_to_string(&out).unwrap_or_default();
+    for expected in [
+        "        (id: 0, pos: (0.0, 0.0, 0.0), active: true, name: Some(\"north_gate\"), tags: [\"road\"]),\n",
+        "    links: [\n        (from: 0, to: 1),\n        (from: 1, to: 0),\n",
+        "    link_costs: [\n",
+    ] {
+        assert!(text.contains(expected), "{expected}\n{text:.2000}");
+    }
 
     let bad = kiai(&[
         "export",
@@ -181,4 +279,54 @@ fn migrate_rewrites_a_v1_file_in_place_with_a_backup() {
         text.contains("already format 2; nothing to change"),
         "{text}"
     );
+}
+
+/// Every format-1 file under tests/ that `kiai migrate` accepts: only the
+/// `format` and positional `costs` lines change, every comment line stays,
+/// and no default the file did not have is written out.
+#[test]
+fn migrate_keeps_every_format_1_file_but_its_format_and_costs() {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ron") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root().join("tests"), &mut files);
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut migrated = 0;
+    for file in files {
+        let Ok(v1) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        if kiai_content::migrate::peek_format(&v1) != Some(1) {
+            continue;
+        }
+        let copy = dir.path().join("v1.ron");
+        std::fs::write(&copy, &v1).unwrap_or_else(|e| panic!("{e}"));
+        let out = kiai(&["migrate", path_str(&copy), "--json"]);
+        if !out.status.success() {
+            continue; // invalid in format 1 already: refused
+        }
+        migrated += 1;
+        let name = file.display().to_string();
+        let m: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        assert_eq!(m["kept_layout"], true, "{name}");
+        let now = std::fs::read_to_string(&copy).unwrap_or_default();
+        let (a, b): (Vec<&str>, Vec<&str>) = (v1.lines().collect(), now.lines().collect());
+        assert_eq!(a.len(), b.len(), "{name}:\n{now}");
+        for (before, after) in a.iter().zip(&b).filter(|(x, y)| x != y) {
+            assert!(
+                before.contains("format:") || before.contains("costs:"),
+                "{name}: {before:?} -> {after:?}"
+            );
+            assert_eq!(before.contains("//"), after.contains("//"), "{name}");
+        }
+    }
+    assert!(migrated >= 2, "{migrated}");
 }

@@ -375,7 +375,9 @@ mod tests {
 
     fn village() -> ContentDef {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../content/demo/village.ron");
-        Content::load(std::path::Path::new(path)).unwrap().def
+        Content::load(std::path::Path::new(path))
+            .unwrap()
+            .into_def()
     }
 
     #[test]

@@ -624,10 +624,18 @@ impl State {
     }
 
     /// Saves atomically to `path` (the previous file becomes `path.bak`),
-    /// makes it the document's path and removes the recovery file.
+    /// makes it the document's path and removes the recovery file. The
+    /// file's text is kept but for what changed (comments, layout, fields
+    /// left out); "save as" keeps the text of the file the document came
+    /// from, and an untitled document is written in the readable layout.
     pub fn save_to(&mut self, path: &Path) -> bool {
-        match kiai_content::save(path, self.doc.def()) {
-            Ok(()) => {
+        let base = match self.doc.path() {
+            Some(own) if own == path => None,
+            Some(source) => Some(std::fs::read_to_string(source).unwrap_or_default()),
+            None => Some(String::new()),
+        };
+        match kiai_content::save_preserving(path, base.as_deref(), self.doc.def()) {
+            Ok(_) => {
                 let old_recovery = recovery_path(self.doc.path());
                 self.doc.set_path(path.to_path_buf());
                 self.doc.mark_saved();

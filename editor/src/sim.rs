@@ -129,7 +129,7 @@ impl Sim {
     /// A run of loaded `content` (a content file or a pack, with the
     /// scripts it bundles) with `seed`.
     pub fn from_content(content: &Content, seed: u64) -> Result<Self, String> {
-        Self::build(&content.def, content.scripts(), seed)
+        Self::build(&content.to_def(), content.scripts(), seed)
     }
 
     fn build(def: &ContentDef, scripts: Vec<ScriptRef>, seed: u64) -> Result<Self, String> {

@@ -87,7 +87,7 @@ fn place_connect_paint_undo_redo_save_and_reload() {
     h.step();
     assert!(!h.state().doc().is_dirty(), "saved");
     let loaded = kiai_content::Content::load(&path).expect("the saved file validates");
-    assert_eq!(&loaded.def, h.state().doc().def());
+    assert_eq!(loaded.def(), Some(h.state().doc().def()));
     let reopened = editor(&path);
     assert_eq!(reopened.state().doc().def(), &linked);
 }
@@ -318,7 +318,7 @@ fn first_map_in_five_minutes() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::E);
     h.step();
     let saved = kiai_content::Content::load(&path).expect("saved content validates");
-    assert_eq!(&saved.def, h.state().doc().def());
+    assert_eq!(saved.def(), Some(h.state().doc().def()));
 
     // 7. The pack runs: what `kiai run mymap.kiaipack` does.
     let pack = kiai_content::Pack::load(&path.with_extension("kiaipack")).unwrap();
@@ -492,7 +492,7 @@ fn the_editors_own_prompt_saves_as_and_exports_without_a_system_dialog() {
     assert_eq!(h.state().state.dialog, None);
     assert_eq!(h.state().doc().path(), Some(copy.as_path()));
     let saved = kiai_content::Content::load(&copy).expect("the saved file validates");
-    assert_eq!(&saved.def, h.state().doc().def());
+    assert_eq!(saved.def(), Some(h.state().doc().def()));
 
     // Export as asks too, suggesting the document's name.
     h.state_mut().state.export_as();

@@ -281,7 +281,7 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
 #[test]
 fn seeking_back_from_snapshots_matches_the_recorded_hashes() {
     let arena = root().join("content/demo/arena.ron");
-    let def = kiai_content::Content::load(&arena).unwrap().def;
+    let def = kiai_content::Content::load(&arena).unwrap().into_def();
     let mut sim = kiai_editor::sim::Sim::new(&def, &root(), def.seed).unwrap();
     sim.seek(120).unwrap();
     let hashes = sim.hashes.clone();
@@ -317,8 +317,8 @@ fn a_pack_plays_with_its_bundled_scripts_like_its_content_file() {
     // can run them.
     assert!(pack.scripts().iter().all(|s| !s.path.exists()));
 
-    let seed = ron.def.seed;
-    let mut document = Sim::new(&ron.def, &root().join("content/demo"), seed).unwrap();
+    let seed = ron.seed();
+    let mut document = Sim::new(&ron.to_def(), &root().join("content/demo"), seed).unwrap();
     let mut from_pack = Sim::from_content(&pack, seed).unwrap();
     document.seek(100).unwrap();
     from_pack.seek(100).unwrap();

@@ -1,18 +1,21 @@
 //! Content loading: a generated 100k-waypoint project as RON text (parse,
-//! validate, lint) and as an exported pack (decode, resolve, check).
+//! validate, lint) and as an exported pack (decode, check), each what
+//! `kiai` does before it builds a world.
 //!
 //! Peers: for the text, `ron::from_str` of the same file into the same
 //! types without any validation (what a loader without diagnostics does;
 //! kiai reads this plain text with its own reader and checks that `ron`
-//! gives the same definitions);
-//! for the pack, `serde_json::from_slice` of the same pack data as JSON.
-//! Both must produce the same definitions as kiai.
+//! gives the same definitions); for the pack, `serde_json::from_slice` of
+//! the same pack data as JSON; and the pack against kiai's own load of the
+//! text. Both peers must produce the same data as kiai, and the pack must
+//! build the same world as the text.
 
 use kiai_content::def::ContentDef;
 use kiai_content::pack::Pack;
 use kiai_content::{Content, FORMAT_VERSION};
+use kiai_core::state_hash;
 
-use crate::{Effort, Scenario, median_ms, once_ms};
+use crate::{Effort, Scenario, median_ms, medians_interleaved, once_ms};
 
 /// A project with a `side` x `side` grid of waypoints (two-way links to the
 /// right and below, named costs on every third link, a few inactive
@@ -77,82 +80,127 @@ fn parse_only(text: &str) -> Result<ContentDef, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The generated project as text and as a pack, each loaded once and
+/// checked against its peer: `ron` must read the same definitions, JSON the
+/// same pack, and the pack must load into content that builds the same
+/// world as the text.
+struct Inputs {
+    text: String,
+    waypoints: u32,
+    links: usize,
+    bytes: Vec<u8>,
+    json: Vec<u8>,
+}
+
+fn inputs(side: u32) -> Result<Inputs, String> {
+    let show = |d: kiai_content::Diagnostics| d.to_string();
+    let text = project(side);
+    let ours = Content::from_str(&text, "generated.ron").map_err(show)?;
+    if let Some(w) = ours.warnings.first() {
+        return Err(format!("generated project has warnings: {w:?}"));
+    }
+    let def = ours.def().ok_or("text content without definitions")?;
+    if parse_only(&text)? != *def {
+        return Err("content: ron::from_str and kiai disagree".to_owned());
+    }
+    let pack = Pack::from_def(def).map_err(|e| e.to_string())?;
+    let bytes = pack.encode().map_err(|e| e.to_string())?;
+    let json = serde_json::to_vec(&pack).map_err(|e| e.to_string())?;
+    let from_json: Pack = serde_json::from_slice(&json).map_err(|e| e.to_string())?;
+    let loaded = Content::from_pack_bytes(&bytes, "generated.kiaipack").map_err(show)?;
+    if from_json != pack || loaded.pack() != Some(&pack) {
+        return Err("pack: postcard and serde_json disagree".to_owned());
+    }
+    let hash = |c: &Content| {
+        c.world(None)
+            .map(|w| state_hash(&w))
+            .map_err(|e| e.to_string())
+    };
+    if hash(&ours)? != hash(&loaded)? {
+        return Err("pack: its world differs from the text's".to_owned());
+    }
+    Ok(Inputs {
+        waypoints: side * side,
+        links: def.links.len(),
+        text,
+        bytes,
+        json,
+    })
+}
+
 /// The content scenarios on a `side` x `side` grid (317: 100,489 waypoints).
 pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     let side = if effort.quick { 100 } else { 317 };
-    let text = project(side);
-    let waypoints = side * side;
-    let show = |d: kiai_content::Diagnostics| d.to_string();
+    let inp = inputs(side)?;
+    let (text, bytes, json) = (&inp.text, &inp.bytes, &inp.json);
+    let load_text = || std::hint::black_box(Content::from_str(text, "generated.ron")).is_ok();
+    let load_pack =
+        || std::hint::black_box(Content::from_pack_bytes(bytes, "generated.kiaipack")).is_ok();
 
-    // Text: parse + validate + lints against parse only.
-    let ours = Content::from_str(&text, "generated.ron").map_err(show)?;
-    if !ours.warnings.is_empty() {
-        return Err(format!(
-            "generated project has warnings: {:?}",
-            ours.warnings[0]
-        ));
-    }
-    let peer = parse_only(&text)?;
-    if peer != ours.def {
-        return Err("content: ron::from_str and kiai disagree".to_owned());
-    }
-    let est = once_ms(|| {
-        let _ = Content::from_str(&text, "generated.ron");
+    // Text against `ron` alone.
+    let reps = effort
+        .reps(once_ms(|| {
+            load_text();
+        }))
+        .min(if effort.quick { 3 } else { 15 });
+    let text_ms = median_ms(reps, || {
+        load_text();
     });
-    let reps = effort.reps(est).min(if effort.quick { 3 } else { 15 });
-    let ours_ms = median_ms(reps, || {
-        let _ = std::hint::black_box(Content::from_str(&text, "generated.ron"));
+    let ron_ms = median_ms(reps, || {
+        let _ = std::hint::black_box(parse_only(text));
     });
-    let peer_ms = median_ms(reps, || {
-        let _ = std::hint::black_box(parse_only(&text));
+    // The pack against the text of the same project, in turn, so that both
+    // see the same machine load.
+    let vs = medians_interleaved(reps, 2, |k| {
+        let _ = if k == 0 { load_text() } else { load_pack() };
     });
-    let mut out = vec![Scenario {
-        name: format!("content/load+validate/{}k-waypoints", waypoints / 1000),
-        ours_ms,
-        peer: "ron::from_str (parse only, no validation)".to_owned(),
-        peer_ms,
-        note: format!(
-            "{:.1} MB of RON, {waypoints} waypoints, {} links, 1000 agents; kiai parses (its reader for plain RON, ron for anything else), checks limits, validates and lints",
-            text.len() as f64 / 1e6,
-            ours.def.links.len()
-        ),
-    }];
-
-    // Pack: decode + resolve + validate against JSON of the same data.
-    let pack = Pack::from_def(&ours.def).map_err(|e| e.to_string())?;
-    let bytes = pack.encode().map_err(|e| e.to_string())?;
-    let json = serde_json::to_vec(&pack).map_err(|e| e.to_string())?;
-    let load_pack = |b: &[u8]| Pack::decode(b).map_err(|e| e.to_string());
-    let from_pack = Content::from_pack(&load_pack(&bytes)?, "generated.kpack").map_err(show)?;
-    let from_json: Pack = serde_json::from_slice(&json).map_err(|e| e.to_string())?;
-    if from_json != pack || Pack::from_def(&from_pack.def).map_err(|e| e.to_string())? != pack {
-        return Err("pack: postcard and serde_json disagree".to_owned());
-    }
-    let est = once_ms(|| {
-        let _ = load_pack(&bytes);
+    // The pack against JSON of the same data, and the decode alone.
+    let reps = effort
+        .reps(once_ms(|| {
+            load_pack();
+        }))
+        .min(if effort.quick { 5 } else { 60 });
+    let pack_ms = median_ms(reps, || {
+        load_pack();
     });
-    let reps = effort.reps(est).min(if effort.quick { 5 } else { 30 });
-    let ours_ms = median_ms(reps, || {
-        let _ = std::hint::black_box(load_pack(&bytes));
+    let json_ms = median_ms(reps, || {
+        let _ = std::hint::black_box(serde_json::from_slice::<Pack>(json));
     });
-    let full_ms = median_ms(reps.min(5), || {
-        let _ = std::hint::black_box(
-            Pack::decode(&bytes).map(|p| Content::from_pack(&p, "generated.kpack")),
-        );
+    let decode_ms = median_ms(reps, || {
+        let _ = std::hint::black_box(Pack::decode(bytes));
     });
-    let peer_ms = median_ms(reps, || {
-        let _ = std::hint::black_box(serde_json::from_slice::<Pack>(&json));
-    });
-    out.push(Scenario {
-        name: format!("content/pack-load/{}k-waypoints", waypoints / 1000),
-        ours_ms,
-        peer: "serde_json::from_slice (same data, decode only)".to_owned(),
-        peer_ms,
-        note: format!(
-            "pack {:.1} MB (JSON {:.1} MB); kiai checks the header and checksum, decodes and checks every index and limit; with full re-validation (Content::from_pack) {full_ms:.1} ms",
-            bytes.len() as f64 / 1e6,
-            json.len() as f64 / 1e6
-        ),
-    });
-    Ok(out)
+    let k = inp.waypoints / 1000;
+    Ok(vec![
+        Scenario {
+            name: format!("content/load+validate/{k}k-waypoints"),
+            ours_ms: text_ms,
+            peer: "ron::from_str (parse only, no validation)".to_owned(),
+            peer_ms: ron_ms,
+            note: format!(
+                "{:.1} MB of RON, {} waypoints, {} links, 1000 agents; kiai parses (its reader for plain RON, ron for anything else), checks limits, validates and lints",
+                text.len() as f64 / 1e6,
+                inp.waypoints,
+                inp.links
+            ),
+        },
+        Scenario {
+            name: format!("content/pack-load/{k}k-waypoints"),
+            ours_ms: pack_ms,
+            peer: "serde_json::from_slice (same data, decode only)".to_owned(),
+            peer_ms: json_ms,
+            note: format!(
+                "pack {:.1} MB (JSON {:.1} MB); kiai's Content::from_pack_bytes, what `kiai` does with a pack file: header, checksum, decode, every index and limit, the value rules of content (no names resolved, nothing converted back to definitions); of which Pack::decode {:.2} ms",
+                bytes.len() as f64 / 1e6,
+                json.len() as f64 / 1e6,
+                decode_ms
+            ),
+        },
+        Scenario {
+            name: format!("content/pack-vs-text/{k}k-waypoints"),
+            ours_ms: vs[1],
+            peer: "kiai's own load + validate of the same project as RON".to_owned(),
+            peer_ms: vs[0],
+            note: "Content::from_pack_bytes against Content::from_str of the same project, run in turn; both give content that builds the same world (state hash checked); target ratio >= 10".to_owned(),
+        },
+    ])
 }

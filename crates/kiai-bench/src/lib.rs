@@ -2,8 +2,13 @@
 //!
 //! Each [`Scenario`] times kiai and a peer (another crate, or the seed's own
 //! algorithm) on the same inputs in the same run, checks that both computed
-//! the same answer, and reports milliseconds for each. `kiai bench` prints
-//! them; BENCHMARKS.md records them with the machine they ran on.
+//! the same answer, and reports milliseconds for each. The `kiai-bench`
+//! binary (which `kiai bench` runs) prints them; BENCHMARKS.md records them
+//! with the machine they ran on.
+//!
+//! Everything a benchmark needs beyond kiai itself lives here and nowhere
+//! else: the peers (kiddo, rstar, petgraph's A*, pathfinding) and the
+//! [`CountingAllocator`]. The shipped `kiai` binary does not link this crate.
 //!
 //! Timings use the wall clock, which is fine here: benchmarks observe the
 //! simulation, they never feed time into it.
@@ -12,7 +17,9 @@ use std::time::Instant;
 
 mod alloc;
 pub mod content;
+pub mod fog;
 pub mod lua;
+pub mod nav;
 pub mod perception;
 pub mod tick;
 
@@ -145,32 +152,14 @@ pub fn once_ms(f: impl FnOnce()) -> f64 {
 /// disagree on a result.
 ///
 /// Allocation counts in notes are real only when the binary installs
-/// [`CountingAllocator`] as its global allocator.
+/// [`CountingAllocator`] as its global allocator (the `kiai-bench` binary
+/// does).
 pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     let mut out = perception::scenarios(effort)?;
     out.extend(tick::scenarios(effort)?);
     out.extend(content::scenarios(effort)?);
     out.extend(lua::scenarios(effort)?);
-    for s in kiai_nav::bench::scenarios(effort.quick, &allocations) {
-        if s.note.contains("MISMATCH") {
-            return Err(format!("{}: {}", s.name, s.note));
-        }
-        out.push(Scenario {
-            name: format!("nav/{}", s.name),
-            ours_ms: s.ours_ms,
-            peer: s.peer,
-            peer_ms: s.peer_ms,
-            note: s.note,
-        });
-    }
-    for s in kiai_fog::bench::scenarios(effort.quick) {
-        out.push(Scenario {
-            name: s.name,
-            ours_ms: s.ours_ms,
-            peer: s.peer,
-            peer_ms: s.peer_ms,
-            note: s.note,
-        });
-    }
+    out.extend(nav::scenarios(effort)?);
+    out.extend(fog::scenarios(effort)?);
     Ok(out)
 }

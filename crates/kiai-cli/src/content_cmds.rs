@@ -168,7 +168,7 @@ pub(crate) fn migrate(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
             } else if m.kept_layout {
                 "; comments and layout kept"
             } else {
-                "; rewritten in the standard layout (comments lost)"
+                "; the changed parts were rewritten in the readable layout"
             }
         ))?;
         for c in m.changes.iter().take(SHOWN_CHANGES) {

@@ -5,7 +5,9 @@
 //! tests rely on). Problems in content are printed as
 //! `file:line:col: error: message` and make the command exit with status 1.
 
+mod bench;
 mod content_cmds;
+mod set_cmd;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -22,10 +24,6 @@ use kiai_nav::{
 };
 use serde_json::{Value, json};
 
-/// Counts allocations so `kiai bench` can report allocations per query.
-#[global_allocator]
-static ALLOCATOR: kiai_bench::CountingAllocator = kiai_bench::CountingAllocator;
-
 #[derive(Parser)]
 #[command(
     name = "kiai",
@@ -37,7 +35,8 @@ static ALLOCATOR: kiai_bench::CountingAllocator = kiai_bench::CountingAllocator;
         as `file:line:col: error: message` and exit with status 1.",
     after_help = "Examples:\n  kiai run content/demo/arena.ron --ticks 600 --seed 1\n  \
         kiai perceive content/demo/arena.ron --tick 10 --json\n  \
-        kiai validate content/demo/*.ron\n  kiai bench --quick"
+        kiai validate content/demo/*.ron\n  \
+        kiai set level.ron archetypes.guard.senses.eyes.shape.range=40\n  kiai bench --quick"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -59,11 +58,14 @@ enum Command {
     /// Report the tile fog of war per faction at a given tick.
     Fog(FogArgs),
     /// Run the side-by-side benchmarks (kiai against a peer, same inputs).
-    Bench(BenchArgs),
+    Bench(bench::BenchArgs),
     /// Write a validated, resolved runtime pack (binary or RON).
     Export(content_cmds::ExportArgs),
     /// Rewrite a content file in place to the newest format (keeps FILE.bak).
     Migrate(content_cmds::MigrateArgs),
+    /// Set values in a content file by path, keeping comments (FILE.bak).
+    #[command(long_about = set_cmd::LONG_ABOUT, after_help = set_cmd::EXAMPLES)]
+    Set(set_cmd::SetArgs),
 }
 
 #[derive(Args)]
@@ -190,16 +192,6 @@ struct FogArgs {
     dump: bool,
 }
 
-#[derive(Args)]
-struct BenchArgs {
-    /// Shorter runs (seconds instead of tens of seconds); figures are noisier.
-    #[arg(long)]
-    quick: bool,
-    /// Print one JSON object on stdout instead of a table.
-    #[arg(long)]
-    json: bool,
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -209,9 +201,10 @@ fn main() -> ExitCode {
         Command::Path(args) => path(&args),
         Command::Select(args) => select(&args),
         Command::Fog(args) => fog(&args),
-        Command::Bench(args) => bench(&args),
+        Command::Bench(args) => bench::bench(&args),
         Command::Export(args) => content_cmds::export(&args),
         Command::Migrate(args) => content_cmds::migrate(&args),
+        Command::Set(args) => set_cmd::run(&args),
     };
     match result {
         Ok(code) => code,
@@ -486,11 +479,7 @@ fn write_trace(
     for (i, t) in decider.traces().iter().enumerate() {
         let d = a.decisions()[i];
         let archetype = &world.archetypes()[a.archetypes()[i].index()];
-        let profile = content
-            .def
-            .archetypes
-            .get(&archetype.name)
-            .and_then(|def| def.profile.as_deref());
+        let profile = content.archetype_profile(a.archetypes()[i].index());
         let steering = match (archetype.movement, d.state, d.target.is_some()) {
             (kiai_core::Movement::Static, ..) => "static",
             (kiai_core::Movement::Missile { .. }, BehaviourState::Chase, true) => {
@@ -780,7 +769,7 @@ fn select(args: &SelectArgs) -> anyhow::Result<ExitCode> {
         exclude: &exclude,
     };
     options.jitter = args.jitter;
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(content.def.seed));
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(content.seed()));
     let selected = nav
         .graph
         .select_neighbour(at, Destination::Waypoint(dest), &options, &mut rng)
@@ -904,71 +893,4 @@ fn fog(args: &FogArgs) -> anyhow::Result<ExitCode> {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
-}
-
-fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    if cfg!(debug_assertions) && !args.json {
-        eprintln!(
-            "note: this is a debug build; run `cargo run --release -p kiai-cli -- bench` for real figures"
-        );
-    }
-    let scenarios = kiai_bench::all(kiai_bench::Effort { quick: args.quick })
-        .map_err(|e| anyhow::anyhow!("benchmark results disagree: {e}"))?;
-    if args.json {
-        let list: Vec<Value> = scenarios
-            .iter()
-            .map(|s| {
-                json!({
-                    "name": s.name,
-                    "ours_ms": s.ours_ms,
-                    "peer": s.peer,
-                    "peer_ms": s.peer_ms,
-                    "ratio": s.ratio(),
-                    "note": s.note,
-                })
-            })
-            .collect();
-        print_json(&json!({
-            "scenarios": list,
-            "quick": args.quick,
-            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
-            "threads": rayon::current_num_threads(),
-            "machine": machine(),
-        }))?;
-    } else {
-        outln(&format!(
-            "{:<36} {:>12} {:>12}  {:>8}  peer",
-            "scenario", "kiai ms", "peer ms", "ratio"
-        ))?;
-        for s in &scenarios {
-            outln(&format!(
-                "{:<36} {:>12.4} {:>12.4}  {:>7.1}x  {}",
-                s.name,
-                s.ours_ms,
-                s.peer_ms,
-                s.ratio(),
-                s.peer
-            ))?;
-        }
-        for s in &scenarios {
-            outln(&format!("  {}: {}", s.name, s.note))?;
-        }
-        outln(&format!("machine: {}", machine()))?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The CPU model and core count, for recording next to figures.
-fn machine() -> String {
-    let model = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_owned())
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!("{model}, {cores} cores")
 }

@@ -11,11 +11,12 @@
 //! with other inputs, RON tokens; packs get their length and checksum
 //! fixed up most of the time so mutations reach the decoder). Inputs that
 //! produce a diagnostic not seen before join the corpus. A crash is a
-//! panic, or valid content that does not survive save -> load and
-//! export -> pack decode unchanged. Crashing inputs are written to
-//! `fuzz-crashes/` in cargo's target directory (where this example's binary
-//! was built), or to `--crashes DIR`. The process exits with status 1 if any
-//! crash was found.
+//! panic (packs that load are also built and run for three ticks), or valid
+//! content that does not survive save -> load and export -> pack decode
+//! unchanged, or whose pack runs differently (state hash after two ticks).
+//! Crashing inputs are written to `fuzz-crashes/` in cargo's target
+//! directory (where this example's binary was built), or to `--crashes
+//! DIR`. The process exits with status 1 if any crash was found.
 
 use std::collections::BTreeSet;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -232,40 +233,65 @@ fn run_ron(bytes: &[u8]) -> Result<String, String> {
             .map(|d| signature(&d.message))
             .unwrap_or_default()),
         Ok(c) => {
-            let saved = to_ron(&c.def).map_err(|e| format!("save failed: {e}"))?;
+            let world = hash_after_ticks(&c);
+            let def = c.into_def();
+            let saved = to_ron(&def).map_err(|e| format!("save failed: {e}"))?;
             let again = Content::from_str(&saved, "saved.ron")
                 .map_err(|e| format!("saved content does not load:\n{e}\n{saved}"))?;
-            if again.def != c.def {
+            if again.def() != Some(&def) {
                 return Err(format!("save -> load changed the content:\n{saved}"));
             }
-            let pack = Pack::from_def(&c.def).map_err(|e| format!("export failed: {e}"))?;
+            let pack = Pack::from_def(&def).map_err(|e| format!("export failed: {e}"))?;
             let bytes = pack.encode().map_err(|e| format!("encode failed: {e}"))?;
             let decoded = Pack::decode(&bytes).map_err(|e| format!("decode failed: {e}"))?;
             if decoded != pack {
                 return Err("pack round trip changed the pack".to_owned());
             }
-            Content::from_pack(&decoded, "fuzz.kpack")
+            let from_pack = Content::from_pack(decoded, "fuzz.kpack")
                 .map_err(|e| format!("exported pack does not load: {e}"))?;
+            if hash_after_ticks(&from_pack) != world {
+                return Err(format!(
+                    "the pack runs differently from its content:\n{saved}"
+                ));
+            }
             Ok("ok".to_owned())
         }
     }
 }
 
-/// Decodes a pack and, if it decodes, loads it as content.
+/// The state hash after two ticks of content's world, or the build error.
+fn hash_after_ticks(content: &Content) -> Result<u64, String> {
+    let mut world = content.world(None).map_err(|e| e.to_string())?;
+    let mut pipeline = kiai_core::Pipeline::new();
+    let mut decider = kiai_core::DefaultDecider::default();
+    for _ in 0..2 {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    Ok(kiai_core::state_hash(&world))
+}
+
+/// Loads a pack's bytes as content (what `kiai` does with a pack file) and,
+/// if they load, builds the navigation graph and the world and runs a few
+/// ticks of it: a pack is not validated like text, so whatever passes its
+/// checks must run.
 fn run_pack(bytes: &[u8]) -> Result<String, String> {
-    match Pack::decode(bytes) {
-        Err(e) => Ok(signature(&e.to_string())),
-        Ok(p) => match Content::from_pack(&p, "fuzz.kpack") {
-            Err(d) => Ok(d
-                .0
-                .first()
-                .map(|d| signature(&d.message))
-                .unwrap_or_default()),
-            Ok(c) => {
-                let _ = c.world(None);
-                Ok("ok".to_owned())
+    match Content::from_pack_bytes(bytes, "fuzz.kpack") {
+        Err(d) => Ok(d
+            .0
+            .first()
+            .map(|d| signature(&d.message))
+            .unwrap_or_default()),
+        Ok(c) => {
+            let _ = c.nav();
+            if let Ok(mut world) = c.world(None) {
+                let mut pipeline = kiai_core::Pipeline::new();
+                let mut decider = kiai_core::DefaultDecider::default();
+                for _ in 0..3 {
+                    pipeline.tick(&mut world, &mut decider);
+                }
             }
-        },
+            Ok("ok".to_owned())
+        }
     }
 }
 

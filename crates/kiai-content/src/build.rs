@@ -22,11 +22,12 @@ use std::sync::Arc;
 
 use crate::def::{
     BoundsDef, ContentDef, ControlDef, FalloffDef, FilterDef, FogDef, GuidanceDef, MovementDef,
-    ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def,
+    PerceptionBudgetDef, ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def, WallDef,
 };
-use crate::load::Content;
+use crate::load::{Content, Source};
+use crate::rules::ArchetypeValues;
 
-fn v3(v: Vec3Def) -> Vec3 {
+pub(crate) fn v3(v: Vec3Def) -> Vec3 {
     Vec3::new(v.0, v.1, v.2)
 }
 
@@ -177,11 +178,36 @@ const PVS_EYE_HEIGHT: f32 = 1.5;
 /// set with a `sees` list everywhere is taken as authored; otherwise it is
 /// computed by sample rays against the walls, seeded by `seed`.
 pub fn occluders(def: &ContentDef, seed: u64) -> Option<Occluders> {
-    if def.walls.is_empty() && def.regions.is_empty() {
+    let authored = def.regions.iter().all(|r| r.sees.is_some()).then(|| {
+        let index = |name: &String| def.regions.iter().position(|r| &r.name == name);
+        def.regions
+            .iter()
+            .map(|r| r.sees.iter().flatten().filter_map(index).collect())
+            .collect()
+    });
+    occluders_of(
+        &def.walls,
+        def.regions.iter().map(|r| r.polygon.as_slice()),
+        authored,
+        seed,
+    )
+}
+
+/// Walls and regions (polygons on X-Z) as the runtime's occluders, or `None`
+/// when there are neither. `authored` holds, per region, the indices of the
+/// regions it sees; without it the potentially visible set is computed by
+/// sample rays against the walls, seeded by `seed`.
+pub(crate) fn occluders_of<'a>(
+    walls: &[WallDef],
+    polygons: impl ExactSizeIterator<Item = &'a [(f32, f32)]>,
+    authored: Option<Vec<Vec<usize>>>,
+    seed: u64,
+) -> Option<Occluders> {
+    if walls.is_empty() && polygons.len() == 0 {
         return None;
     }
     let walls = Walls::build(
-        def.walls
+        walls
             .iter()
             .map(|w| {
                 Wall::new(
@@ -193,22 +219,14 @@ pub fn occluders(def: &ContentDef, seed: u64) -> Option<Occluders> {
             .collect(),
         None,
     );
-    let regions: Vec<Region> = def
-        .regions
-        .iter()
-        .map(|r| Region {
-            polygon: r.polygon.iter().map(|&(x, z)| Vec2::new(x, z)).collect(),
+    let regions: Vec<Region> = polygons
+        .map(|p| Region {
+            polygon: p.iter().map(|&(x, z)| Vec2::new(x, z)).collect(),
         })
         .collect();
     let pvs = if regions.is_empty() {
         None
-    } else if def.regions.iter().all(|r| r.sees.is_some()) {
-        let index = |name: &String| def.regions.iter().position(|r| &r.name == name);
-        let lists: Vec<Vec<usize>> = def
-            .regions
-            .iter()
-            .map(|r| r.sees.iter().flatten().filter_map(index).collect())
-            .collect();
+    } else if let Some(lists) = authored {
         Pvs::from_lists(regions, &lists).ok()
     } else {
         let mut scratch = RayScratch::new();
@@ -254,14 +272,11 @@ pub fn build_world_with(
     seed: Option<u64>,
     plugins: Arc<Plugins>,
 ) -> Result<World, WorldError> {
-    let mut world = World::new(WorldConfig {
-        seed: seed.unwrap_or(def.seed),
-        tick_seconds: def.tick_seconds,
-        bounds: def.bounds.map(|b| Aabb {
-            min: v3(b.min),
-            max: v3(b.max),
-        }),
-    });
+    let mut world = World::new(world_config(
+        seed.unwrap_or(def.seed),
+        def.tick_seconds,
+        def.bounds,
+    ));
     let unknown = |what: &str, name: &str| WorldError::UnknownHandle(format!("{what} `{name}`"));
     for f in &def.factions {
         world
@@ -283,48 +298,16 @@ pub fn build_world_with(
         }
     }
     for (name, a) in def.archetypes.iter() {
-        world.add_archetype(Archetype {
-            name: name.to_owned(),
-            senses: a
-                .senses
-                .iter()
-                .map(|s| Sense {
-                    name: s.name.clone(),
-                    shape: shape(&s.shape),
-                    filter: match s.filter {
-                        FilterDef::All => SenseFilter::All,
-                        FilterDef::Hostile => SenseFilter::Hostile,
-                        FilterDef::Friendly => SenseFilter::Friendly,
-                    },
-                    occluded: s.occluded,
-                    lose_range: s.lose_range,
-                    memory_ticks: s.memory_ticks,
-                })
-                .collect(),
-            movement: movement(&a.movement, &plugins)?,
-            sight: a.sight.as_ref().map(sight),
-            profile: a
-                .profile
-                .as_ref()
-                .and_then(|p| def.profiles.get(p))
-                .map(profile),
-            noise: a.noise,
-            separation: a.separation,
+        let resolved = ResolvedArchetype {
+            name,
+            values: a.into(),
+            profile: a.profile.as_ref().and_then(|p| def.profiles.get(p)),
             cost_list: a
                 .cost_list
                 .as_ref()
-                .and_then(|l| def.cost_lists.iter().position(|n| n == l))
-                .map(|k| kiai_core::nav::CostListId(k as u16)),
-            decider: match &a.decider {
-                None => None,
-                Some(name) => Some(plugins.decider_index(name).ok_or_else(|| {
-                    WorldError::UnknownHandle(format!(
-                        "decider `{name}` (registered: {})",
-                        list(plugins.decider_names())
-                    ))
-                })?),
-            },
-        })?;
+                .and_then(|l| def.cost_lists.iter().position(|n| n == l)),
+        };
+        world.add_archetype(archetype(&resolved, &plugins)?)?;
     }
     for a in &def.agents {
         let archetype = def
@@ -353,27 +336,122 @@ pub fn build_world_with(
     if let Some(occluders) = occluders(def, world.config().seed) {
         world.set_occluders(occluders);
     }
-    world.set_perception_budget(def.perception_budget.map(|b| kiai_core::PerceptionBudget {
-        max_rays_per_tick: b.max_rays_per_tick,
-    }));
+    set_budget(&mut world, def.perception_budget);
     for snd in &def.sounds {
         let source = snd
             .source
             .as_ref()
             .and_then(|name| world.agents().find(name))
             .map_or(NO_SOURCE, |a| a.0);
-        world.schedule_sound(
-            snd.tick,
-            Sound {
-                position: v3(snd.pos),
-                volume: snd.volume,
-                source,
-                tag: snd.tag,
-            },
-        );
+        schedule_sound(&mut world, snd.tick, (snd.pos, snd.volume), source, snd.tag);
     }
-    if let (Some(fog), Some(bounds)) = (&def.fog, def.bounds) {
-        let grid = fog_grid(fog, bounds).ok_or_else(|| unknown("fog grid", "out of range"))?;
+    enable_fog(&mut world, def.fog.as_ref(), def.bounds)?;
+    Ok(world)
+}
+
+/// The world's settings; `seed` is the one to use.
+pub(crate) fn world_config(seed: u64, tick_seconds: f32, bounds: Option<BoundsDef>) -> WorldConfig {
+    WorldConfig {
+        seed,
+        tick_seconds,
+        bounds: bounds.map(|b| Aabb {
+            min: v3(b.min),
+            max: v3(b.max),
+        }),
+    }
+}
+
+/// An archetype with its references resolved, whichever form it came in.
+pub(crate) struct ResolvedArchetype<'a> {
+    /// Its name.
+    pub(crate) name: &'a str,
+    /// Senses, movement, sight and the other values.
+    pub(crate) values: ArchetypeValues<'a>,
+    /// The profile it uses.
+    pub(crate) profile: Option<&'a ProfileDef>,
+    /// Index of its waypoint walkers' cost list.
+    pub(crate) cost_list: Option<usize>,
+}
+
+/// The runtime archetype; a decider or steering behaviour that `plugins`
+/// lacks is an error.
+pub(crate) fn archetype(
+    a: &ResolvedArchetype<'_>,
+    plugins: &Plugins,
+) -> Result<Archetype, WorldError> {
+    let v = &a.values;
+    Ok(Archetype {
+        name: a.name.to_owned(),
+        senses: v
+            .senses
+            .iter()
+            .map(|s| Sense {
+                name: s.name.clone(),
+                shape: shape(&s.shape),
+                filter: match s.filter {
+                    FilterDef::All => SenseFilter::All,
+                    FilterDef::Hostile => SenseFilter::Hostile,
+                    FilterDef::Friendly => SenseFilter::Friendly,
+                },
+                occluded: s.occluded,
+                lose_range: s.lose_range,
+                memory_ticks: s.memory_ticks,
+            })
+            .collect(),
+        movement: movement(v.movement, plugins)?,
+        sight: v.sight.as_ref().map(sight),
+        profile: a.profile.map(profile),
+        noise: v.noise,
+        separation: v.separation,
+        cost_list: a.cost_list.map(|k| kiai_core::nav::CostListId(k as u16)),
+        decider: match v.decider {
+            None => None,
+            Some(name) => Some(plugins.decider_index(name).ok_or_else(|| {
+                WorldError::UnknownHandle(format!(
+                    "decider `{name}` (registered: {})",
+                    list(plugins.decider_names())
+                ))
+            })?),
+        },
+    })
+}
+
+/// Caps the occlusion rays per tick, or lifts the cap.
+pub(crate) fn set_budget(world: &mut World, budget: Option<PerceptionBudgetDef>) {
+    world.set_perception_budget(budget.map(|b| kiai_core::PerceptionBudget {
+        max_rays_per_tick: b.max_rays_per_tick,
+    }));
+}
+
+/// Schedules a sound of `(position, volume)` made by agent index `source`
+/// (or [`NO_SOURCE`]) for `tick`.
+pub(crate) fn schedule_sound(
+    world: &mut World,
+    tick: u64,
+    (pos, volume): (Vec3Def, f32),
+    source: u32,
+    tag: u32,
+) {
+    world.schedule_sound(
+        tick,
+        Sound {
+            position: v3(pos),
+            volume,
+            source,
+            tag,
+        },
+    );
+}
+
+/// Turns on the fog of war when there is a fog section and bounds.
+pub(crate) fn enable_fog(
+    world: &mut World,
+    fog: Option<&FogDef>,
+    bounds: Option<BoundsDef>,
+) -> Result<(), WorldError> {
+    if let (Some(fog), Some(bounds)) = (fog, bounds) {
+        let grid = fog_grid(fog, bounds)
+            .ok_or_else(|| WorldError::UnknownHandle("fog grid `out of range`".to_owned()))?;
         world.enable_fog(&FogSettings {
             grid,
             directions: fog.directions,
@@ -381,21 +459,25 @@ pub fn build_world_with(
             blocking: fog.blocking.clone(),
         })?;
     }
-    Ok(world)
+    Ok(())
 }
 
 impl Content {
     /// The runtime world this content describes; `seed` overrides the file's.
     pub fn world(&self, seed: Option<u64>) -> Result<World, WorldError> {
-        build_world(&self.def, seed)
+        self.world_with(seed, Arc::default())
     }
 
-    /// [`Content::world`] with the game's registered plugins.
+    /// [`Content::world`] with the game's registered plugins. A pack builds
+    /// its world straight from its indices.
     pub fn world_with(
         &self,
         seed: Option<u64>,
         plugins: Arc<Plugins>,
     ) -> Result<World, WorldError> {
-        build_world_with(&self.def, seed, plugins)
+        match &self.source {
+            Source::Text(def) => build_world_with(def, seed, plugins),
+            Source::Pack(pack) => crate::pack_world::build_world(pack, seed, plugins),
+        }
     }
 }

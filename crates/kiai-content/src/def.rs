@@ -6,6 +6,13 @@
 //! These types mirror the RON text one to one; unknown fields are rejected.
 //! They are converted into runtime types by [`crate::build_world`] and never
 //! reach `kiai-core`.
+//!
+//! Fields that hold their default are not written: types only ever written
+//! as text skip them when serialising (`skip_serializing_if`). Types that
+//! packs also encode (`FogDef`, `ProfileDef`, `LearningDef`, `SenseDef`,
+//! `ShapeDef`, `MovementDef`, ...) must serialise every field, since
+//! postcard is not self-describing; the text writer leaves their defaults
+//! out itself (`crate::write`).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -33,10 +40,13 @@ pub struct ContentDef {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// Seed of every random stream of the simulation.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
     pub seed: u64,
     /// Simulated seconds per tick, > 0 (default 0.1).
-    #[serde(default = "default_tick_seconds")]
+    #[serde(
+        default = "default_tick_seconds",
+        skip_serializing_if = "is_default_tick_seconds"
+    )]
     pub tick_seconds: f32,
     /// Agents walking out of these bounds are reflected back in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -82,7 +92,7 @@ pub struct ContentDef {
     pub agents: Vec<AgentDef>,
 }
 
-fn is_zero(v: &u64) -> bool {
+fn is_zero_u64(v: &u64) -> bool {
     *v == 0
 }
 
@@ -96,6 +106,21 @@ fn is_false(v: &bool) -> bool {
 
 fn default_tick_seconds() -> f32 {
     0.1
+}
+
+fn is_default_tick_seconds(v: &f32) -> bool {
+    same_bits(*v, default_tick_seconds())
+}
+
+/// Whether two floats are the same value, bit for bit: `-0.0` is not the
+/// default `0.0`, so it is written (and reads back as `-0.0`).
+fn same_bits(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits()
+}
+
+/// Whether `v` is its type's default (such fields are not written).
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
 }
 
 /// A waypoint of the navigation graph.
@@ -163,7 +188,7 @@ pub struct RegionDef {
     /// Names of the regions it can see (it always sees itself). When any
     /// region leaves this out, the whole set is computed by casting sample
     /// rays between regions against the walls.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sees: Option<Vec<String>>,
 }
 
@@ -178,10 +203,10 @@ pub struct SoundDef {
     /// Loudness at the source, >= 0.
     pub volume: f32,
     /// The agent that made it, if any.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// The game's code for what it is.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub tag: u32,
 }
 
@@ -324,7 +349,7 @@ pub struct ArchetypeDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub senses: Vec<SenseDef>,
     /// How agents move (default: `Static`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub movement: MovementDef,
     /// What agents reveal in the fog of war (default: nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -577,12 +602,17 @@ pub struct AgentDef {
     /// Position, world units.
     pub pos: Vec3Def,
     /// Facing, any non-zero length (default +X).
-    #[serde(default = "default_facing")]
+    #[serde(default = "default_facing", skip_serializing_if = "is_default_facing")]
     pub facing: Vec3Def,
 }
 
 fn default_facing() -> Vec3Def {
     (1.0, 0.0, 0.0)
+}
+
+fn is_default_facing(v: &Vec3Def) -> bool {
+    let d = default_facing();
+    same_bits(v.0, d.0) && same_bits(v.1, d.1) && same_bits(v.2, d.2)
 }
 
 /// A RON map `{ "key": value, ... }` that keeps file order and duplicate keys

@@ -1,6 +1,6 @@
 //! Export: valid content to a self-contained runtime pack.
 
-use crate::load::Content;
+use crate::load::{Content, Source};
 use crate::pack::{Pack, PackScript};
 
 /// Why content could not be exported.
@@ -38,13 +38,16 @@ impl From<crate::pack::PackError> for ExportError {
 
 impl Content {
     /// The runtime pack of this content, with every script an archetype
-    /// names bundled (read from disk unless it came bundled), so the pack
-    /// needs no other file.
+    /// names bundled (read from disk, next to the content file), so the pack
+    /// needs no other file. Content loaded from a pack gives that pack.
     pub fn to_pack(&self) -> Result<Pack, ExportError> {
-        let mut pack = Pack::from_def(&self.def)?;
+        let def = match &self.source {
+            Source::Text(def) => def,
+            Source::Pack(pack) => return Ok(pack.clone()),
+        };
+        let mut pack = Pack::from_def(def)?;
         for script in self.scripts() {
-            let Some(path) = self
-                .def
+            let Some(path) = def
                 .archetypes
                 .0
                 .get(script.index)
@@ -55,15 +58,11 @@ impl Content {
             if pack.scripts.iter().any(|s| s.path == path) {
                 continue;
             }
-            let text = match script.bundled {
-                Some(text) => text,
-                None => {
-                    std::fs::read_to_string(&script.path).map_err(|source| ExportError::Script {
-                        path: script.path.clone(),
-                        source,
-                    })?
-                }
-            };
+            let text =
+                std::fs::read_to_string(&script.path).map_err(|source| ExportError::Script {
+                    path: script.path.clone(),
+                    source,
+                })?;
             pack.scripts.push(PackScript { path, text });
         }
         Ok(pack)

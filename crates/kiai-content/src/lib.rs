@@ -7,7 +7,9 @@
 //! This crate parses them into serde types ([`def`]), reports every problem
 //! at once as `file:line:col: error: message` ([`Diagnostic`]), and builds a
 //! runtime [`kiai_core::World`] from valid content. [`save`] writes content
-//! back atomically; [`pack`] is the resolved binary form a game loads.
+//! back atomically, keeping the file's comments and layout ([`write`]);
+//! [`value_path`] reads and sets single values by path (`agents.g1.pos`);
+//! [`pack`] is the resolved binary form a game loads.
 //!
 //! ```
 //! use kiai_content::Content;
@@ -43,8 +45,14 @@ mod locate;
 pub mod migrate;
 mod nav;
 pub mod pack;
+mod pack_body;
+mod pack_check;
+mod pack_world;
+mod rules;
 mod save;
 mod validate;
+pub mod value_path;
+pub mod write;
 
 pub use build::{build_world, build_world_with, occluders, profile, shape};
 pub use def::{FORMAT_VERSION, OLDEST_FORMAT_VERSION};
@@ -54,5 +62,6 @@ pub use load::{Content, MAX_FILE_BYTES, MAX_NESTING, ScriptRef, parse};
 pub use locate::{Pos, SpanIndex};
 pub use nav::{DEFAULT_COST_LIST, NavMap, build_nav};
 pub use pack::{Pack, PackError};
-pub use save::{backup_path, pack_to_ron, save, to_ron, write_atomic};
+pub use save::{backup_path, pack_to_ron, save, save_preserving, write_atomic};
 pub use validate::validate;
+pub use write::{Layout, WriteError, Written, to_ron, to_ron_preserving};

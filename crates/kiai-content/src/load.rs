@@ -1,5 +1,6 @@
 //! Reading content text: parse, locate, validate.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use ron::error::{Error as RonError, SpannedError};
@@ -9,6 +10,7 @@ use crate::def::{ContentDef, FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 use crate::diag::{Diagnostic, Diagnostics, hint};
 use crate::locate::{Pos, SpanIndex};
 use crate::migrate::{Change, MigrationError, migrate_v1, peek_format, v1};
+use crate::pack::Pack;
 use crate::validate::validate;
 
 /// Largest content file read, in bytes (64 MiB).
@@ -32,25 +34,36 @@ pub struct ScriptRef {
     pub bundled: Option<String>,
 }
 
-/// Content that parsed and validated without errors.
+/// Where a project's definitions come from.
+#[derive(Clone, Debug)]
+pub(crate) enum Source {
+    /// Content text, parsed (and migrated) into definitions.
+    Text(ContentDef),
+    /// A pack that passed its checks: names resolved to indices, the form
+    /// the runtime types are built from.
+    Pack(Pack),
+}
+
+/// Content that parsed and validated without errors: a content file read
+/// into definitions, or an exported pack kept as it is (its runtime types
+/// are built straight from its indices).
 #[derive(Clone, Debug)]
 pub struct Content {
-    /// The definitions, in the newest format (migrated if the file is older).
-    pub def: ContentDef,
+    /// The definitions or the pack.
+    pub(crate) source: Source,
     /// Where each value starts in the text, for later diagnostics (empty for
     /// a pack).
     pub spans: SpanIndex,
     /// The file name used in diagnostics.
     pub file: String,
-    /// Warnings: legal but suspicious content.
+    /// Warnings: legal but suspicious content (none for a pack: its content
+    /// was linted when it was exported).
     pub warnings: Vec<Diagnostic>,
     /// The format version of the file when it was older than the newest
     /// (it was migrated on load); `None` when it is current.
     pub migrated_from: Option<u32>,
     /// What the migration changed (empty when none ran).
     pub changes: Vec<Change>,
-    /// Scripts bundled in a pack: (path as written in the content, text).
-    pub bundled_scripts: Vec<(String, String)>,
 }
 
 impl Content {
@@ -80,9 +93,7 @@ impl Content {
         }
         let bytes = std::fs::read(path).map_err(cannot)?;
         if bytes.starts_with(&crate::pack::PACK_MAGIC) {
-            let pack = crate::pack::Pack::decode(&bytes)
-                .map_err(|e| Diagnostics(vec![Diagnostic::error(&file, start, e.to_string())]))?;
-            return Self::from_pack(&pack, &file);
+            return Self::from_pack_bytes(&bytes, &file);
         }
         let text = match String::from_utf8(bytes) {
             Ok(t) => t,
@@ -118,26 +129,92 @@ impl Content {
         }
     }
 
+    /// The definitions of content read from text; `None` for a pack (see
+    /// [`Content::to_def`]).
+    pub fn def(&self) -> Option<&ContentDef> {
+        match &self.source {
+            Source::Text(def) => Some(def),
+            Source::Pack(_) => None,
+        }
+    }
+
+    /// The pack this content was loaded from; `None` for text.
+    pub fn pack(&self) -> Option<&Pack> {
+        match &self.source {
+            Source::Pack(pack) => Some(pack),
+            Source::Text(_) => None,
+        }
+    }
+
+    /// The definitions of this content, for editing or saving as text: the
+    /// text's own, or a pack's with its names restored from indices (a
+    /// conversion; building and running never need it).
+    pub fn to_def(&self) -> Cow<'_, ContentDef> {
+        match &self.source {
+            Source::Text(def) => Cow::Borrowed(def),
+            Source::Pack(pack) => Cow::Owned(pack.names_restored()),
+        }
+    }
+
+    /// [`Content::to_def`], consuming the content.
+    pub fn into_def(self) -> ContentDef {
+        match self.source {
+            Source::Text(def) => def,
+            Source::Pack(pack) => pack.names_restored(),
+        }
+    }
+
+    /// The seed of every random stream, as the file gives it.
+    pub fn seed(&self) -> u64 {
+        match &self.source {
+            Source::Text(def) => def.seed,
+            Source::Pack(pack) => pack.seed,
+        }
+    }
+
+    /// The name of the profile archetype `index` (in file order, the
+    /// runtime's `ArchetypeId`) uses, if it names one.
+    pub fn archetype_profile(&self, index: usize) -> Option<&str> {
+        match &self.source {
+            Source::Text(def) => def.archetypes.0.get(index)?.1.profile.as_deref(),
+            Source::Pack(pack) => {
+                let profile = pack.archetypes.get(index)?.profile?;
+                Some(pack.profiles.get(profile as usize)?.name.as_str())
+            }
+        }
+    }
+
     /// The Lua scripts archetypes refer to, in archetype order, with paths
-    /// resolved against the content file's directory.
+    /// resolved against the content file's directory; a pack's come with
+    /// their text.
     pub fn scripts(&self) -> Vec<ScriptRef> {
         let dir = Path::new(&self.file).parent().unwrap_or(Path::new(""));
-        self.def
-            .archetypes
-            .iter()
-            .enumerate()
-            .filter_map(|(index, (name, a))| {
-                let script = a.script.as_deref()?;
-                Some(ScriptRef {
-                    index,
-                    archetype: name.to_owned(),
-                    path: dir.join(script),
-                    bundled: self
-                        .bundled_scripts
+        let named: Vec<(usize, &str, &str)> = match &self.source {
+            Source::Text(def) => def
+                .archetypes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (name, a))| Some((i, name, a.script.as_deref()?)))
+                .collect(),
+            Source::Pack(pack) => pack
+                .archetypes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, a)| Some((i, a.name.as_str(), a.script.as_deref()?)))
+                .collect(),
+        };
+        named
+            .into_iter()
+            .map(|(index, archetype, script)| ScriptRef {
+                index,
+                archetype: archetype.to_owned(),
+                path: dir.join(script),
+                bundled: self.pack().and_then(|p| {
+                    p.scripts
                         .iter()
-                        .find(|(p, _)| p == script)
-                        .map(|(_, text)| text.clone()),
-                })
+                        .find(|s| s.path == script)
+                        .map(|s| s.text.clone())
+                }),
             })
             .collect()
     }
@@ -165,46 +242,55 @@ impl Content {
             return Err(Diagnostics(diagnostics));
         }
         Ok(Self {
-            def: parsed.def,
+            source: Source::Text(parsed.def),
             spans,
             file: file.to_owned(),
             warnings: diagnostics,
             migrated_from: parsed.from,
             changes: parsed.changes,
-            bundled_scripts: Vec::new(),
         })
     }
 
-    /// Content from a decoded pack (already resolved and validated when it
-    /// was exported; checked again, since a pack may come from anywhere).
-    /// Diagnostics point at 1:1 of `file`: a pack has no text positions.
-    pub fn from_pack(pack: &crate::pack::Pack, file: &str) -> Result<Self, Diagnostics> {
-        let def = pack.to_def().map_err(|e| {
-            Diagnostics(vec![Diagnostic::error(
-                file,
-                Pos { line: 1, column: 1 },
-                e.to_string(),
-            )])
-        })?;
-        let spans = SpanIndex::default();
-        let diagnostics = check(&def, &spans, file);
-        if diagnostics.iter().any(Diagnostic::is_error) {
-            return Err(Diagnostics(diagnostics));
+    /// Content from the bytes of a pack (what [`Content::load`] does with a
+    /// file that starts with the pack magic): header, checksum, decode, the
+    /// pack's structure, then the value rules. Every problem is a diagnostic
+    /// at 1:1 of `file`: a pack has no text positions.
+    pub fn from_pack_bytes(bytes: &[u8], file: &str) -> Result<Self, Diagnostics> {
+        let pack = Pack::decode(bytes).map_err(|e| pack_error(file, &e))?;
+        Self::from_checked_pack(pack, file)
+    }
+
+    /// Content from a decoded pack: its structure ([`Pack::check`]) and the
+    /// value rules of content are checked (a pack may come from anywhere);
+    /// names are not resolved again. Diagnostics point at 1:1 of `file`.
+    pub fn from_pack(pack: Pack, file: &str) -> Result<Self, Diagnostics> {
+        pack.check().map_err(|e| pack_error(file, &e))?;
+        Self::from_checked_pack(pack, file)
+    }
+
+    fn from_checked_pack(pack: Pack, file: &str) -> Result<Self, Diagnostics> {
+        let errors = crate::pack_check::value_errors(&pack, file);
+        if !errors.is_empty() {
+            return Err(Diagnostics(errors));
         }
         Ok(Self {
-            def,
-            spans,
+            source: Source::Pack(pack),
+            spans: SpanIndex::default(),
             file: file.to_owned(),
             warnings: Vec::new(),
             migrated_from: None,
             changes: Vec::new(),
-            bundled_scripts: pack
-                .scripts
-                .iter()
-                .map(|s| (s.path.clone(), s.text.clone()))
-                .collect(),
         })
     }
+}
+
+/// A pack's error as the one diagnostic of `file`, at 1:1.
+fn pack_error(file: &str, e: &crate::pack::PackError) -> Diagnostics {
+    Diagnostics(vec![Diagnostic::error(
+        file,
+        Pos { line: 1, column: 1 },
+        e.to_string(),
+    )])
 }
 
 /// Every check on parsed content: limits, validation, lints.
@@ -292,7 +378,10 @@ pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
 /// The nesting pre-check runs first unless the fast reader succeeded on text
 /// whose comments hold no brackets or quotes: its nesting then stays within
 /// the reader's limit, far below [`MAX_NESTING`].
-fn parse_as<T: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<T, Diagnostics> {
+pub(crate) fn parse_as<T: serde::de::DeserializeOwned>(
+    text: &str,
+    file: &str,
+) -> Result<T, Diagnostics> {
     if let Some(read) = crate::fast::from_str(text)
         && (!read.brackets_in_comments || too_deep(text).is_none())
     {

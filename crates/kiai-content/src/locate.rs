@@ -45,16 +45,9 @@ impl SpanIndex {
 
     fn starts(&self) -> &BTreeMap<String, Pos> {
         self.starts.get_or_init(|| {
-            let mut s = Scanner {
-                chars: self.text.chars().collect(),
-                at: 0,
-                line: 1,
-                column: 1,
-                starts: BTreeMap::new(),
-            };
-            s.skip_trivia();
-            s.value(String::new(), 0);
-            s.starts
+            let mut starts = BTreeMap::new();
+            record(&self.text, &syntax(&self.text), "", &mut starts);
+            starts
         })
     }
 
@@ -95,26 +88,173 @@ impl SpanIndex {
     }
 }
 
-struct Scanner {
-    chars: Vec<char>,
-    at: usize,
-    line: u32,
-    column: u32,
-    starts: BTreeMap<String, Pos>,
+/// One value of a RON text as written: where it is and, for bracketed
+/// values, its entries. Offsets are in bytes into the scanned text; `end`
+/// is just past the value (before any white space or comment after it).
+#[derive(Clone, Debug)]
+pub(crate) struct Syn {
+    /// Byte offset of the value's first character (the name of
+    /// `Name(...)` and `Some(...)`).
+    pub start: usize,
+    /// Byte offset just past the value.
+    pub end: usize,
+    /// Line and column of `start`.
+    pub pos: Pos,
+    /// What kind of value it is.
+    pub kind: SynKind,
 }
 
-impl Scanner {
+/// The kinds of [`Syn`] values.
+#[derive(Clone, Debug)]
+pub(crate) enum SynKind {
+    /// A number, string, identifier or anything else without brackets.
+    Atom,
+    /// `Some(value)`.
+    Some(Box<Syn>),
+    /// `(...)`, `Name(...)`, `[...]` or `{...}`.
+    Group(Group),
+}
+
+/// A bracketed value and its entries.
+#[derive(Clone, Debug)]
+pub(crate) struct Group {
+    /// `(`, `[` or `{`.
+    pub bracket: char,
+    /// Byte offset of the opening bracket.
+    pub open: usize,
+    /// Byte offset of the closing bracket (`None`: the text ends first).
+    pub close: Option<usize>,
+    /// The entries, in text order.
+    pub entries: Vec<Entry>,
+}
+
+/// One entry of a [`Group`]: a field, a map entry or an element.
+#[derive(Clone, Debug)]
+pub(crate) struct Entry {
+    /// Byte offset where the entry starts (its field name, key or value).
+    pub start: usize,
+    /// What names the entry.
+    pub key: Key,
+    /// The entry's value (a map entry without `:` has only its key, kept
+    /// here with [`Key::Element`]).
+    pub value: Syn,
+    /// Byte offset of the comma after the entry, if any.
+    pub comma: Option<usize>,
+}
+
+/// What names an [`Entry`].
+#[derive(Clone, Debug)]
+pub(crate) enum Key {
+    /// A list or tuple element (or, in a map, a key without a value).
+    Element,
+    /// A struct field: the byte range of its name.
+    Field(usize, usize),
+    /// A map key.
+    Map(Box<Syn>),
+}
+
+impl Entry {
+    /// Byte offset just past the entry's value.
+    pub(crate) fn end(&self) -> usize {
+        self.value.end
+    }
+}
+
+/// The syntax tree of `text`: its one top-level value (scanned tolerantly:
+/// any text gives a tree, and the scan always terminates).
+pub(crate) fn syntax(text: &str) -> Syn {
+    let mut s = Scanner {
+        text,
+        byte: 0,
+        line: 1,
+        column: 1,
+    };
+    s.skip_trivia();
+    s.value(0)
+}
+
+/// Records where every value of `syn` starts, by path (the first value
+/// found at a path wins).
+fn record(text: &str, syn: &Syn, path: &str, out: &mut BTreeMap<String, Pos>) {
+    out.entry(path.to_owned()).or_insert(syn.pos);
+    record_children(text, syn, path, out);
+}
+
+/// Records the values inside `syn` (not `syn` itself) under `path`.
+fn record_children(text: &str, syn: &Syn, path: &str, out: &mut BTreeMap<String, Pos>) {
+    match &syn.kind {
+        SynKind::Atom => {}
+        // `Some(value)`: the value keeps the option's path.
+        SynKind::Some(inner) => record(text, inner, path, out),
+        SynKind::Group(g) => match g.bracket {
+            '(' => {
+                let mut element = 0usize;
+                for e in &g.entries {
+                    match e.key {
+                        Key::Field(a, b) => {
+                            let name = text.get(a..b).unwrap_or_default();
+                            record(text, &e.value, &join_field(path, name), out);
+                        }
+                        _ => {
+                            record(text, &e.value, &format!("{path}[{element}]"), out);
+                            element += 1;
+                        }
+                    }
+                }
+            }
+            '[' => {
+                for (i, e) in g.entries.iter().enumerate() {
+                    record(text, &e.value, &format!("{path}[{i}]"), out);
+                }
+            }
+            _ => {
+                for (i, e) in g.entries.iter().enumerate() {
+                    let entry = format!("{path}{{{i}}}");
+                    match &e.key {
+                        Key::Map(key) => {
+                            // The entry's position is its key's.
+                            record(text, key, &format!("{entry}#key"), out);
+                            out.entry(entry.clone()).or_insert(key.pos);
+                            record(text, &e.value, &format!("{entry}#value"), out);
+                            // Children of a map value are addressed as
+                            // `map{i}.field`, not `map{i}#value.field`.
+                            record_children(text, &e.value, &entry, out);
+                        }
+                        _ => {
+                            record(text, &e.value, &format!("{entry}#key"), out);
+                            out.entry(entry).or_insert(e.value.pos);
+                        }
+                    }
+                }
+            }
+        },
+    }
+}
+
+/// Walks the text character by character (decoded in place: no copy of
+/// the text), keeping the byte offset and the line and column.
+struct Scanner<'t> {
+    text: &'t str,
+    byte: usize,
+    line: u32,
+    column: u32,
+}
+impl Scanner<'_> {
+    fn rest(&self) -> &str {
+        self.text.get(self.byte..).unwrap_or_default()
+    }
+
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
+        self.rest().chars().next()
     }
 
     fn peek_at(&self, offset: usize) -> Option<char> {
-        self.chars.get(self.at + offset).copied()
+        self.rest().chars().nth(offset)
     }
 
     fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
-        self.at += 1;
+        self.byte += c.len_utf8();
         if c == '\n' {
             self.line += 1;
             self.column = 1;
@@ -170,60 +310,83 @@ impl Scanner {
         }
     }
 
-    fn record(&mut self, path: &str) {
+    /// Scans one value and the trivia after it.
+    fn value(&mut self, depth: usize) -> Syn {
+        let start = self.byte;
         let pos = self.pos();
-        self.starts.entry(path.to_owned()).or_insert(pos);
-    }
-
-    /// Scans one value whose path is `path`.
-    fn value(&mut self, path: String, depth: usize) {
-        self.record(&path);
         if depth > MAX_DEPTH {
-            self.at = self.chars.len();
-            return;
+            self.byte = self.text.len();
+            return Syn {
+                start,
+                end: self.byte,
+                pos,
+                kind: SynKind::Atom,
+            };
         }
-        match self.peek() {
-            Some('(') => self.parens(&path, depth),
-            Some('[') => self.list(&path, depth),
-            Some('{') => self.map(&path, depth),
-            Some('"') => self.string(),
-            Some('\'') => self.char_literal(),
-            Some('r') if matches!(self.peek_at(1), Some('#' | '"')) => self.raw_string(),
+        let mut end = None;
+        let kind = match self.peek() {
+            Some('(') => SynKind::Group(self.parens(depth)),
+            Some('[') => SynKind::Group(self.list(depth)),
+            Some('{') => SynKind::Group(self.map(depth)),
+            Some('"') => {
+                self.string();
+                SynKind::Atom
+            }
+            Some('\'') => {
+                self.char_literal();
+                SynKind::Atom
+            }
+            Some('r') if matches!(self.peek_at(1), Some('#' | '"')) => {
+                self.raw_string();
+                SynKind::Atom
+            }
             Some('b') if self.peek_at(1) == Some('"') => {
                 self.bump();
                 self.string();
+                SynKind::Atom
             }
             Some(c) if is_ident_start(c) => {
-                let name = self.ident();
+                let is_some = self.ident() == "Some";
+                let name_end = self.byte;
                 self.skip_trivia();
-                if self.peek() == Some('(') {
-                    if name == "Some" {
-                        // `Some(value)`: the value keeps the option's path.
+                if self.peek() != Some('(') {
+                    end = Some(name_end);
+                    SynKind::Atom
+                } else if is_some {
+                    // `Some(value)`: one value, not a list of entries.
+                    self.bump();
+                    self.skip_trivia();
+                    let inner = self.value(depth + 1);
+                    if self.peek() == Some(')') {
                         self.bump();
-                        self.skip_trivia();
-                        self.value(path, depth + 1);
-                        if self.peek() == Some(')') {
-                            self.bump();
-                        }
-                    } else {
-                        self.parens(&path, depth);
                     }
+                    SynKind::Some(Box::new(inner))
+                } else {
+                    SynKind::Group(self.parens(depth))
                 }
             }
             Some(_) => {
                 // Number (or anything else): consume one token.
-                let start = self.at;
+                let begin = self.byte;
                 while matches!(self.peek(), Some(c) if c.is_alphanumeric() || matches!(c, '.' | '_' | '+' | '-'))
                 {
                     self.bump();
                 }
-                if self.at == start {
+                if self.byte == begin {
                     self.bump();
                 }
+                SynKind::Atom
             }
-            None => {}
-        }
+            None => SynKind::Atom,
+        };
+        let end = end.unwrap_or(self.byte);
         self.skip_trivia();
+        Syn {
+            start,
+            end,
+            pos,
+            kind,
+        }
     }
 
     fn ident(&mut self) -> String {
@@ -239,109 +402,119 @@ impl Scanner {
         s
     }
 
-    /// Scans comma-separated items up to `close`, calling `item` with the
-    /// item's ordinal for each; always makes progress.
-    fn items(&mut self, close: char, mut item: impl FnMut(&mut Self, usize)) {
-        self.bump();
+    /// Scans comma-separated entries up to `close` into a group, calling
+    /// `entry` for each; always makes progress.
+    fn items(&mut self, close: char, mut entry: impl FnMut(&mut Self) -> Entry) -> Group {
+        let open = self.byte;
+        let bracket = self.bump().unwrap_or(close);
         self.skip_trivia();
-        let mut n = 0usize;
+        let mut group = Group {
+            bracket,
+            open,
+            close: None,
+            entries: Vec::new(),
+        };
         loop {
             match self.peek() {
-                None => return,
+                None => return group,
                 Some(c) if c == close => {
+                    group.close = Some(self.byte);
                     self.bump();
-                    return;
+                    return group;
                 }
                 Some(',') => {
+                    if let Some(last) = group.entries.last_mut()
+                        && last.comma.is_none()
+                    {
+                        last.comma = Some(self.byte);
+                    }
                     self.bump();
                     self.skip_trivia();
                     continue;
                 }
                 _ => {}
             }
-            let before = self.at;
-            item(self, n);
-            n += 1;
-            if self.at == before {
+            let before = self.byte;
+            let e = entry(self);
+            group.entries.push(e);
+            if self.byte == before {
                 self.bump();
             }
         }
     }
 
     /// `( ... )`: a struct (`name: value, ...`) or a tuple (`value, ...`).
-    fn parens(&mut self, path: &str, depth: usize) {
-        let mut element = 0usize;
-        self.items(')', |s, _| {
-            if let Some(field) = s.field_name() {
-                s.value(join_field(path, &field), depth + 1);
-            } else {
-                s.value(format!("{path}[{element}]"), depth + 1);
-                element += 1;
+    fn parens(&mut self, depth: usize) -> Group {
+        self.items(')', |s| {
+            let start = s.byte;
+            let key = match s.field_name() {
+                Some(field_end) => Key::Field(start, field_end),
+                None => Key::Element,
+            };
+            Entry {
+                start,
+                key,
+                value: s.value(depth + 1),
+                comma: None,
             }
-        });
+        })
     }
 
     /// If the cursor is at `ident :` (not `ident ::`), consumes it and returns
-    /// the identifier.
-    fn field_name(&mut self) -> Option<String> {
+    /// the byte offset just past the identifier.
+    fn field_name(&mut self) -> Option<usize> {
         let c = self.peek()?;
         if !is_ident_start(c) {
             return None;
         }
-        let mut k = self.at;
-        while self.chars.get(k).is_some_and(|&c| is_ident_continue(c)) {
-            k += 1;
-        }
-        let mut m = k;
-        while self.chars.get(m).is_some_and(|c| c.is_whitespace()) {
-            m += 1;
-        }
-        if self.chars.get(m) == Some(&':') && self.chars.get(m + 1) != Some(&':') {
-            let name = self.ident();
+        let mut ahead = self
+            .rest()
+            .chars()
+            .skip_while(|&c| is_ident_continue(c))
+            .skip_while(|c| c.is_whitespace());
+        if ahead.next() == Some(':') && ahead.next() != Some(':') {
+            self.ident();
+            let end = self.byte;
             self.skip_trivia();
             self.bump();
             self.skip_trivia();
-            Some(name)
+            Some(end)
         } else {
             None
         }
     }
 
-    fn list(&mut self, path: &str, depth: usize) {
-        self.items(']', |s, i| s.value(format!("{path}[{i}]"), depth + 1));
+    fn list(&mut self, depth: usize) -> Group {
+        self.items(']', |s| Entry {
+            start: s.byte,
+            key: Key::Element,
+            value: s.value(depth + 1),
+            comma: None,
+        })
     }
 
-    fn map(&mut self, path: &str, depth: usize) {
-        self.items('}', |s, entry| {
-            let entry_path = format!("{path}{{{entry}}}");
-            // The entry's position is its key's.
-            s.value(format!("{entry_path}#key"), depth + 1);
-            if let Some(key_pos) = s.starts.get(&format!("{entry_path}#key")).copied() {
-                s.starts.entry(entry_path.clone()).or_insert(key_pos);
-            }
+    fn map(&mut self, depth: usize) -> Group {
+        self.items('}', |s| {
+            let start = s.byte;
+            let key = s.value(depth + 1);
             if s.peek() == Some(':') {
                 s.bump();
                 s.skip_trivia();
-                s.value(format!("{entry_path}#value"), depth + 1);
-                s.alias_value_children(&entry_path);
+                Entry {
+                    start,
+                    key: Key::Map(Box::new(key)),
+                    value: s.value(depth + 1),
+                    comma: None,
+                }
+            } else {
+                Entry {
+                    start,
+                    key: Key::Element,
+                    value: key,
+                    comma: None,
+                }
             }
-        });
-    }
-
-    /// Children of a map value are addressed as `map{i}.field`, not
-    /// `map{i}#value.field`: rewrite the keys just recorded.
-    fn alias_value_children(&mut self, entry_path: &str) {
-        let prefix = format!("{entry_path}#value");
-        let moved: Vec<(String, Pos)> = self
-            .starts
-            .range(prefix.clone()..)
-            .take_while(|(k, _)| k.starts_with(&prefix))
-            .filter(|(k, _)| k.len() > prefix.len())
-            .map(|(k, v)| (format!("{entry_path}{}", &k[prefix.len()..]), *v))
-            .collect();
-        for (k, v) in moved {
-            self.starts.entry(k).or_insert(v);
-        }
+        })
     }
 
     fn string(&mut self) {

@@ -17,7 +17,7 @@
 //! [`migrate_text`] rewrites a version-1 text in place of only the changed
 //! values, so comments and layout survive `kiai migrate`.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::def::{
     AgentDef, ArchetypeDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef, OrderedMap,
@@ -32,47 +32,54 @@ use crate::nav::DEFAULT_COST_LIST;
 pub mod v1 {
     use super::*;
 
+    // Fields holding their default are not serialised, as in the newest
+    // version: the writer compares a format-1 file's values with the
+    // migrated ones and must see the same fields left out.
+
     /// A whole version-1 content file.
-    #[derive(Clone, Debug, PartialEq, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields, rename = "ContentDef")]
     pub struct ContentDefV1 {
         /// Format version, 1.
         pub format: u32,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "String::is_empty")]
         pub name: String,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "is_zero_u64")]
         pub seed: u64,
         /// As in the newest version.
-        #[serde(default = "default_tick_seconds")]
+        #[serde(
+            default = "default_tick_seconds",
+            skip_serializing_if = "is_default_tick_seconds"
+        )]
         pub tick_seconds: f32,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub bounds: Option<BoundsDef>,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub factions: Vec<FactionDef>,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub cost_lists: Vec<String>,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub waypoints: Vec<WaypointDef>,
         /// Links with positional costs.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub links: Vec<LinkDefV1>,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         pub fog: Option<FogDef>,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
         pub profiles: OrderedMap<ProfileDef>,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
         pub archetypes: OrderedMap<ArchetypeDef>,
         /// As in the newest version.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub agents: Vec<AgentDef>,
     }
 
@@ -80,8 +87,16 @@ pub mod v1 {
         0.1
     }
 
+    fn is_default_tick_seconds(v: &f32) -> bool {
+        v.to_bits() == default_tick_seconds().to_bits()
+    }
+
+    fn is_zero_u64(v: &u64) -> bool {
+        *v == 0
+    }
+
     /// A version-1 link: costs by position in `cost_lists`.
-    #[derive(Clone, Debug, PartialEq, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields, rename = "LinkDef")]
     pub struct LinkDefV1 {
         /// Waypoint id the link leaves.
@@ -89,10 +104,10 @@ pub mod v1 {
         /// Waypoint id the link enters.
         pub to: u32,
         /// One multiplier per cost list, in `cost_lists` order.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub costs: Vec<f32>,
         /// Also add the link `to -> from`.
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         pub two_way: bool,
     }
 }
@@ -324,130 +339,42 @@ pub struct TextMigration {
     pub kept_layout: bool,
 }
 
-/// Migrates content text to the newest format, keeping comments and layout
-/// where it can: only the changed values are replaced, and the result is
-/// checked to parse to exactly the migrated definitions (if it does not, the
-/// whole file is written anew from them). Fails with the diagnostics of an
-/// unreadable or invalid file.
+/// Migrates content text to the newest format, keeping comments and layout:
+/// the format-preserving writer ([`crate::to_ron_preserving`]) rewrites
+/// only the values that changed (`format`, positional `costs`), writes no
+/// defaults the file did not have, and checks that the result parses to
+/// exactly the migrated definitions (if the edits cannot be placed it
+/// rewrites the changed items, sections, or at last the whole file).
+/// Fails with the diagnostics of an unreadable or invalid file.
 pub fn migrate_text(text: &str, file: &str) -> Result<TextMigration, Diagnostics> {
-    let content = crate::Content::from_str(text, file)?;
+    let mut content = crate::Content::from_str(text, file)?;
     let from = content.migrated_from.unwrap_or(crate::FORMAT_VERSION);
-    if content.migrated_from.is_none() {
+    let migrated = content.migrated_from.is_some();
+    let changes = std::mem::take(&mut content.changes);
+    let def = content.into_def();
+    if !migrated {
         return Ok(TextMigration {
             from,
             text: text.to_owned(),
-            def: content.def,
+            def,
             changes: Vec::new(),
             kept_layout: true,
         });
     }
-    let spans = SpanIndex::new(text);
-    let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    let lines = line_starts(text);
-    for change in &content.changes {
-        let Some(start) = spans
-            .contains(&change.path)
-            .then(|| offset(text, &lines, spans.pos(&change.path)))
-            .flatten()
-        else {
-            continue;
-        };
-        if change.path == "format" {
-            let len = text[start..].bytes().take_while(u8::is_ascii_digit).count();
-            edits.push((start, start + len, crate::FORMAT_VERSION.to_string()));
-        } else if let Some(rest) = change.path.strip_suffix(".costs")
-            && let Some(i) = rest
-                .strip_prefix("links[")
-                .and_then(|r| r.strip_suffix(']'))
-                .and_then(|r| r.parse::<usize>().ok())
-            && let Some(link) = content.def.links.get(i)
-            && let Some(end) = matching_bracket(text, start)
-        {
-            edits.push((start, end, map_text(&link.costs)));
-        }
-    }
-    edits.sort_by_key(|e| e.0);
-    let mut out = String::with_capacity(text.len() + text.len() / 4);
-    let mut at = 0usize;
-    for (start, end, with) in &edits {
-        if *start < at {
-            continue;
-        }
-        out.push_str(&text[at..*start]);
-        out.push_str(with);
-        at = *end;
-    }
-    out.push_str(&text[at..]);
-    let kept_layout = matches!(crate::parse(&out, file), Ok(def) if def == content.def);
-    let text = if kept_layout {
-        out
-    } else {
-        crate::save::to_ron(&content.def).map_err(|e| {
-            Diagnostics(vec![Diagnostic::error(
-                file,
-                Pos { line: 1, column: 1 },
-                format!("cannot write the migrated content: {e}"),
-            )])
-        })?
-    };
+    let written = crate::write::to_ron_preserving(text, &def).map_err(|e| {
+        Diagnostics(vec![Diagnostic::error(
+            file,
+            Pos { line: 1, column: 1 },
+            format!("cannot write the migrated content: {e}"),
+        )])
+    })?;
     Ok(TextMigration {
         from,
-        text,
-        def: content.def,
-        changes: content.changes,
-        kept_layout,
+        text: written.text,
+        def,
+        changes,
+        kept_layout: written.layout == crate::write::Layout::Kept,
     })
-}
-
-/// Byte offsets at which lines start.
-fn line_starts(text: &str) -> Vec<usize> {
-    std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect()
-}
-
-/// The byte offset of a 1-based line and character column.
-fn offset(text: &str, lines: &[usize], pos: Pos) -> Option<usize> {
-    let start = *lines.get((pos.line as usize).checked_sub(1)?)?;
-    let line = &text[start..];
-    let col = (pos.column as usize).checked_sub(1)?;
-    line.char_indices().nth(col).map(|(i, _)| start + i)
-}
-
-/// The byte offset just past the bracket matching the one at `start`.
-fn matching_bracket(text: &str, start: usize) -> Option<usize> {
-    let b = text.as_bytes();
-    if !matches!(b.get(start), Some(b'[')) {
-        return None;
-    }
-    let mut depth = 0usize;
-    let mut i = start;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'[' | b'(' | b'{' => depth += 1,
-            b']' | b')' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 /// Turns migration errors into diagnostics at their places in `spans`' text.

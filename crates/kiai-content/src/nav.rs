@@ -6,7 +6,8 @@ use kiai_core::glam::Vec3;
 use kiai_nav::{CostListId, NavError, WaypointGraph, WaypointId};
 
 use crate::def::ContentDef;
-use crate::load::Content;
+use crate::load::{Content, Source};
+use crate::pack::Pack;
 
 /// Name of the cost list used when content declares none.
 pub const DEFAULT_COST_LIST: &str = "default";
@@ -98,9 +99,63 @@ pub fn build_nav(def: &ContentDef) -> Result<NavMap, NavError> {
     })
 }
 
+/// The editable graph of a pack's cost lists, waypoints and links, with the
+/// graph id of each waypoint by its index in the pack (expects a checked
+/// pack; returns an error rather than panicking otherwise).
+pub(crate) fn pack_graph(pack: &Pack) -> Result<(WaypointGraph, Vec<WaypointId>), NavError> {
+    let mut graph = WaypointGraph::new();
+    let lists = pack
+        .cost_lists
+        .iter()
+        .map(|name| graph.add_cost_list(name, 1.0))
+        .collect::<Result<Vec<CostListId>, _>>()?;
+    let mut ids = Vec::with_capacity(pack.waypoints.len());
+    for w in &pack.waypoints {
+        let id = graph.add_waypoint(Vec3::new(w.pos.0, w.pos.1, w.pos.2))?;
+        if let Some(wp) = graph.waypoint_mut(id) {
+            wp.name.clone_from(&w.name);
+            wp.tags.clone_from(&w.tags);
+        }
+        graph.set_active(id, w.active)?;
+        ids.push(id);
+    }
+    let at = |i: u32| {
+        ids.get(i as usize)
+            .copied()
+            .ok_or(NavError::UnknownWaypoint(WaypointId(i)))
+    };
+    let costs = pack.link_costs.chunks_exact(lists.len().max(1));
+    for (l, costs) in pack.links.iter().zip(costs) {
+        let link = graph.add_link(at(l.from)?, at(l.to)?)?;
+        for (&list, &cost) in lists.iter().zip(costs) {
+            // Every list starts at 1.0, as content that names no cost.
+            if cost != 1.0 {
+                graph.set_link_cost(link, list, cost)?;
+            }
+        }
+    }
+    Ok((graph, ids))
+}
+
 impl Content {
     /// The navigation graph this content describes.
     pub fn nav(&self) -> Result<NavMap, NavError> {
-        build_nav(&self.def)
+        match &self.source {
+            Source::Text(def) => build_nav(def),
+            Source::Pack(pack) => {
+                let (graph, ids) = pack_graph(pack)?;
+                let mut to_graph = BTreeMap::new();
+                let mut to_content = BTreeMap::new();
+                for (w, id) in pack.waypoints.iter().zip(ids) {
+                    to_graph.insert(w.id, id);
+                    to_content.insert(id, w.id);
+                }
+                Ok(NavMap {
+                    graph,
+                    to_graph,
+                    to_content,
+                })
+            }
+        }
     }
 }

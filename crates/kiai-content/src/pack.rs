@@ -1,8 +1,11 @@
 //! Runtime packs: validated content with names resolved to indices, in a
 //! compact binary encoding a game loads without any text parser.
 //!
-//! **This module does not use `ron`** (a test checks it): a game that only
-//! ships packs needs neither the RON parser nor the span index.
+//! **This module does not use `ron`**, nor do the pack's body layout, checks and
+//! world building (a test reads their sources): a game that only ships packs
+//! needs neither the RON parser nor the span index. Loading a pack checks
+//! its structure and values, not its names (`pack_check.rs`), and its
+//! runtime world is built straight from its indices (`pack_world.rs`).
 //!
 //! ## Layout
 //!
@@ -13,11 +16,14 @@
 //! | 4 | content format version the pack was exported from, little endian |
 //! | 8 | body length in bytes, little endian |
 //! | 8 | XXH3-64 of the body, little endian |
-//! | n | body: [`Pack`] in [postcard](https://docs.rs/postcard) 1.x |
+//! | n | body: [`Pack`] in [postcard](https://docs.rs/postcard) 1.x, its big sections as columns |
 //!
 //! postcard is a stable, documented wire format (varint integers, no field
 //! names), so packs are small and decode fast; the checksum turns a
-//! truncated or corrupted pack into an error before decoding starts.
+//! truncated or corrupted pack into an error before decoding starts. In the
+//! body, waypoints, links and link costs are columns of little-endian
+//! numbers (`pack_body.rs` has the layout), which decode at memory speed;
+//! the readable encodings of a pack (RON, JSON) show plain lists.
 
 use std::fmt;
 use std::path::Path;
@@ -37,8 +43,9 @@ pub const PACK_MAGIC: [u8; 8] = *b"KIAIPACK";
 /// The pack layout version this crate writes and reads. It goes up with
 /// every change of the body's layout, so an older pack is refused by name
 /// instead of failing to decode (2: archetypes carry their script, noise,
-/// decider, cost list and separation, and packs bundle scripts).
-pub const PACK_VERSION: u32 = 2;
+/// decider, cost list and separation, and packs bundle scripts; 3:
+/// waypoints, links and link costs are columns of little-endian numbers).
+pub const PACK_VERSION: u32 = 3;
 
 /// Bytes before the body: magic, pack version, content format, body length,
 /// checksum.
@@ -264,8 +271,13 @@ impl fmt::Display for PackError {
 
 impl std::error::Error for PackError {}
 
-fn invalid(message: String) -> PackError {
+pub(crate) fn invalid(message: String) -> PackError {
     PackError::Invalid(message)
+}
+
+/// `names[i]`, or an empty name when `i` is out of range.
+fn name_at(names: &[String], i: u32) -> String {
+    names.get(i as usize).cloned().unwrap_or_default()
 }
 
 impl Pack {
@@ -464,99 +476,18 @@ impl Pack {
 
     /// The content definitions of this pack (names restored from indices),
     /// which build the same `World` and navigation graph as the content it
-    /// was exported from. Fails on an index that refers to nothing.
+    /// was exported from. Fails when the pack does not pass [`Pack::check`].
+    /// For editing and tools; loading and building never go through it.
     pub fn to_def(&self) -> Result<ContentDef, PackError> {
-        let faction = |i: u32| -> Result<String, PackError> {
-            self.factions
-                .get(i as usize)
-                .map(|f| f.name.clone())
-                .ok_or_else(|| invalid(format!("faction index {i} out of range")))
-        };
-        let waypoint = |i: u32| -> Result<u32, PackError> {
-            self.waypoints
-                .get(i as usize)
-                .map(|w| w.id)
-                .ok_or_else(|| invalid(format!("waypoint index {i} out of range")))
-        };
         self.check()?;
-        let lists = self.cost_lists.len();
-        let links = self
-            .links
-            .iter()
-            .zip(self.link_costs.chunks_exact(lists))
-            .map(|(l, costs)| {
-                Ok(LinkDef {
-                    from: waypoint(l.from)?,
-                    to: waypoint(l.to)?,
-                    // Lists at 1.0 are the default: left out, as in content.
-                    costs: OrderedMap(
-                        self.cost_lists
-                            .iter()
-                            .zip(costs)
-                            .filter(|&(_, &c)| c != 1.0)
-                            .map(|(n, &c)| (n.clone(), c))
-                            .collect(),
-                    ),
-                    two_way: false,
-                })
-            })
-            .collect::<Result<_, PackError>>()?;
-        let archetypes = self
-            .archetypes
-            .iter()
-            .map(|a| {
-                let profile = match a.profile {
-                    None => None,
-                    Some(i) => Some(
-                        self.profiles
-                            .get(i as usize)
-                            .map(|p| p.name.clone())
-                            .ok_or_else(|| invalid(format!("profile index {i} out of range")))?,
-                    ),
-                };
-                Ok((
-                    a.name.clone(),
-                    ArchetypeDef {
-                        senses: a.senses.clone(),
-                        movement: a.movement.clone(),
-                        sight: a.sight,
-                        profile,
-                        noise: a.noise,
-                        decider: a.decider.clone(),
-                        cost_list: match a.cost_list {
-                            None => None,
-                            Some(i) => {
-                                Some(self.cost_lists.get(i as usize).cloned().ok_or_else(|| {
-                                    invalid(format!("cost list index {i} out of range"))
-                                })?)
-                            }
-                        },
-                        separation: a.separation,
-                        script: a.script.clone(),
-                    },
-                ))
-            })
-            .collect::<Result<_, PackError>>()?;
-        let agents = self
-            .agents
-            .iter()
-            .map(|a| {
-                Ok(AgentDef {
-                    name: a.name.clone(),
-                    archetype: self
-                        .archetypes
-                        .get(a.archetype as usize)
-                        .map(|t| t.name.clone())
-                        .ok_or_else(|| {
-                            invalid(format!("archetype index {} out of range", a.archetype))
-                        })?,
-                    faction: faction(a.faction)?,
-                    pos: a.pos,
-                    facing: a.facing,
-                })
-            })
-            .collect::<Result<_, PackError>>()?;
-        Ok(ContentDef {
+        Ok(self.names_restored())
+    }
+
+    /// [`Pack::to_def`] of a checked pack (an index out of range would give
+    /// an empty name, never a panic).
+    pub(crate) fn names_restored(&self) -> ContentDef {
+        let factions: Vec<String> = self.factions.iter().map(|f| f.name.clone()).collect();
+        ContentDef {
             format: crate::FORMAT_VERSION,
             name: self.name.clone(),
             seed: self.seed,
@@ -565,17 +496,11 @@ impl Pack {
             factions: self
                 .factions
                 .iter()
-                .map(|f| {
-                    Ok(FactionDef {
-                        name: f.name.clone(),
-                        hostile: f
-                            .hostile
-                            .iter()
-                            .map(|&h| faction(h))
-                            .collect::<Result<_, _>>()?,
-                    })
+                .map(|f| FactionDef {
+                    name: f.name.clone(),
+                    hostile: f.hostile.iter().map(|&h| name_at(&factions, h)).collect(),
                 })
-                .collect::<Result<_, PackError>>()?,
+                .collect(),
             cost_lists: self.cost_lists.clone(),
             waypoints: self
                 .waypoints
@@ -588,7 +513,7 @@ impl Pack {
                     tags: w.tags.clone(),
                 })
                 .collect(),
-            links,
+            links: self.restored_links(),
             fog: self.fog.clone(),
             profiles: OrderedMap(
                 self.profiles
@@ -596,64 +521,113 @@ impl Pack {
                     .map(|p| (p.name.clone(), p.profile.clone()))
                     .collect(),
             ),
-            archetypes: OrderedMap(archetypes),
+            archetypes: OrderedMap(self.restored_archetypes()),
             walls: self.walls.clone(),
-            regions: self
-                .regions
-                .iter()
-                .map(|r| {
-                    Ok(RegionDef {
-                        name: r.name.clone(),
-                        polygon: r.polygon.clone(),
-                        sees: match &r.sees {
-                            None => None,
-                            Some(ix) => Some(
-                                ix.iter()
-                                    .map(|&i| {
-                                        self.regions
-                                            .get(i as usize)
-                                            .map(|x| x.name.clone())
-                                            .ok_or_else(|| {
-                                                invalid(format!("region index {i} out of range"))
-                                            })
-                                    })
-                                    .collect::<Result<_, _>>()?,
-                            ),
-                        },
-                    })
-                })
-                .collect::<Result<_, PackError>>()?,
-            sounds: self
-                .sounds
-                .iter()
-                .map(|snd| {
-                    Ok(SoundDef {
-                        tick: snd.tick,
-                        pos: snd.pos,
-                        volume: snd.volume,
-                        source: match snd.source {
-                            None => None,
-                            Some(i) => Some(
-                                self.agents
-                                    .get(i as usize)
-                                    .map(|a| a.name.clone())
-                                    .ok_or_else(|| {
-                                        invalid(format!("agent index {i} out of range"))
-                                    })?,
-                            ),
-                        },
-                        tag: snd.tag,
-                    })
-                })
-                .collect::<Result<_, PackError>>()?,
+            regions: self.restored_regions(),
+            sounds: self.restored_sounds(),
             perception_budget: self.perception_budget,
-            agents,
-        })
+            agents: self
+                .agents
+                .iter()
+                .map(|a| AgentDef {
+                    name: a.name.clone(),
+                    archetype: self
+                        .archetypes
+                        .get(a.archetype as usize)
+                        .map(|t| t.name.clone())
+                        .unwrap_or_default(),
+                    faction: name_at(&factions, a.faction),
+                    pos: a.pos,
+                    facing: a.facing,
+                })
+                .collect(),
+        }
+    }
+
+    /// One-way links with the content's waypoint ids and named costs.
+    fn restored_links(&self) -> Vec<LinkDef> {
+        let waypoint = |i: u32| self.waypoints.get(i as usize).map_or(0, |w| w.id);
+        let lists = self.cost_lists.len().max(1);
+        self.links
+            .iter()
+            .zip(self.link_costs.chunks_exact(lists))
+            .map(|(l, costs)| LinkDef {
+                from: waypoint(l.from),
+                to: waypoint(l.to),
+                // Lists at 1.0 are the default: left out, as in content.
+                costs: OrderedMap(
+                    self.cost_lists
+                        .iter()
+                        .zip(costs)
+                        .filter(|&(_, &c)| c != 1.0)
+                        .map(|(n, &c)| (n.clone(), c))
+                        .collect(),
+                ),
+                two_way: false,
+            })
+            .collect()
+    }
+
+    /// Archetypes with their profile and cost list named.
+    fn restored_archetypes(&self) -> Vec<(String, ArchetypeDef)> {
+        let profiles: Vec<String> = self.profiles.iter().map(|p| p.name.clone()).collect();
+        self.archetypes
+            .iter()
+            .map(|a| {
+                let def = ArchetypeDef {
+                    senses: a.senses.clone(),
+                    movement: a.movement.clone(),
+                    sight: a.sight,
+                    profile: a.profile.map(|i| name_at(&profiles, i)),
+                    noise: a.noise,
+                    decider: a.decider.clone(),
+                    cost_list: a.cost_list.map(|i| name_at(&self.cost_lists, i)),
+                    separation: a.separation,
+                    script: a.script.clone(),
+                };
+                (a.name.clone(), def)
+            })
+            .collect()
+    }
+
+    /// Regions with the regions they see named.
+    fn restored_regions(&self) -> Vec<RegionDef> {
+        let names: Vec<String> = self.regions.iter().map(|r| r.name.clone()).collect();
+        self.regions
+            .iter()
+            .map(|r| RegionDef {
+                name: r.name.clone(),
+                polygon: r.polygon.clone(),
+                sees: r
+                    .sees
+                    .as_ref()
+                    .map(|ix| ix.iter().map(|&i| name_at(&names, i)).collect()),
+            })
+            .collect()
+    }
+
+    /// Sounds with their source agent named.
+    fn restored_sounds(&self) -> Vec<SoundDef> {
+        self.sounds
+            .iter()
+            .map(|snd| SoundDef {
+                tick: snd.tick,
+                pos: snd.pos,
+                volume: snd.volume,
+                source: snd.source.map(|i| {
+                    self.agents
+                        .get(i as usize)
+                        .map(|a| a.name.clone())
+                        .unwrap_or_default()
+                }),
+                tag: snd.tag,
+            })
+            .collect()
     }
 
     /// Encodes the pack: header and postcard body.
     pub fn encode(&self) -> Result<Vec<u8>, PackError> {
-        let body = postcard::to_allocvec(self).map_err(|e| PackError::Decode(e.to_string()))?;
+        let body = crate::pack_body::encode(self)?;
         let mut out = Vec::with_capacity(HEADER_BYTES + body.len());
         out.extend_from_slice(&PACK_MAGIC);
         out.extend_from_slice(&PACK_VERSION.to_le_bytes());
@@ -664,8 +638,8 @@ impl Pack {
         Ok(out)
     }
 
-    /// Decodes a pack from its bytes. Never panics, whatever the bytes;
-    /// indices are checked by [`Pack::to_def`].
+    /// Decodes a pack from its bytes and checks its structure
+    /// ([`Pack::check`]). Never panics, whatever the bytes.
     pub fn decode(bytes: &[u8]) -> Result<Self, PackError> {
         if !bytes.starts_with(&PACK_MAGIC) {
             return Err(PackError::NotAPack);
@@ -697,72 +671,9 @@ impl Pack {
         if xxhash_rust::xxh3::xxh3_64(body) != sum {
             return Err(PackError::Checksum);
         }
-        let (pack, rest) = postcard::take_from_bytes::<Pack>(body)
-            .map_err(|e| PackError::Decode(e.to_string()))?;
-        if !rest.is_empty() {
-            return Err(PackError::Decode(format!(
-                "{} bytes left over after the pack",
-                rest.len()
-            )));
-        }
+        let pack = crate::pack_body::decode(body)?;
         pack.check()?;
         Ok(pack)
-    }
-
-    /// Checks the structure: every index in range, one cost per cost list,
-    /// counts within the content limits. Cheap (one pass, no allocation);
-    /// [`Pack::decode`] runs it. Semantic validation (finite numbers,
-    /// ranges) happened at export and runs again in [`Pack::world`].
-    pub fn check(&self) -> Result<(), PackError> {
-        use crate::limits::{MAX_AGENTS, MAX_COST_LISTS, MAX_LINKS, MAX_WAYPOINTS};
-        let limits = [
-            ("waypoints", self.waypoints.len(), MAX_WAYPOINTS),
-            ("links", self.links.len(), 2 * MAX_LINKS),
-            ("agents", self.agents.len(), MAX_AGENTS),
-            ("cost lists", self.cost_lists.len(), MAX_COST_LISTS),
-        ];
-        for (what, n, max) in limits {
-            if n > max {
-                return Err(invalid(format!("{n} {what}; at most {max} are allowed")));
-            }
-        }
-        if self.cost_lists.is_empty() {
-            return Err(invalid("a pack has at least one cost list".to_owned()));
-        }
-        let in_range = |what: &str, i: u32, len: usize| {
-            if (i as usize) < len {
-                Ok(())
-            } else {
-                Err(invalid(format!("{what} index {i} out of range (0..{len})")))
-            }
-        };
-        for f in &self.factions {
-            for &h in &f.hostile {
-                in_range("faction", h, self.factions.len())?;
-            }
-        }
-        let (waypoints, lists) = (self.waypoints.len(), self.cost_lists.len());
-        for l in &self.links {
-            in_range("waypoint", l.from, waypoints)?;
-            in_range("waypoint", l.to, waypoints)?;
-        }
-        if Some(self.link_costs.len()) != self.links.len().checked_mul(lists) {
-            return Err(invalid(format!(
-                "{} link costs for {} links and {lists} cost lists",
-                self.link_costs.len(),
-                self.links.len()
-            )));
-        }
-        for a in &self.archetypes {
-            if let Some(p) = a.profile {
-                in_range("profile", p, self.profiles.len())?;
-            }
-        }
-        for a in &self.agents {
-            in_range("archetype", a.archetype, self.archetypes.len())?;
-            in_range("faction", a.faction, self.factions.len())?;
-        }
-        Ok(())
     }
 
     /// Reads and decodes the pack at `path`.
@@ -776,17 +687,6 @@ impl Pack {
         }
         Self::decode(&std::fs::read(path).map_err(io)?)
     }
-
-    /// The runtime world of this pack (validated first: a pack may come
-    /// from anywhere); `seed` overrides the pack's.
-    pub fn world(&self, seed: Option<u64>) -> Result<kiai_core::World, PackError> {
-        let def = self.to_def()?;
-        let problems = crate::validate(&def, &crate::SpanIndex::default(), "pack");
-        if let Some(e) = problems.iter().find(|d| d.is_error()) {
-            return Err(invalid(e.message.clone()));
-        }
-        crate::build_world(&def, seed).map_err(|e| invalid(e.to_string()))
-    }
 }
 
 #[cfg(test)]
@@ -794,12 +694,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn this_module_does_not_use_ron() {
-        let source = include_str!("pack.rs");
-        let needle = ["ro", "n::"].concat();
-        assert!(!source.contains(&needle));
-        let needle = ["crate::", "parse"].concat();
-        assert!(!source.contains(&needle));
+    fn packs_are_read_and_built_without_ron() {
+        for source in [
+            include_str!("pack.rs"),
+            include_str!("pack_body.rs"),
+            include_str!("pack_check.rs"),
+            include_str!("pack_world.rs"),
+            include_str!("rules.rs"),
+        ] {
+            let needle = ["ro", "n::"].concat();
+            assert!(!source.contains(&needle));
+            let needle = ["crate::", "parse"].concat();
+            assert!(!source.contains(&needle));
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! Writing content: pretty RON in a stable order, saved atomically.
+//! Saving content files: the file's own text kept, written atomically.
 //!
-//! [`save`] never leaves a half-written file: it writes a temporary file in
+//! [`save`] keeps what the file already says: comments, order and layout
+//! stay as they are and only the values that changed are rewritten (see
+//! [`crate::write`]). It never leaves a half-written file: it writes a temporary file in
 //! the same directory, flushes it to disk (`fsync`), keeps the previous
 //! version as `FILE.bak` (a hard link, or a copy where links are not
 //! supported), and renames the temporary file over `FILE`, which is atomic
@@ -14,15 +16,7 @@ use ron::ser::PrettyConfig;
 
 use crate::def::ContentDef;
 use crate::pack::Pack;
-
-/// Content as pretty RON: fields in declaration order, maps in file order,
-/// fields that hold their default value left out, one list element per
-/// line. Parsing the result gives back the same [`ContentDef`].
-pub fn to_ron(def: &ContentDef) -> Result<String, ron::Error> {
-    let mut text = ron::ser::to_string_pretty(def, pretty())?;
-    text.push('\n');
-    Ok(text)
-}
+use crate::write::{Written, to_ron_preserving};
 
 /// A pack as pretty RON, for people to read (`kiai export --format ron`).
 pub fn pack_to_ron(pack: &Pack) -> Result<String, ron::Error> {
@@ -39,10 +33,48 @@ fn pretty() -> PrettyConfig {
 }
 
 /// Saves `def` as RON at `path` atomically, keeping the previous file (if
-/// any) as `path` + `.bak`.
+/// any) as `path` + `.bak`. The file's current text is the base: its
+/// comments and layout are kept and only what changed is rewritten; a new
+/// file (or one that does not read as content) is written in the readable
+/// layout of [`crate::to_ron`].
 pub fn save(path: &Path, def: &ContentDef) -> std::io::Result<()> {
-    let text = to_ron(def).map_err(std::io::Error::other)?;
-    write_atomic(path, text.as_bytes(), true)
+    save_preserving(path, None, def).map(|_| ())
+}
+
+/// Saves `def` at `path` like [`save`], keeping the text of `original`
+/// (`None`: the file's current text, if any). Save-as passes the text of
+/// the file the content came from, so a copy keeps its comments too.
+/// Returns what was written.
+pub fn save_preserving(
+    path: &Path,
+    original: Option<&str>,
+    def: &ContentDef,
+) -> std::io::Result<Written> {
+    let current;
+    let original = match original {
+        Some(text) => text,
+        None => {
+            current = current_text(path);
+            current.as_deref().unwrap_or("")
+        }
+    };
+    let written = to_ron_preserving(original, def).map_err(std::io::Error::other)?;
+    write_atomic(path, written.text.as_bytes(), true)?;
+    Ok(written)
+}
+
+/// The text of the content file at `path`, if there is one to keep (not a
+/// pack, not larger than content files may be, UTF-8).
+fn current_text(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.len() > crate::MAX_FILE_BYTES {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    if bytes.starts_with(&crate::pack::PACK_MAGIC) {
+        return None;
+    }
+    String::from_utf8(bytes).ok()
 }
 
 /// `path` with `.bak` appended (`level.ron` -> `level.ron.bak`).
@@ -113,8 +145,8 @@ mod tests {
         let mut two = def.clone();
         two.name = "two".to_owned();
         save(&path, &two)?;
-        assert_eq!(crate::Content::load(&path)?.def, two);
-        assert_eq!(crate::Content::load(&backup_path(&path))?.def, def);
+        assert_eq!(crate::Content::load(&path)?.into_def(), two);
+        assert_eq!(crate::Content::load(&backup_path(&path))?.into_def(), def);
         let leftovers = std::fs::read_dir(dir.path())?.count();
         assert_eq!(leftovers, 2, "only the file and its backup");
         Ok(())

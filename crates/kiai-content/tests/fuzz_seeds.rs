@@ -13,9 +13,9 @@ fn every_pack_seed_decodes_and_loads() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let bytes = std::fs::read(&path).unwrap();
-        let pack = Pack::decode(&bytes)
+        Pack::decode(&bytes)
             .unwrap_or_else(|e| panic!("{}: {e}; re-export it with `kiai export`", path.display()));
-        Content::from_pack(&pack, &path.display().to_string())
+        Content::from_pack_bytes(&bytes, &path.display().to_string())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         seen += 1;
     }

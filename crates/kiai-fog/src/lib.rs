@@ -94,9 +94,6 @@ pub mod template;
 mod unit;
 mod unit_index;
 
-#[cfg(feature = "bench")]
-pub mod bench;
-
 pub use error::FogError;
 pub use faction::{FactionId, FactionMask, MAX_FACTIONS};
 pub use fog::{FogConfig, FogEvent, FogGrid, TileState};

@@ -206,6 +206,13 @@ impl NavGraph {
         self.targets.len()
     }
 
+    /// Every waypoint, in the graph's memory order: sorted along a Morton
+    /// curve over the positions (ties by id), so neighbours in space are
+    /// mostly neighbours in this order. Fixed for one frozen graph.
+    pub fn waypoint_ids(&self) -> impl ExactSizeIterator<Item = WaypointId> + '_ {
+        self.ids.iter().copied()
+    }
+
     /// True if `list` existed when the graph was frozen.
     pub fn has_cost_list(&self, list: CostListId) -> bool {
         self.list_live.get(list.index()).copied().unwrap_or(false)

@@ -80,9 +80,6 @@ mod query;
 mod select;
 mod spatial;
 
-#[cfg(feature = "bench")]
-pub mod bench;
-
 pub use connect::AutoConnect;
 pub use error::NavError;
 pub use field::DistanceField;

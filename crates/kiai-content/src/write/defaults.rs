@@ -1,0 +1,128 @@
+//! Defaults of the content types that packs also encode.
+//!
+//! Packs encode `FogDef`, `ProfileDef`, `SenseDef`, `MovementDef` and the
+//! types inside them with postcard, which needs every field, so those types
+//! cannot skip their defaults when serialising (`skip_serializing_if`).
+//! The text writer leaves them out here instead: a field is left out when
+//! its value is the one serde's own `default` gives it, read by parsing the
+//! smallest text of each type (so a default changed in `def.rs` is followed
+//! here without a change).
+
+use std::sync::OnceLock;
+
+use serde::de::DeserializeOwned;
+
+use super::node::{Field, Node};
+use crate::def::{FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef};
+use crate::locate::{Key, SynKind, syntax};
+
+/// The fields of one type (or variant) that hold their default in `fields`.
+struct Defaults {
+    ty: &'static str,
+    variant: Option<&'static str>,
+    /// Only the fields the smallest text leaves out, with their defaults.
+    fields: Vec<Field>,
+}
+
+/// The smallest text of each type whose defaults are not skipped by serde.
+fn table() -> &'static [Defaults] {
+    static TABLE: OnceLock<Vec<Defaults>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        [
+            smallest::<ProfileDef>("()"),
+            smallest::<LearningDef>("(rate: 1.0)"),
+            smallest::<SenseDef>("(name: \"\", shape: Sphere(radius: 1.0))"),
+            smallest::<FogDef>("(tile_size: 1.0)"),
+            smallest::<ShapeDef>("Hearing(threshold: 1.0)"),
+            smallest::<MovementDef>(
+                "Walker(min_speed: 0.0, max_speed: 0.0, direction_change_factor: 0)",
+            ),
+            smallest::<MovementDef>("Missile(speed: 0.0, turn_rate_deg: 1.0)"),
+            smallest::<MovementDef>("WaypointWalker(speed: 0.0)"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    })
+}
+
+/// The defaults of `T` from its smallest text: the fields the text does
+/// not give.
+fn smallest<T: DeserializeOwned + serde::Serialize>(text: &str) -> Option<Defaults> {
+    let value: T = crate::load::parse_as(text, "defaults").ok()?;
+    let Node::Struct { ty, name, fields } = Node::of_all(&value).ok()? else {
+        return None;
+    };
+    let tree = syntax(text);
+    let given: Vec<&str> = match &tree.kind {
+        SynKind::Group(g) => g
+            .entries
+            .iter()
+            .filter_map(|e| match e.key {
+                Key::Field(a, b) => text.get(a..b),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Some(Defaults {
+        ty,
+        variant: name,
+        fields: fields
+            .into_iter()
+            .filter(|f| !given.contains(&f.name))
+            .collect(),
+    })
+}
+
+/// Marks every field of `node` (at any depth) that holds its type's
+/// default as left out.
+pub(crate) fn leave_out(node: &mut Node) {
+    match node {
+        Node::Struct { ty, name, fields } => {
+            let defaults = table().iter().find(|d| d.ty == *ty && d.variant == *name);
+            for f in fields.iter_mut() {
+                if let Some(v) = &mut f.value {
+                    leave_out(v);
+                }
+                if let Some(d) = defaults
+                    && d.fields
+                        .iter()
+                        .any(|x| x.name == f.name && x.value == f.value)
+                {
+                    f.value = None;
+                }
+            }
+        }
+        Node::Some(inner) => leave_out(inner),
+        Node::Tuple { items, .. } | Node::Seq(items) => items.iter_mut().for_each(leave_out),
+        Node::Map(entries) => entries.iter_mut().for_each(|(_, v)| leave_out(v)),
+        Node::Atom(_) | Node::Raw(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_packs_encode_has_its_defaults() {
+        let found: Vec<(&str, Option<&str>, usize)> = table()
+            .iter()
+            .map(|d| (d.ty, d.variant, d.fields.len()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("ProfileDef", None, 6),
+                ("LearningDef", None, 3),
+                ("SenseDef", None, 4),
+                ("FogDef", None, 3),
+                ("ShapeDef", Some("Hearing"), 1),
+                ("MovementDef", Some("Walker"), 1),
+                ("MovementDef", Some("Missile"), 4),
+                ("MovementDef", Some("WaypointWalker"), 3),
+            ]
+        );
+    }
+}
