@@ -89,8 +89,8 @@
 //!   the origin, the 3D program's lines of equal violation are placed by
 //!   their point nearest the origin rather than by the intersection of two
 //!   lines at a small angle (which can be far away), the speed limit is
-//!   compared by length rather than by square (no overflow), and the result
-//!   is scaled back into the speed disc if rounding left it outside.
+//!   compared by length when its square overflows, and the result is scaled
+//!   back into the speed disc if rounding left it outside.
 //!
 //! `tests/orca_vs_reference.rs` checks all of it against a plain `f64`
 //! transcription of RVO2 with these departures.

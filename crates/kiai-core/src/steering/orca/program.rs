@@ -186,14 +186,20 @@ fn on_line(lines: &[HalfPlane], line_no: usize, program: &Program) -> Option<Vec
 /// every half-plane of `lines`, into `result`. Returns `lines.len()` on
 /// success, or the index of the first half-plane it cannot satisfy, with
 /// `result` then the best velocity for the half-planes before it.
-#[inline]
+#[inline(always)]
 pub(super) fn solve(lines: &[HalfPlane], program: &Program, result: &mut Vec2) -> usize {
     let radius = program.radius;
     *result = match program.goal {
         Goal::Furthest(direction) => direction * radius,
-        // Lengths, not squares as RVO2: no overflow for huge inputs.
-        Goal::Nearest(velocity) if velocity.length() > radius => velocity.normalize() * radius,
-        Goal::Nearest(velocity) => velocity,
+        Goal::Nearest(velocity) => {
+            let length_sq = velocity.length_squared();
+            // The square of a huge speed overflows: compare lengths then.
+            if length_sq > radius * radius || length_sq.is_infinite() {
+                velocity.normalize() * radius
+            } else {
+                velocity
+            }
+        }
     };
     for (i, line) in lines.iter().enumerate() {
         if line.violation(*result) > 0.0 {
