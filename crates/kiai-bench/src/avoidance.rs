@@ -226,6 +226,27 @@ struct Agreement {
     largest: f32,
 }
 
+impl Agreement {
+    /// One clause for the scenario's note.
+    fn describe(&self, n: usize) -> String {
+        let equal = format!(
+            "velocities equal within {TOLERANCE:.0e} for {} of {n}, largest difference {:.1e}",
+            self.equal, self.largest
+        );
+        if self.equal == n {
+            return equal;
+        }
+        format!(
+            "{equal}; the other {} are ill-conditioned programs, where kiai's answer is as \
+             good as dodgy's for {} and better for {} (worst half-plane violation, speed \
+             limit and distance to the preferred velocity, within {TOLERANCE:.0e})",
+            n - self.equal,
+            self.as_good,
+            self.kiai_better
+        )
+    }
+}
+
 /// How well a velocity solves one agent's program, judged on kiai's
 /// half-planes (dodgy builds the same ones, up to rounding).
 #[derive(Clone, Copy, Debug)]
@@ -360,16 +381,8 @@ fn scenario(n: usize, label: &str, effort: Effort) -> Result<Scenario, String> {
         peer_ms: times[1],
         note: format!(
             "ms per ORCA pass over {n} agents, {constrained:.1} neighbours each, no walls, \
-             1 thread; velocities equal within {TOLERANCE:.0e} for {} of {n}, largest \
-             difference {:.1e}; the other {} are ill-conditioned programs, where kiai's \
-             answer is as good as dodgy's for {} and better for {} (worst half-plane \
-             violation, speed limit and distance to the preferred velocity, within \
-             {TOLERANCE:.0e}); kiai allocated {kiai_allocations} times in a pass after warm-up",
-            agreement.equal,
-            agreement.largest,
-            n - agreement.equal,
-            agreement.as_good,
-            agreement.kiai_better
+             1 thread; {}; kiai allocated {kiai_allocations} times in a pass after warm-up",
+            agreement.describe(n)
         ),
     })
 }
