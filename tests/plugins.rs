@@ -19,7 +19,7 @@ impl SteeringBehaviour for Sprint {
 struct AlwaysChaseFirst;
 impl AgentDecider for AlwaysChaseFirst {
     fn decide(&self, world: &World, agent: AgentId, _mind: &mut Mind) -> Option<Decision> {
-        let other = AgentId(1 - agent.0);
+        let other = AgentId::from_index(1 - agent.index());
         (world.agents().len() > 1).then_some(Decision {
             state: BehaviourState::Chase,
             target: Some(other),
@@ -57,7 +57,7 @@ fn registered_plugins_decide_and_steer() {
         world.agents().decisions()[0],
         Decision {
             state: BehaviourState::Chase,
-            target: Some(AgentId(1)),
+            target: Some(AgentId::from_index(1)),
             goal: None,
         }
     );

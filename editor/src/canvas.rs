@@ -804,6 +804,9 @@ fn click(s: &mut State, ui: &egui::Ui, p: Pos2, pick_r: f32, shift: bool) {
                         from,
                         to: world,
                         height: 3.0,
+                        name: None,
+                        door: false,
+                        open: false,
                     }),
                 });
                 s.selection.clear();
@@ -958,7 +961,7 @@ fn corner_drag(s: &State, p: Pos2, pick_r: f32) -> Option<Drag> {
                         return Some(Drag::WallEnd {
                             index: i,
                             end,
-                            old: *w,
+                            old: w.clone(),
                         });
                     }
                 }
@@ -1162,7 +1165,7 @@ fn finish_drag(s: &mut State, p: Pos2, pick_r: f32, shift: bool) {
         Drag::WallEnd { index, old, .. } => def
             .walls
             .get(index)
-            .map(|new| set(index, Item::Wall(old), Item::Wall(*new))),
+            .map(|new| set(index, Item::Wall(old), Item::Wall(new.clone()))),
         Drag::RegionCorner { index, old, .. } => def
             .regions
             .get(index)

@@ -2,8 +2,8 @@
 
 use eframe::egui::{self, Color32, DragValue, RichText};
 use kiai_content::def::{
-    AgentDef, ArchetypeDef, FactionDef, FilterDef, LearningDef, LinkDef, MovementDef, ProfileDef,
-    SenseDef, ShapeDef, WallDef, WaypointDef,
+    AgentDef, ArchetypeDef, BodyDef, FactionDef, FilterDef, LearningDef, LinkDef, MovementDef,
+    ProfileDef, SenseDef, ShapeDef, WallDef, WaypointDef,
 };
 
 use crate::analysis;
@@ -41,6 +41,7 @@ pub fn default_archetype() -> ArchetypeDef {
             direction_change_factor: 20,
             planar: true,
         },
+        body: BodyDef::Simulated,
         sight: None,
         profile: None,
         noise: None,
@@ -291,7 +292,7 @@ pub fn delete_selection(s: &mut State) {
     rest.sort();
     for sel in rest.into_iter().rev() {
         let e = match sel {
-            Sel::Wall(i) => def.walls.get(i).map(|w| (i, Item::Wall(*w))),
+            Sel::Wall(i) => def.walls.get(i).map(|w| (i, Item::Wall(w.clone()))),
             Sel::Region(i) => def.regions.get(i).map(|r| (i, Item::Region(r.clone()))),
             Sel::Agent(i) => def.agents.get(i).map(|a| (i, Item::Agent(a.clone()))),
             Sel::Archetype(i) => def

@@ -22,6 +22,7 @@ pub mod fog;
 pub mod lua;
 pub mod nav;
 pub mod perception;
+pub mod runtime;
 pub mod tick;
 
 pub use alloc::{CountingAllocator, allocations};
@@ -158,6 +159,7 @@ pub fn once_ms(f: impl FnOnce()) -> f64 {
 pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     let mut out = perception::scenarios(effort)?;
     out.extend(tick::scenarios(effort)?);
+    out.extend(runtime::scenarios(effort)?);
     out.extend(content::scenarios(effort)?);
     out.extend(lua::scenarios(effort)?);
     out.extend(nav::scenarios(effort)?);

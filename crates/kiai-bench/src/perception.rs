@@ -161,8 +161,18 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
         let mut pairs = 0usize;
         for i in 0..n {
             let id = AgentId::from_index(i);
-            let ours_radar: Vec<u32> = world.percepts().sensed(id, 0).iter().map(|a| a.0).collect();
-            let ours_eyes: Vec<u32> = world.percepts().sensed(id, 1).iter().map(|a| a.0).collect();
+            let ours_radar: Vec<u32> = world
+                .percepts()
+                .sensed(id, 0)
+                .iter()
+                .map(|a| a.slot())
+                .collect();
+            let ours_eyes: Vec<u32> = world
+                .percepts()
+                .sensed(id, 1)
+                .iter()
+                .map(|a| a.slot())
+                .collect();
             if ours_radar != radar[i] || ours_eyes != eyes[i] {
                 return Err(format!(
                     "perception/{label}: agent {i} differs from the seed's all-pairs result"
@@ -262,7 +272,7 @@ impl Lists {
                     .percepts()
                     .sensed(id, s)
                     .iter()
-                    .map(|a| a.0)
+                    .map(|a| a.slot())
                     .eq(l.iter().copied())
             };
             if !same(0, &self.radar[i]) || !same(1, &self.eyes[i]) {

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use kiai_content::events::Schedule;
 use kiai_content::{Content, Diagnostic, NavMap};
 use kiai_core::{BehaviourState, DefaultDecider, Pipeline, StageTimings, World, state_hash};
 use kiai_nav::{
@@ -82,6 +83,11 @@ struct SimArgs {
     /// Print one JSON object on stdout instead of a summary.
     #[arg(long)]
     json: bool,
+    /// Changes to apply on a schedule (spawns, despawns, moves, doors,
+    /// blocked links, waypoints, sounds; see docs/cli.md): an event of tick
+    /// T is applied after T ticks have run, before the next one.
+    #[arg(long, value_name = "EVENTS.ron")]
+    events: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -256,6 +262,43 @@ fn with_threads<T: Send>(threads: Option<u16>, f: impl FnOnce() -> T + Send) -> 
     }
 }
 
+/// The events file `--events` names, checked against `content`, or an
+/// empty schedule; `None` when it has problems (printed like content's).
+fn schedule_of(args: &SimArgs, content: &Content) -> Option<Schedule> {
+    let Some(path) = &args.events else {
+        return Some(Schedule::default());
+    };
+    match Schedule::load(path, content) {
+        Ok(s) => Some(s),
+        Err(diagnostics) => {
+            for d in &diagnostics.0 {
+                eprintln!("{d}");
+            }
+            None
+        }
+    }
+}
+
+/// Applies the events that are due; says on stderr which could not be.
+fn apply_events(schedule: &mut Schedule, world: &mut World) {
+    for line in schedule.apply_due(world) {
+        eprintln!("events: {line}");
+    }
+}
+
+/// Runs `ticks` ticks with the Rust decider, applying `schedule`'s events
+/// before each and after the last; returns the pipeline (to sense again).
+fn simulate(world: &mut World, ticks: u64, schedule: &mut Schedule) -> Pipeline {
+    let mut pipeline = Pipeline::new();
+    let mut decider = DefaultDecider::default();
+    for _ in 0..ticks {
+        apply_events(schedule, world);
+        pipeline.tick(world, &mut decider);
+    }
+    apply_events(schedule, world);
+    pipeline
+}
+
 fn world_of(content: &Content, seed: Option<u64>) -> anyhow::Result<World> {
     content.world(seed).context("cannot build the world")
 }
@@ -295,6 +338,9 @@ fn print_script_error(tick: u64, error: &kiai::lua::ScriptError) {
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let Some(content) = load(&args.sim.file) else {
+        return Ok(REPORTED);
+    };
+    let Some(mut schedule) = schedule_of(&args.sim, &content) else {
         return Ok(REPORTED);
     };
     let mut world = world_of(&content, args.sim.seed)?;
@@ -341,6 +387,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
+            apply_events(&mut schedule, &mut world);
             let start = Instant::now();
             match &mut lua {
                 Some(d) => pipeline.tick(&mut world, d),
@@ -355,12 +402,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                     eprintln!("{line}");
                 }
             }
-            let s = pipeline.timings();
-            totals.sense += s.sense;
-            totals.decide += s.decide;
-            totals.steer += s.steer;
-            totals.integrate += s.integrate;
-            totals.fog += s.fog;
+            totals.add(pipeline.timings());
             if let Some(out) = &mut trace {
                 write_trace(out, &content, &world, &decider)?;
             }
@@ -371,11 +413,11 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         if let Some(out) = &mut trace {
             std::io::Write::flush(out)?;
         }
+        apply_events(&mut schedule, &mut world);
         let labels: Vec<Option<String>> = (0..world.agents().len())
             .map(|i| {
-                lua.as_ref()
-                    .and_then(|l| l.label(kiai_core::AgentId::from_index(i)))
-                    .map(str::to_owned)
+                let id = world.agents().id(i)?;
+                lua.as_ref().and_then(|l| l.label(id)).map(str::to_owned)
             })
             .collect();
         Ok((elapsed, totals, labels))
@@ -388,7 +430,8 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         states.insert(s.name().to_owned(), json!(0));
     }
     // Agents in a script's custom state count under its name.
-    for (i, d) in world.agents().decisions().iter().enumerate() {
+    for id in world.agents().ids() {
+        let (i, d) = (id.index(), world.agents().decisions()[id.index()]);
         let name = labels[i].as_deref().unwrap_or(d.state.name());
         let n = states.get(name).and_then(Value::as_u64).unwrap_or(0);
         states.insert(name.to_owned(), json!(n + 1));
@@ -398,7 +441,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if args.sim.json {
         print_json(&json!({
             "ticks": world.tick(),
-            "agents": world.agents().len(),
+            "agents": world.agents().live_count(),
             "seed": world.config().seed,
             "state_hash": hash,
             "states": states,
@@ -411,7 +454,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             "{}: {} ticks, {} agents, seed {}",
             args.sim.file.display(),
             world.tick(),
-            world.agents().len(),
+            world.agents().live_count(),
             world.config().seed
         ))?;
         outln(&format!("state hash  {hash}"))?;
@@ -477,6 +520,9 @@ fn write_trace(
     let names = a.names();
     let name = |id: Option<kiai_core::AgentId>| id.map(|id| names[id.index()].as_str());
     for (i, t) in decider.traces().iter().enumerate() {
+        if !a.alive()[i] {
+            continue;
+        }
         let d = a.decisions()[i];
         let archetype = &world.archetypes()[a.archetypes()[i].index()];
         let profile = content.archetype_profile(a.archetypes()[i].index());
@@ -521,13 +567,12 @@ fn perceive(args: &PerceiveArgs) -> anyhow::Result<ExitCode> {
     let Some(content) = load(&args.sim.file) else {
         return Ok(REPORTED);
     };
+    let Some(mut schedule) = schedule_of(&args.sim, &content) else {
+        return Ok(REPORTED);
+    };
     let mut world = world_of(&content, args.sim.seed)?;
     with_threads(args.sim.threads, || {
-        let mut pipeline = Pipeline::new();
-        let mut decider = DefaultDecider::default();
-        for _ in 0..args.tick {
-            pipeline.tick(&mut world, &mut decider);
-        }
+        let mut pipeline = simulate(&mut world, args.tick, &mut schedule);
         pipeline.sense(&mut world);
     })?;
     let agents = world.agents();
@@ -791,6 +836,9 @@ fn fog(args: &FogArgs) -> anyhow::Result<ExitCode> {
     let Some(content) = load(&args.sim.file) else {
         return Ok(REPORTED);
     };
+    let Some(mut schedule) = schedule_of(&args.sim, &content) else {
+        return Ok(REPORTED);
+    };
     let mut world = world_of(&content, args.sim.seed)?;
     if world.fog().is_none() {
         anyhow::bail!(
@@ -799,11 +847,7 @@ fn fog(args: &FogArgs) -> anyhow::Result<ExitCode> {
         );
     }
     with_threads(args.sim.threads, || {
-        let mut pipeline = Pipeline::new();
-        let mut decider = DefaultDecider::default();
-        for _ in 0..args.tick {
-            pipeline.tick(&mut world, &mut decider);
-        }
+        simulate(&mut world, args.tick, &mut schedule);
     })?;
     let factions = world.factions();
     let selected: Vec<usize> = match &args.faction {

@@ -15,14 +15,14 @@ use kiai_core::perception::occlusion::{RayScratch, Wall, Walls};
 use kiai_core::perception::pvs::{Pvs, Region};
 use kiai_core::plugins::Plugins;
 use kiai_core::steering::missile::{ControlMode, Guidance};
-use kiai_core::{FogSettings, Learning, Profile, Sight};
+use kiai_core::{BodyMode, FogSettings, Learning, Profile, Sight};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 use crate::def::{
-    BoundsDef, ContentDef, ControlDef, FalloffDef, FilterDef, FogDef, GuidanceDef, MovementDef,
-    PerceptionBudgetDef, ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def, WallDef,
+    BodyDef, BoundsDef, ContentDef, ControlDef, FalloffDef, FilterDef, FogDef, GuidanceDef,
+    MovementDef, PerceptionBudgetDef, ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def, WallDef,
 };
 use crate::load::{Content, Source};
 use crate::rules::ArchetypeValues;
@@ -206,19 +206,29 @@ pub(crate) fn occluders_of<'a>(
     if walls.is_empty() && polygons.len() == 0 {
         return None;
     }
-    let walls = Walls::build(
+    let wall = |w: &WallDef| {
+        Wall::new(
+            Vec2::new(w.from.0, w.from.1),
+            Vec2::new(w.to.0, w.to.1),
+            w.height,
+        )
+    };
+    // Walls that can open (doors, and walls that start open) do not hide
+    // regions from each other: the sets stay conservative however they move.
+    let fixed = Walls::build(
         walls
             .iter()
-            .map(|w| {
-                Wall::new(
-                    Vec2::new(w.from.0, w.from.1),
-                    Vec2::new(w.to.0, w.to.1),
-                    w.height,
-                )
-            })
+            .filter(|w| !w.door && !w.open)
+            .map(wall)
             .collect(),
         None,
     );
+    let mut standing = Walls::build(walls.iter().map(wall).collect(), None);
+    for (i, w) in walls.iter().enumerate() {
+        if w.open {
+            standing.set_enabled(i, false);
+        }
+    }
     let regions: Vec<Region> = polygons
         .map(|p| Region {
             polygon: p.iter().map(|&(x, z)| Vec2::new(x, z)).collect(),
@@ -235,11 +245,30 @@ pub(crate) fn occluders_of<'a>(
             regions,
             PVS_SAMPLES,
             PVS_EYE_HEIGHT,
-            |a, b| walls.blocks(a, b, &mut scratch),
+            |a, b| fixed.blocks(a, b, &mut scratch),
             || rng.random_range(0.0f32..1.0),
         ))
     };
-    Some(Occluders { walls, pvs })
+    Some(Occluders {
+        walls: standing,
+        pvs,
+    })
+}
+
+/// Gives `world` its walls and regions, and its walls their names and
+/// doors (a closed door blocks the waypoint links it crosses, so this comes
+/// after the waypoint graph).
+pub(crate) fn set_occluders(world: &mut World, occluders: Occluders, walls: &[WallDef]) {
+    world.set_occluders(occluders);
+    for (i, w) in walls.iter().enumerate() {
+        // Every index names one of the walls just set.
+        if w.name.is_some() {
+            let _ = world.set_wall_name(i, w.name.clone());
+        }
+        if w.door {
+            let _ = world.set_door(i, true);
+        }
+    }
 }
 
 fn sight(def: &SightDef) -> Sight {
@@ -334,7 +363,7 @@ pub fn build_world_with(
         world.set_nav(nav.graph.freeze());
     }
     if let Some(occluders) = occluders(def, world.config().seed) {
-        world.set_occluders(occluders);
+        set_occluders(&mut world, occluders, &def.walls);
     }
     set_budget(&mut world, def.perception_budget);
     for snd in &def.sounds {
@@ -342,7 +371,7 @@ pub fn build_world_with(
             .source
             .as_ref()
             .and_then(|name| world.agents().find(name))
-            .map_or(NO_SOURCE, |a| a.0);
+            .map_or(NO_SOURCE, |a| a.slot());
         schedule_sound(&mut world, snd.tick, (snd.pos, snd.volume), source, snd.tag);
     }
     enable_fog(&mut world, def.fog.as_ref(), def.bounds)?;
@@ -382,6 +411,11 @@ pub(crate) fn archetype(
     let v = &a.values;
     Ok(Archetype {
         name: a.name.to_owned(),
+        body: match v.body {
+            BodyDef::Simulated => BodyMode::Simulated,
+            BodyDef::Driven => BodyMode::Driven,
+            BodyDef::Kinematic => BodyMode::Kinematic,
+        },
         senses: v
             .senses
             .iter()

@@ -166,7 +166,7 @@ pub struct LinkDef {
 }
 
 /// A wall: a segment on X-Z from the ground up to `height`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WallDef {
     /// One end `(x, z)`, world units.
@@ -175,6 +175,19 @@ pub struct WallDef {
     pub to: (f32, f32),
     /// Height above y = 0, world units, > 0.
     pub height: f32,
+    /// A unique name, so that events and the game can open or close it
+    /// (`"door_1"`; default: none).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A door: while closed it also blocks the waypoint links it crosses
+    /// (default false). Computed potentially visible sets count doors as
+    /// open.
+    #[serde(default)]
+    pub door: bool,
+    /// Starts open (down): it hides nothing and stops nobody until closed
+    /// (default false).
+    #[serde(default)]
+    pub open: bool,
 }
 
 /// A region of the potentially visible set.
@@ -351,6 +364,9 @@ pub struct ArchetypeDef {
     /// How agents move (default: `Static`).
     #[serde(default, skip_serializing_if = "is_default")]
     pub movement: MovementDef,
+    /// Who moves their bodies (default: `Simulated`, kiai does).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub body: BodyDef,
     /// What agents reveal in the fog of war (default: nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sight: Option<SightDef>,
@@ -470,6 +486,20 @@ pub enum FilterDef {
     Hostile,
     /// Agents of factions it is not hostile to.
     Friendly,
+}
+
+/// Who moves an archetype's bodies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BodyDef {
+    /// kiai decides, steers and moves them.
+    #[default]
+    Simulated,
+    /// kiai decides and steers them; the game moves them, following their
+    /// desired velocity, and writes their bodies back.
+    Driven,
+    /// The game alone moves them (the player, thrown objects); kiai only
+    /// senses with them and lets others sense them.
+    Kinematic,
 }
 
 /// How agents move.

@@ -35,6 +35,7 @@
 mod build;
 pub mod def;
 mod diag;
+pub mod events;
 mod export;
 mod fast;
 mod ids;

@@ -31,9 +31,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::def::{
-    AgentDef, ArchetypeDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef, MovementDef,
-    OrderedMap, PerceptionBudgetDef, ProfileDef, RegionDef, SenseDef, SightDef, SoundDef, Vec3Def,
-    WallDef, WaypointDef,
+    AgentDef, ArchetypeDef, BodyDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef,
+    MovementDef, OrderedMap, PerceptionBudgetDef, ProfileDef, RegionDef, SenseDef, SightDef,
+    SoundDef, Vec3Def, WallDef, WaypointDef,
 };
 use crate::nav::DEFAULT_COST_LIST;
 
@@ -45,7 +45,7 @@ pub const PACK_MAGIC: [u8; 8] = *b"KIAIPACK";
 /// instead of failing to decode (2: archetypes carry their script, noise,
 /// decider, cost list and separation, and packs bundle scripts; 3:
 /// waypoints, links and link costs are columns of little-endian numbers).
-pub const PACK_VERSION: u32 = 3;
+pub const PACK_VERSION: u32 = 4;
 
 /// Bytes before the body: magic, pack version, content format, body length,
 /// checksum.
@@ -151,6 +151,8 @@ pub struct PackArchetype {
     pub senses: Vec<SenseDef>,
     /// How its agents move.
     pub movement: MovementDef,
+    /// Who moves its agents' bodies.
+    pub body: BodyDef,
     /// What its agents reveal in the fog of war.
     pub sight: Option<SightDef>,
     /// Index into [`Pack::profiles`].
@@ -335,6 +337,7 @@ impl Pack {
                     name: name.to_owned(),
                     senses: a.senses.clone(),
                     movement: a.movement.clone(),
+                    body: a.body,
                     sight: a.sight,
                     noise: a.noise,
                     decider: a.decider.clone(),
@@ -577,6 +580,7 @@ impl Pack {
                 let def = ArchetypeDef {
                     senses: a.senses.clone(),
                     movement: a.movement.clone(),
+                    body: a.body,
                     sight: a.sight,
                     profile: a.profile.map(|i| name_at(&profiles, i)),
                     noise: a.noise,

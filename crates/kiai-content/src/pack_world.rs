@@ -90,7 +90,7 @@ pub(crate) fn build_world(
         world.set_nav(graph.freeze());
     }
     if let Some(occluders) = occluders(pack, world.config().seed) {
-        world.set_occluders(occluders);
+        crate::build::set_occluders(&mut world, occluders, &pack.walls);
     }
     set_budget(&mut world, pack.perception_budget);
     for snd in &pack.sounds {

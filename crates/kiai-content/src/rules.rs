@@ -38,6 +38,7 @@ pub(crate) struct Scene {
 pub(crate) struct ArchetypeValues<'a> {
     pub(crate) senses: &'a [SenseDef],
     pub(crate) movement: &'a MovementDef,
+    pub(crate) body: crate::def::BodyDef,
     pub(crate) sight: Option<SightDef>,
     pub(crate) noise: Option<f32>,
     pub(crate) separation: Option<f32>,
@@ -51,6 +52,7 @@ impl<'a> From<&'a ArchetypeDef> for ArchetypeValues<'a> {
         Self {
             senses: &a.senses,
             movement: &a.movement,
+            body: a.body,
             sight: a.sight,
             noise: a.noise,
             separation: a.separation,
@@ -65,6 +67,7 @@ impl<'a> From<&'a PackArchetype> for ArchetypeValues<'a> {
         Self {
             senses: &a.senses,
             movement: &a.movement,
+            body: a.body,
             sight: a.sight,
             noise: a.noise,
             separation: a.separation,

@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 
 use kiai_content::Content;
 use kiai_content::def::{
-    ContentDef, ControlDef, FalloffDef, FilterDef, GuidanceDef, MovementDef, RouteDef, ShapeDef,
-    SightDef,
+    BodyDef, ContentDef, ControlDef, FalloffDef, FilterDef, GuidanceDef, MovementDef, RouteDef,
+    ShapeDef, SightDef,
 };
 use serde_reflection::{ContainerFormat, Tracer, TracerConfig, VariantFormat};
 
@@ -65,6 +65,9 @@ fn every_type_field_and_variant_is_documented_and_nothing_else() {
         .unwrap_or_else(|e| panic!("{e}"));
     tracer
         .trace_simple_type::<MovementDef>()
+        .unwrap_or_else(|e| panic!("{e}"));
+    tracer
+        .trace_simple_type::<BodyDef>()
         .unwrap_or_else(|e| panic!("{e}"));
     tracer
         .trace_simple_type::<SightDef>()

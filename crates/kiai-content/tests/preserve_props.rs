@@ -258,6 +258,9 @@ impl Edited<'_> {
                         from: (x, 0.0),
                         to: (x, 5.0),
                         height: 3.0,
+                        name: None,
+                        door: false,
+                        open: false,
                     },
                 );
                 self.walls.insert(at, None);

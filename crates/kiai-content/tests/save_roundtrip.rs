@@ -14,7 +14,10 @@ fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.path();
         if p.is_dir() {
             ron_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "ron") {
+        } else if p.extension().is_some_and(|x| x == "ron")
+            && !p.to_string_lossy().ends_with(".events.ron")
+        {
+            // Events files (`*.events.ron`) are RON but not content.
             out.push(p);
         }
     }

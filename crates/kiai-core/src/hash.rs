@@ -2,6 +2,7 @@
 
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::data::{AgentId, BodyMode};
 use crate::world::World;
 
 /// A 64-bit XXH3 hash over every piece of simulation state: tick, seed,
@@ -19,6 +20,17 @@ pub fn state_hash(world: &World) -> u64 {
     let a = &world.agents;
     h.update(&(a.len() as u64).to_le_bytes());
     for i in 0..a.len() {
+        // Free slots and generations past 0 exist only in worlds that
+        // despawned, so every other world hashes as it always did.
+        if !a.alive[i] {
+            h.update(b"free");
+            h.update(&a.generation[i].to_le_bytes());
+            continue;
+        }
+        if a.generation[i] != 0 {
+            h.update(&a.generation[i].to_le_bytes());
+        }
+        hash_body(&mut h, world, i);
         h.update(&a.archetype[i].0.to_le_bytes());
         h.update(&a.faction[i].0.to_le_bytes());
         for v in [a.position[i], a.velocity[i], a.facing[i]] {
@@ -28,7 +40,10 @@ pub fn state_hash(world: &World) -> u64 {
         }
         let d = a.decision[i];
         h.update(&[d.state.code()]);
-        h.update(&d.target.map_or(u32::MAX, |t| t.0).to_le_bytes());
+        match d.target {
+            Some(t) => hash_id(&mut h, t),
+            None => h.update(&u32::MAX.to_le_bytes()),
+        }
         // Only when set, so hashes of worlds without goals stay as they were.
         if let Some(goal) = d.goal {
             for c in goal.to_array() {
@@ -55,13 +70,18 @@ pub fn state_hash(world: &World) -> u64 {
         h.update(&world.ray_cursor.agent.to_le_bytes());
         h.update(&world.ray_cursor.offset.to_le_bytes());
     }
+    if world.walls_info.changed {
+        // Only worlds changed while running hash these, so other hashes are
+        // unchanged.
+        hash_changes(&mut h, world);
+    }
     h.update(&world.percepts.tick().to_le_bytes());
     for (agent, sense, ids) in world.percepts.iter() {
-        h.update(&agent.0.to_le_bytes());
+        hash_id(&mut h, agent);
         h.update(&(sense as u32).to_le_bytes());
         h.update(&(ids.len() as u32).to_le_bytes());
-        for id in ids {
-            h.update(&id.0.to_le_bytes());
+        for &id in ids {
+            hash_id(&mut h, id);
         }
     }
     if let Some(fog) = world.fog() {
@@ -80,4 +100,50 @@ pub fn state_hash(world: &World) -> u64 {
         }
     }
     h.digest()
+}
+
+/// An agent's handle: its slot, and its generation when past 0 (so worlds
+/// that never reuse a slot hash as before generations existed).
+fn hash_id(h: &mut Xxh3, id: AgentId) {
+    h.update(&id.slot().to_le_bytes());
+    if id.generation() != 0 {
+        h.update(&id.generation().to_le_bytes());
+    }
+}
+
+/// The body mode of slot `i` and, for Driven bodies, what steering asked of
+/// them (their steering's own state); nothing for Simulated bodies.
+fn hash_body(h: &mut Xxh3, world: &World, i: usize) {
+    let a = &world.agents;
+    match a.body[i] {
+        BodyMode::Simulated => {}
+        BodyMode::Kinematic => h.update(b"kinematic"),
+        BodyMode::Driven => {
+            h.update(b"driven");
+            for v in [a.desired_velocity[i], a.desired_facing[i]] {
+                for c in v.to_array() {
+                    h.update(&c.to_bits().to_le_bytes());
+                }
+            }
+        }
+    }
+}
+
+/// Which walls stand, which waypoints are active and which links blocked:
+/// state that changes while the world runs (doors, events, the API).
+fn hash_changes(h: &mut Xxh3, world: &World) {
+    h.update(b"changes");
+    if let Some(o) = &world.occluders {
+        for i in 0..o.walls.walls().len() {
+            h.update(&[u8::from(o.walls.is_enabled(i) == Some(true))]);
+        }
+    }
+    if let Some(nav) = &world.nav {
+        for from in nav.waypoint_ids() {
+            h.update(&[u8::from(nav.is_active(from) == Some(true))]);
+            for (_, to) in nav.links_from(from) {
+                h.update(&[u8::from(nav.is_link_blocked(from, to) == Some(true))]);
+            }
+        }
+    }
 }

@@ -1,10 +1,12 @@
-//! The integrate stage: every agent moves by one `tick_seconds` step,
-//! without crossing walls or leaving the world's bounds.
+//! The integrate stage: every Simulated agent takes the velocity and
+//! facing steering asked for and moves by one `tick_seconds` step, without
+//! crossing walls or leaving the world's bounds. Driven and Kinematic
+//! bodies are the game's to move.
 
 use glam::Vec3;
 use rayon::prelude::*;
 
-use crate::data::RayScratch;
+use crate::data::{BodyMode, RayScratch};
 use crate::par::PAR_MIN;
 use crate::world::{Agents, World};
 
@@ -12,10 +14,11 @@ use crate::world::{Agents, World};
 /// world units (walls stand on y = 0).
 const STEP_HEIGHT: f32 = 0.1;
 
-/// Moves every agent by one step. A step that would cross a wall is not
-/// taken: the agent turns back (velocity reversed, facing follows), so walls
-/// are never walked through. Missiles fly over walls lower than them like
-/// anything else: the test is the same segment test as occlusion.
+/// Moves every live Simulated agent by one step. A step that would cross a
+/// wall is not taken: the agent turns back (velocity reversed, facing
+/// follows), so walls are never walked through. Missiles fly over walls
+/// lower than them like anything else: the test is the same segment test
+/// as occlusion.
 pub(crate) fn run(world: &mut World) {
     let dt = world.config.tick_seconds;
     let bounds = world.config.bounds;
@@ -24,14 +27,26 @@ pub(crate) fn run(world: &mut World) {
         position,
         velocity,
         facing,
+        desired_velocity,
+        desired_facing,
+        body,
+        alive,
         ..
     } = &mut world.agents;
+    let (desired_velocity, desired_facing) = (&*desired_velocity, &*desired_facing);
+    let (body, alive) = (&*body, &*alive);
     position
         .par_iter_mut()
         .zip(velocity.par_iter_mut())
         .zip(facing.par_iter_mut())
+        .enumerate()
         .with_min_len(PAR_MIN)
-        .for_each_init(RayScratch::new, |scratch, ((p, v), f)| {
+        .for_each_init(RayScratch::new, |scratch, (i, ((p, v), f))| {
+            if !alive[i] || body[i] != BodyMode::Simulated {
+                return;
+            }
+            *v = desired_velocity[i];
+            *f = desired_facing[i];
             let next = *p + *v * dt;
             if let Some(walls) = walls
                 && *v != Vec3::ZERO

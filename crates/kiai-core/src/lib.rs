@@ -77,8 +77,10 @@ pub use behaviour::{
     Choice, DecidedBy, Decider, DecisionTrace, DefaultDecider, Roll, RollKind, RollLog,
 };
 pub use data::archetype::{Archetype, Sight};
+pub use data::body::BodyMode;
 pub use data::budget::{PerceptionBudget, RayCursor};
 pub use data::decision::{BehaviourState, Decision, Mind};
+pub use data::event::{Event, EventKind};
 pub use data::faction::{Factions, MAX_FACTIONS, TooManyFactions};
 pub use data::ids::{AgentId, ArchetypeId, FactionId};
 pub use data::message::{Message, Recipient};
@@ -90,7 +92,9 @@ pub use data::sense::{Sense, SenseFilter};
 pub use data::shape::{SenseKind, Shape};
 pub use hash::state_hash;
 pub use pipeline::{Pipeline, Stage, StageTimings};
-pub use world::{Aabb, AgentSpawn, Agents, Fog, FogSettings, World, WorldConfig, WorldError};
+pub use world::{
+    Aabb, AgentSpawn, Agents, Deferred, Fog, FogSettings, World, WorldConfig, WorldError,
+};
 
 pub use glam;
 pub use kiai_fog as fog;

@@ -10,6 +10,14 @@
 //! neighbour. This stage runs sequentially in agent order, so it is
 //! deterministic at any thread count; walking to the chosen waypoint is part
 //! of the parallel steering.
+//!
+//! When the graph changed since the last stage (a door, a blocked link, a
+//! waypoint switched off or on), walkers re-plan first: one walking a link
+//! that closed turns back to the waypoint it came from, and one on an A*
+//! route that used a closed link or waypoint, or any route when something
+//! opened, plans again: on from the waypoint it walks to, or back through
+//! the one it came from, whichever is shorter from where it stands.
+//! Reaching the goal and finding no route are reported as events.
 
 use kiai_nav::{
     CostListId, Destination, Heading, NavGraph, NavQuery, NeighbourFilter, PathFilter,
@@ -19,20 +27,37 @@ use kiai_nav::{
 pub use crate::data::movement::RouteMode;
 pub use crate::data::nav_state::NavState;
 
-use crate::data::{BehaviourState, Movement};
+use crate::data::{AgentId, BehaviourState, BodyMode, EventKind, Movement};
+use crate::world::Replan;
 use crate::world::World;
 
 /// Largest number of waypoints one A* search may expand.
 const MAX_SEARCH_NODES: u32 = 65_536;
 
-/// Chooses new `next` waypoints for walkers that reached theirs.
+/// What one walker needs besides its state: its archetype's settings and
+/// the graph.
+struct Walker<'a> {
+    nav: &'a NavGraph,
+    route: RouteMode,
+    arrive_radius: f32,
+    jitter: f32,
+    cost_list: CostListId,
+}
+
+/// Chooses new `next` waypoints for walkers that reached theirs, after
+/// re-planning what a graph change affected.
 pub(crate) fn run(world: &mut World, query: &mut Option<NavQuery>) {
+    let replan = std::mem::take(&mut world.replan);
     let Some(nav) = world.nav.as_ref() else {
         return;
     };
     let query = query.get_or_insert_with(|| NavQuery::new(MAX_SEARCH_NODES));
+    let mut events = Vec::new();
     let a = &mut world.agents;
     for i in 0..a.len() {
+        if !a.alive[i] || a.body[i] == BodyMode::Kinematic {
+            continue;
+        }
         let archetype = &world.archetypes[a.archetype[i].index()];
         let Movement::WaypointWalker {
             route,
@@ -43,86 +68,221 @@ pub(crate) fn run(world: &mut World, query: &mut Option<NavQuery>) {
         else {
             continue;
         };
-        let cost_list = archetype.cost_list.unwrap_or(CostListId(0));
-        let position = a.position[i];
+        let walker = Walker {
+            nav,
+            route,
+            arrive_radius,
+            jitter,
+            cost_list: archetype.cost_list.unwrap_or(CostListId(0)),
+        };
+        let id = AgentId::new(i as u32, a.generation[i]);
         let state = &mut a.nav[i];
-        if state.at.is_none() {
-            state.at = nav.nearest_waypoint(position, true);
-            state.next = state.at;
+        if !replan.is_empty() {
+            let position = a.position[i];
+            replan_walker(&walker, query, state, (&replan, position), id, &mut events);
         }
-        let reached = state
-            .next
-            .and_then(|n| nav.pos(n))
-            .is_none_or(|p| p.distance(position) <= arrive_radius);
-        if !reached {
-            continue;
-        }
-        let Some(at) = state.next.or(state.at) else {
-            continue;
-        };
-        state.at = Some(at);
-        let decision = a.decision[i];
-        let target_waypoint = decision
+        let target = a.decision[i]
             .target
-            .and_then(|t| a.position.get(t.index()))
-            .and_then(|p| nav.nearest_waypoint(*p, true));
-        let rng = &mut a.mind[i].rng;
-        let heading = match decision.state {
-            BehaviourState::Chase => Some(Heading::Toward),
-            BehaviourState::Evade => Some(Heading::Away),
-            BehaviourState::RandomWalk => None,
+            .and_then(|t| a.position.get(t.index()).copied());
+        let step = Step {
+            position: a.position[i],
+            decision: a.decision[i].state,
+            target,
         };
-        let filter = NeighbourFilter::default();
-        let chosen = match (heading, target_waypoint) {
-            (Some(Heading::Toward), Some(goal)) if goal == at => None,
-            (Some(Heading::Toward), Some(goal)) if route == RouteMode::AStar => {
-                next_on_route(nav, query, state, at, goal, cost_list)
-            }
-            (Some(heading), Some(goal)) => {
-                let mut options = SelectOptions::new(heading, cost_list);
-                options.jitter = jitter;
-                state.route.clear();
-                state.route_goal = None;
-                nav.select_neighbour(at, Destination::Waypoint(goal), &options, rng)
-            }
-            _ => {
-                state.route.clear();
-                state.route_goal = None;
-                nav.select_random_neighbour(at, &filter, rng)
-            }
-        };
-        state.next = match chosen {
-            Some(next) => Some(next),
-            // Nothing qualifies (at the goal, or a broken map): chasers hold,
-            // others take a random neighbour.
-            None if heading == Some(Heading::Toward) && target_waypoint == Some(at) => Some(at),
-            None => nav.select_random_neighbour(at, &filter, rng).or(Some(at)),
-        };
+        advance(
+            &walker,
+            query,
+            state,
+            step,
+            &mut a.mind[i].rng,
+            id,
+            &mut events,
+        );
+    }
+    for kind in events {
+        world.push_event(kind);
     }
 }
 
-/// The next hop of an A* route from `at` to `goal`, planning it if needed.
+/// One walker's situation this tick.
+#[derive(Clone, Copy)]
+struct Step {
+    position: glam::Vec3,
+    decision: BehaviourState,
+    /// Where its decision's target stands, if it has one.
+    target: Option<glam::Vec3>,
+}
+
+/// Picks the walker's next waypoint if it reached its current one.
+fn advance(
+    walker: &Walker<'_>,
+    query: &mut NavQuery,
+    state: &mut NavState,
+    step: Step,
+    rng: &mut crate::data::AgentRng,
+    id: AgentId,
+    events: &mut Vec<EventKind>,
+) {
+    let nav = walker.nav;
+    if state.at.is_none() {
+        state.at = nav.nearest_waypoint(step.position, true);
+        state.next = state.at;
+    }
+    let reached = state
+        .next
+        .and_then(|n| nav.pos(n))
+        .is_none_or(|p| p.distance(step.position) <= walker.arrive_radius);
+    if !reached {
+        return;
+    }
+    let Some(at) = state.next.or(state.at) else {
+        return;
+    };
+    let moved = state.at != Some(at);
+    state.at = Some(at);
+    let target_waypoint = step.target.and_then(|p| nav.nearest_waypoint(p, true));
+    let heading = match step.decision {
+        BehaviourState::Chase => Some(Heading::Toward),
+        BehaviourState::Evade => Some(Heading::Away),
+        BehaviourState::RandomWalk => None,
+    };
+    let filter = NeighbourFilter::default();
+    let chosen = match (heading, target_waypoint) {
+        (Some(Heading::Toward), Some(goal)) if goal == at => {
+            if moved {
+                events.push(EventKind::Arrived {
+                    agent: id,
+                    waypoint: at,
+                });
+            }
+            None
+        }
+        (Some(Heading::Toward), Some(goal)) if walker.route == RouteMode::AStar => {
+            next_on_route(walker, query, state, at, goal, id, events)
+        }
+        (Some(heading), Some(goal)) => {
+            let mut options = SelectOptions::new(heading, walker.cost_list);
+            options.jitter = walker.jitter;
+            state.route.clear();
+            state.route_goal = None;
+            nav.select_neighbour(at, Destination::Waypoint(goal), &options, rng)
+        }
+        _ => {
+            state.route.clear();
+            state.route_goal = None;
+            nav.select_random_neighbour(at, &filter, rng)
+        }
+    };
+    state.next = match chosen {
+        Some(next) => Some(next),
+        // Nothing qualifies (at the goal, or a broken map): chasers hold,
+        // others take a random neighbour.
+        None if heading == Some(Heading::Toward) && target_waypoint == Some(at) => Some(at),
+        None => nav.select_random_neighbour(at, &filter, rng).or(Some(at)),
+    };
+}
+
+/// Re-plans a walker standing at `position` after a graph change (see the
+/// module docs).
+fn replan_walker(
+    walker: &Walker<'_>,
+    query: &mut NavQuery,
+    state: &mut NavState,
+    (replan, position): (&Replan, glam::Vec3),
+    id: AgentId,
+    events: &mut Vec<EventKind>,
+) {
+    let nav = walker.nav;
+    let (Some(at), Some(next)) = (state.at, state.next) else {
+        return;
+    };
+    if at != next && !nav.is_walkable(at, next) {
+        // The way ahead closed: back to where it came from, and plan anew
+        // there.
+        state.next = Some(at);
+        state.route.clear();
+        state.route_goal = None;
+        return;
+    }
+    let Some(goal) = state.route_goal else {
+        return;
+    };
+    if !(replan.all || route_touches(state, replan)) {
+        return;
+    }
+    state.route.clear();
+    let nav = walker.nav;
+    let via = |w: WaypointId| nav.pos(w).map_or(f32::INFINITY, |p| p.distance(position));
+    let onward = plan(walker, query, state, next, goal).map(|cost| cost + via(next));
+    let onward_route = std::mem::take(&mut state.route);
+    let back = (at != next)
+        .then(|| plan(walker, query, state, at, goal))
+        .flatten()
+        .map(|cost| cost + via(at));
+    match (onward, back) {
+        (_, Some(b)) if onward.is_none_or(|o| b < o) => state.next = Some(at),
+        (Some(_), _) => state.route = onward_route,
+        _ => events.push(EventKind::RouteFailed { agent: id, goal }),
+    }
+    state.route_goal = Some(goal);
+}
+
+/// Whether the walker's way (its current link and the rest of its route)
+/// uses a link or waypoint that closed.
+fn route_touches(state: &NavState, replan: &Replan) -> bool {
+    let ahead = state
+        .at
+        .into_iter()
+        .chain(state.next)
+        .chain(state.route.iter().rev().copied());
+    let way: Vec<WaypointId> = ahead.collect();
+    way.iter().any(|w| replan.waypoints.contains(w))
+        || way
+            .windows(2)
+            .any(|pair| replan.links.contains(&(pair[0], pair[1])))
+}
+
+/// Plans an A* route from `from` to `goal` into `state.route` (without
+/// `from`, first hop last). Returns its cost (world units × multiplier),
+/// or `None` when there is no complete route.
+fn plan(
+    walker: &Walker<'_>,
+    query: &mut NavQuery,
+    state: &mut NavState,
+    from: WaypointId,
+    goal: WaypointId,
+) -> Option<f32> {
+    state.route.clear();
+    state.route_goal = Some(goal);
+    if from == goal {
+        return Some(0.0);
+    }
+    let found = walker
+        .nav
+        .find_path(from, goal, &PathFilter::new(walker.cost_list), query)
+        .ok()
+        .filter(|r| r.is_complete())?;
+    state
+        .route
+        .extend(query.path().iter().skip(1).rev().copied());
+    Some(found.cost)
+}
+
+/// The next hop of an A* route from `at` to `goal`, planning it if needed
+/// (a `RouteFailed` event when there is none).
 fn next_on_route(
-    nav: &NavGraph,
+    walker: &Walker<'_>,
     query: &mut NavQuery,
     state: &mut NavState,
     at: WaypointId,
     goal: WaypointId,
-    cost_list: CostListId,
+    id: AgentId,
+    events: &mut Vec<EventKind>,
 ) -> Option<WaypointId> {
-    if state.route_goal != Some(goal) || state.route.is_empty() {
-        state.route.clear();
-        state.route_goal = Some(goal);
-        let found = nav
-            .find_path(at, goal, &PathFilter::new(cost_list), query)
-            .ok()
-            .filter(|r| r.is_complete());
-        if found.is_some() {
-            // Skip the start; store the rest with the first hop last.
-            state
-                .route
-                .extend(query.path().iter().skip(1).rev().copied());
-        }
+    if (state.route_goal != Some(goal) || state.route.is_empty())
+        && plan(walker, query, state, at, goal).is_none()
+    {
+        events.push(EventKind::RouteFailed { agent: id, goal });
     }
     state.route.pop()
 }

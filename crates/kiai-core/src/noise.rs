@@ -9,6 +9,9 @@ use crate::world::World;
 pub(crate) fn run(world: &mut World) {
     let a = &world.agents;
     for i in 0..a.len() {
+        if !a.alive[i] {
+            continue;
+        }
         let archetype = &world.archetypes[a.archetype[i].index()];
         let Some(volume) = archetype.noise else {
             continue;

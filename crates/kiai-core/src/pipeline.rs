@@ -21,18 +21,21 @@ pub enum Stage {
     /// Parallel over fixed chunks.
     Sense,
     /// A [`Decider`] picks a state, target and goal per agent (seed 002's
-    /// profiles, a game's deciders, Lua scripts), then applies the sounds
-    /// and messages the decisions make. Parallel per agent.
+    /// profiles, a game's deciders, Lua scripts; not for Kinematic bodies),
+    /// then applies the sounds and messages the decisions make. Parallel
+    /// per agent.
     Decide,
     /// Waypoint walkers that reached their waypoint choose the next one
     /// (seed 001's selection or an A* route). Sequential in agent order.
     Navigate,
-    /// Decisions become velocities and facings (random walk, pursue,
-    /// evade, waypoints, missiles, a game's behaviours, separation).
-    /// Parallel per agent.
+    /// Decisions become desired velocities and facings (random walk,
+    /// pursue, evade, waypoints, missiles, a game's behaviours,
+    /// separation); Kinematic bodies are skipped. Parallel per agent.
     Steer,
-    /// Positions move one `tick_seconds` step; a step into a wall turns
-    /// the agent back, the world's bounds reflect it. Parallel per agent.
+    /// Simulated bodies take their desired velocity and move one
+    /// `tick_seconds` step; a step into a wall turns the agent back, the
+    /// world's bounds reflect it. Driven and Kinematic bodies are the
+    /// game's to move. Parallel per agent.
     Integrate,
     /// Agents whose archetype makes noise emit a sound where they stand,
     /// heard at the next sense stage. Sequential in agent order.
@@ -149,14 +152,21 @@ impl Pipeline {
         &self.timings
     }
 
-    /// Advances `world` by one tick: runs every [`Stage`] in order, timing
-    /// each, with `decider` deciding for every agent.
+    /// Advances `world` by one tick: clears what agents hold of agents
+    /// despawned since the last tick, runs every [`Stage`] in order, timing
+    /// each, with `decider` deciding for every agent, then applies the
+    /// spawns and despawns deferred during the tick. Afterwards
+    /// [`World::events`] tells what happened.
     pub fn tick(&mut self, world: &mut World, decider: &mut dyn Decider) {
+        world.begin_tick_events();
+        world.scrub_despawned();
         for stage in Stage::ALL {
             let start = Instant::now();
             self.run(stage, world, decider);
             *self.timings.get_mut(stage) = start.elapsed();
         }
+        world.apply_deferred();
+        world.end_tick_events();
         world.tick += 1;
     }
 
@@ -168,7 +178,10 @@ impl Pipeline {
 
     fn run(&mut self, stage: Stage, world: &mut World, decider: &mut dyn Decider) {
         match stage {
-            Stage::Sense => perception::run(world, &mut self.sense),
+            Stage::Sense => {
+                perception::run(world, &mut self.sense);
+                world.record_percept_events();
+            }
             Stage::Decide => self.decide(world, decider),
             Stage::Navigate => navigate::run(world, &mut self.nav_query),
             Stage::Steer => steering::run(world, &mut self.steer),
@@ -185,6 +198,8 @@ impl Pipeline {
         decider.decide(world, &mut minds, &mut self.decisions);
         world.agents.mind = minds;
         std::mem::swap(&mut world.agents.decision, &mut self.decisions);
+        // `self.decisions` holds the previous ones now.
+        world.record_decision_changes(&self.decisions);
         decider.apply(world);
     }
 }

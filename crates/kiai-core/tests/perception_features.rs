@@ -216,7 +216,7 @@ fn guard_behind_a_wall() -> World {
 #[test]
 fn the_guard_behind_the_wall() {
     let mut world = guard_behind_a_wall();
-    let (guard, intruder) = (AgentId(0), AgentId(1));
+    let (guard, intruder) = (AgentId::from_index(0), AgentId::from_index(1));
     let mut pipeline = Pipeline::new();
     let mut decider = DefaultDecider::default();
 
@@ -298,23 +298,32 @@ fn lose_range_keeps_a_target_a_little_longer() {
     let mut p = Pipeline::new();
     p.sense(&mut world);
     assert!(
-        world.percepts().sensed(AgentId(0), 0).is_empty(),
+        world
+            .percepts()
+            .sensed(AgentId::from_index(0), 0)
+            .is_empty(),
         "12 > 10: never seen, not kept"
     );
-    world.set_position(AgentId(1), Vec3::new(8.0, 0.0, 0.0));
-    p.sense(&mut world);
-    assert_eq!(world.percepts().sensed(AgentId(0), 0), &[AgentId(1)]);
-    world.set_position(AgentId(1), Vec3::new(14.0, 0.0, 0.0));
+    world.set_position(AgentId::from_index(1), Vec3::new(8.0, 0.0, 0.0));
     p.sense(&mut world);
     assert_eq!(
-        world.percepts().sensed(AgentId(0), 0),
-        &[AgentId(1)],
+        world.percepts().sensed(AgentId::from_index(0), 0),
+        &[AgentId::from_index(1)]
+    );
+    world.set_position(AgentId::from_index(1), Vec3::new(14.0, 0.0, 0.0));
+    p.sense(&mut world);
+    assert_eq!(
+        world.percepts().sensed(AgentId::from_index(0), 0),
+        &[AgentId::from_index(1)],
         "kept inside the lose range"
     );
-    world.set_position(AgentId(1), Vec3::new(16.0, 0.0, 0.0));
+    world.set_position(AgentId::from_index(1), Vec3::new(16.0, 0.0, 0.0));
     p.sense(&mut world);
     assert!(
-        world.percepts().sensed(AgentId(0), 0).is_empty(),
+        world
+            .percepts()
+            .sensed(AgentId::from_index(0), 0)
+            .is_empty(),
         "lost beyond it"
     );
 }
@@ -347,7 +356,7 @@ fn messages_reach_their_recipients_next_sense_in_order() {
             })
             .unwrap_or_else(|e| panic!("{e}"));
     }
-    let captain = AgentId(0);
+    let captain = AgentId::from_index(0);
     world.send_message(Message {
         from: Some(captain),
         to: Recipient::Faction(red),
@@ -365,7 +374,7 @@ fn messages_reach_their_recipients_next_sense_in_order() {
     });
     world.send_message(Message {
         from: None,
-        to: Recipient::Agent(AgentId(3)),
+        to: Recipient::Agent(AgentId::from_index(3)),
         tag: 3,
         position: Vec3::ONE,
     });
@@ -374,7 +383,7 @@ fn messages_reach_their_recipients_next_sense_in_order() {
     let inbox = |i: u32| -> Vec<u32> {
         world
             .percepts()
-            .inbox(AgentId(i))
+            .inbox(AgentId::new(i, 0))
             .iter()
             .map(|&m| world.percepts().messages()[m as usize].tag)
             .collect()

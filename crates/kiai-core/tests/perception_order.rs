@@ -85,14 +85,14 @@ fn key(e: &PerceptEvent) -> Key {
             agent,
             sense,
             target,
-        } => (agent.0, sense, 0, target.0),
+        } => (agent.slot(), sense, 0, target.slot()),
         PerceptEvent::Gained {
             agent,
             sense,
             target,
-        } => (agent.0, sense, 1, target.0),
-        PerceptEvent::Heard { agent, sense, .. } => (agent.0, sense, 2, 0),
-        PerceptEvent::Message { agent, .. } => (agent.0, u16::MAX, 3, 0),
+        } => (agent.slot(), sense, 1, target.slot()),
+        PerceptEvent::Heard { agent, sense, .. } => (agent.slot(), sense, 2, 0),
+        PerceptEvent::Message { agent, .. } => (agent.slot(), u16::MAX, 3, 0),
     }
 }
 
@@ -137,10 +137,10 @@ fn run(threads: usize) -> (u64, Vec<Vec<Key>>) {
                 for (s, ids) in senses.iter().enumerate() {
                     let old = before.get(i).map_or(&[][..], |b| &b[s][..]);
                     for t in old.iter().filter(|t| !ids.contains(t)) {
-                        expected.push((i as u32, s as u16, 0, t.0));
+                        expected.push((i as u32, s as u16, 0, t.slot()));
                     }
                     for t in ids.iter().filter(|t| !old.contains(t)) {
-                        expected.push((i as u32, s as u16, 1, t.0));
+                        expected.push((i as u32, s as u16, 1, t.slot()));
                     }
                 }
             }

@@ -13,9 +13,9 @@
 
 use std::cell::{Cell, RefCell};
 
-use kiai_core::World;
 use kiai_core::behaviour::Mind;
 use kiai_core::glam::Vec3;
+use kiai_core::{AgentId, World};
 use mlua::{Function, Scope, Table, Value};
 
 use crate::intent::Intent;
@@ -147,26 +147,45 @@ fn xyz(v: Vec3) -> (f32, f32, f32) {
     (v.x, v.y, v.z)
 }
 
-/// The agent index stored in an agent table.
-fn me(t: &Table, world: &World) -> mlua::Result<usize> {
-    let i: i64 = t.raw_get(0)?;
-    usize::try_from(i)
-        .ok()
-        .filter(|&i| i < world.agents().len())
-        .ok_or_else(|| rt("not an agent (call methods with `agent:method()`)"))
+/// An agent as scripts see it: one integer, its handle's bits
+/// ([`AgentId::to_bits`]; the slot for the first agent in a slot).
+pub(crate) fn lua_id(agent: AgentId) -> i64 {
+    agent.to_bits() as i64
 }
 
-/// An agent from a handle, a name or an agent table.
+/// The live agent whose Lua integer is `bits`, if any (a despawned
+/// agent's handle names nobody).
+pub(crate) fn live(world: &World, bits: i64) -> Option<AgentId> {
+    let id = AgentId::from_bits(bits as u64);
+    world.is_alive(id).then_some(id)
+}
+
+/// The handle of the live agent in slot `i`.
+pub(crate) fn id(world: &World, i: usize) -> AgentId {
+    AgentId::new(i as u32, world.agents().generation_of(i))
+}
+
+/// The slot of the agent whose table `t` is.
+fn me(t: &Table, world: &World) -> mlua::Result<usize> {
+    let bits: i64 = t
+        .raw_get(0)
+        .map_err(|_| rt("not an agent (call methods with `agent:method()`)"))?;
+    live(world, bits)
+        .map(AgentId::index)
+        .ok_or_else(|| rt("this agent has left the world"))
+}
+
+/// The slot of a live agent given as a handle, a name or an agent table
+/// (`None` for one that left the world).
 fn handle(v: &Value, world: &World) -> Option<usize> {
-    let n = world.agents().len();
-    let i = match v {
-        Value::Integer(i) => usize::try_from(*i).ok()?,
-        Value::Number(f) if f.fract() == 0.0 && *f >= 0.0 => *f as usize,
-        Value::String(s) => world.agents().find(&s.to_string_lossy())?.index(),
-        Value::Table(t) => usize::try_from(t.raw_get::<i64>(0).ok()?).ok()?,
+    let id = match v {
+        Value::Integer(i) => live(world, *i)?,
+        Value::Number(f) if f.fract() == 0.0 && *f >= 0.0 && *f < 9.0e18 => live(world, *f as i64)?,
+        Value::String(s) => world.agents().find(&s.to_string_lossy())?,
+        Value::Table(t) => live(world, t.raw_get::<i64>(0).ok()?)?,
         _ => return None,
     };
-    (i < n).then_some(i)
+    Some(id.index())
 }
 
 /// A position from optional `x, y, z` (all three or none: then `or`).

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use kiai_core::behaviour::{Decider, Decision, DefaultDecider, Mind};
-use kiai_core::{AgentId, ArchetypeId, World};
+use kiai_core::{AgentId, ArchetypeId, Deferred, World};
 
 use crate::api::Action;
 use crate::run::{Outcome, run_script};
@@ -58,7 +58,7 @@ pub struct LuaDecider {
     actions: Vec<(u32, Action)>,
     labels: Vec<u16>,
     label_names: Vec<String>,
-    spawned: Vec<bool>,
+    spawned: Vec<u64>,
     list: Vec<u32>,
     log: Vec<String>,
     script_time: std::time::Duration,
@@ -326,6 +326,10 @@ impl LuaDecider {
         let a = world.agents();
         self.list.clear();
         for (i, arch) in a.archetypes().iter().enumerate() {
+            // Free slots and bodies the game alone moves are not decided.
+            if !a.alive()[i] || !a.body_modes()[i].is_steered() {
+                continue;
+            }
             if self.by_archetype.get(arch.index()).copied().flatten() == Some(slot as u32) {
                 self.list.push(i as u32);
             }
@@ -389,7 +393,7 @@ impl Decider for LuaDecider {
         let n = world.agents().len();
         self.labels.clear();
         self.labels.resize(n, 0);
-        self.spawned.resize(n, false);
+        self.spawned.resize(n, 0);
         for slot in 0..self.slots.len() {
             self.run_slot(slot, world, minds, out);
         }
@@ -403,6 +407,8 @@ impl Decider for LuaDecider {
             match action {
                 Action::Sound(s) => world.emit_sound(s),
                 Action::Message(m) => world.send_message(m),
+                Action::Spawn(s) => world.defer(Deferred::Spawn(s)),
+                Action::Despawn(a) => world.defer(Deferred::Despawn(a)),
             }
         }
     }

@@ -18,8 +18,8 @@ pub(crate) const SLOW: i64 = 15;
 
 /// Decodes an intent the prelude's driver packed as an integer: state code
 /// (1 random walk, 2 chase, 3 evade) + 16 × (target handle + 1); `n` is the
-/// number of agents.
-pub(crate) fn unpack(code: i64, n: usize) -> Result<Intent, String> {
+/// world the target must be alive in.
+pub(crate) fn unpack(code: i64, world: &World) -> Result<Intent, String> {
     let state = match code & 15 {
         1 => Some(BehaviourState::RandomWalk),
         2 => Some(BehaviourState::Chase),
@@ -32,8 +32,7 @@ pub(crate) fn unpack(code: i64, n: usize) -> Result<Intent, String> {
     };
     let target = match target {
         -1 => None,
-        t if t >= 0 && (t as usize) < n => Some(AgentId(t as u32)),
-        _ => return Err(format!("target {target} is not an agent")),
+        t => Some(live_target(world, t)?),
     };
     Ok(Intent {
         decision: Decision {
@@ -125,15 +124,14 @@ fn vec3(x: &Value, y: &Value, z: &Value) -> Result<Vec3, String> {
 
 /// The target of an intent: nil/false, a handle, an agent table or a name.
 fn target_of(target: &Value, world: &World) -> Result<Option<AgentId>, String> {
-    let n = world.agents().len();
     Ok(match target {
         Value::Nil | Value::Boolean(false) => None,
-        Value::Integer(t) if *t >= 0 && (*t as usize) < n => Some(AgentId(*t as u32)),
-        Value::Number(t) if t.fract() == 0.0 && *t >= 0.0 && (*t as usize) < n => {
-            Some(AgentId(*t as u32))
+        Value::Integer(t) => Some(live_target(world, *t)?),
+        Value::Number(t) if t.fract() == 0.0 && *t >= 0.0 && *t < 9.0e18 => {
+            Some(live_target(world, *t as i64)?)
         }
         Value::Table(t) => match t.raw_get::<Value>(0) {
-            Ok(Value::Integer(i)) if i >= 0 && (i as usize) < n => Some(AgentId(i as u32)),
+            Ok(Value::Integer(i)) => Some(live_target(world, i)?),
             _ => return Err("target table is not an agent".into()),
         },
         Value::String(s) => {
@@ -189,5 +187,16 @@ fn build_intent(
             goal,
         },
         label,
+    })
+}
+
+/// The live agent a script's integer `t` names.
+fn live_target(world: &World, t: i64) -> Result<AgentId, String> {
+    crate::api::live(world, t).ok_or_else(|| {
+        if t >= 0 && AgentId::from_bits(t as u64).index() < world.agents().len() {
+            format!("target {t} has left the world")
+        } else {
+            format!("target {t} is not an agent")
+        }
     })
 }

@@ -31,7 +31,7 @@
 //! )?;
 //! decider.assign(ArchetypeId(0), script);
 //! Pipeline::new().tick(&mut world, &mut decider);
-//! assert_eq!(decider.label(AgentId(0)), Some("investigate"));
+//! assert_eq!(decider.label(AgentId::from_index(0)), Some("investigate"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -27,13 +27,13 @@ pub(crate) struct Outcome {
 }
 
 /// Runs `script`'s events and batch for this tick over the agents in
-/// `list` (ascending); `spawned` marks the agents `on_spawn` already ran
-/// for. An error returned is one of the host's (the state ran out of
+/// `list` (ascending slots); `spawned` holds, per slot, the handle (bits
+/// plus one, 0 for none) of the agent `on_spawn` already ran for. An error returned is one of the host's (the state ran out of
 /// memory between calls); what the script did before it is in `out`.
 pub(crate) fn run_script(
     script: &mut Script,
     list: &[u32],
-    spawned: &mut [bool],
+    spawned: &mut [u64],
     world: &World,
     minds: &mut [Mind],
     out: &mut Outcome,
@@ -77,7 +77,12 @@ pub(crate) fn run_script(
 /// Makes the batch tables hold `list`'s agents, when it changed (agent
 /// tables are made once).
 fn sync_batch(script: &mut Script, list: &[u32], world: &World) -> mlua::Result<()> {
-    if script.batch_ids == list {
+    let same_agents = script.batch_ids == list
+        && list
+            .iter()
+            .zip(&script.batch_generations)
+            .all(|(&i, &g)| world.agents().generation_of(i as usize) == g);
+    if same_agents {
         return Ok(());
     }
     let old = script.batch_ids.len();
@@ -91,6 +96,11 @@ fn sync_batch(script: &mut Script, list: &[u32], world: &World) -> mlua::Result<
     }
     script.batch_ids.clear();
     script.batch_ids.extend_from_slice(list);
+    script.batch_generations.clear();
+    script.batch_generations.extend(
+        list.iter()
+            .map(|&i| world.agents().generation_of(i as usize)),
+    );
     Ok(())
 }
 
@@ -120,17 +130,19 @@ impl Calls<'_, '_> {
 }
 
 /// `on_spawn`, the first time the script sees each agent.
-fn spawn_events(calls: &mut Calls<'_, '_>, spawned: &mut [bool]) -> mlua::Result<()> {
+fn spawn_events(calls: &mut Calls<'_, '_>, spawned: &mut [u64]) -> mlua::Result<()> {
     let script = calls.script;
+    let world = calls.tick.world;
+    let seen = |i: u32| api::id(world, i as usize).to_bits().wrapping_add(1);
     let Some(f) = &script.hooks.on_spawn else {
         for &i in &script.batch_ids {
-            spawned[i as usize] = true;
+            spawned[i as usize] = seen(i);
         }
         return Ok(());
     };
     for &i in &script.batch_ids {
-        if !spawned[i as usize] {
-            spawned[i as usize] = true;
+        if spawned[i as usize] != seen(i) {
+            spawned[i as usize] = seen(i);
             let t: Table = script.agents.raw_get(i64::from(i) + 1)?;
             calls.call(f, i, (t,).into_lua_multi(&script.lua)?)?;
         }
@@ -152,12 +164,12 @@ fn percept_events(calls: &mut Calls<'_, '_>) -> mlua::Result<()> {
     }
     for ev in calls.tick.world.percepts().events() {
         let agent = ev.agent();
-        if script.batch_ids.binary_search(&agent.0).is_err() {
+        if script.batch_ids.binary_search(&agent.slot()).is_err() {
             continue;
         }
-        let me: Table = script.agents.raw_get(i64::from(agent.0) + 1)?;
+        let me: Table = script.agents.raw_get(i64::from(agent.slot()) + 1)?;
         if let Some((f, args)) = event_call(script, calls.tick.world, ev, me)? {
-            calls.call(f, agent.0, args)?;
+            calls.call(f, agent.slot(), args)?;
         }
     }
     Ok(())
@@ -177,11 +189,17 @@ fn event_call<'a>(
     let sense_name = |s: u16| api::sense_name(world, ev.agent(), usize::from(s));
     Ok(match *ev {
         PerceptEvent::Gained { sense, target, .. } => match &hooks.on_seen {
-            Some(f) => Some((f, (me, target.0, sense_name(sense)).into_lua_multi(lua)?)),
+            Some(f) => Some((
+                f,
+                (me, api::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
+            )),
             None => None,
         },
         PerceptEvent::Lost { sense, target, .. } => match &hooks.on_lost {
-            Some(f) => Some((f, (me, target.0, sense_name(sense)).into_lua_multi(lua)?)),
+            Some(f) => Some((
+                f,
+                (me, api::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
+            )),
             None => None,
         },
         PerceptEvent::Heard {
@@ -211,7 +229,7 @@ fn event_call<'a>(
             match (&hooks.on_message, percepts.messages().get(message as usize)) {
                 (Some(f), Some(m)) => {
                     let p = m.position;
-                    let args = (me, m.from.map(|a| a.0), m.tag, p.x, p.y, p.z);
+                    let args = (me, m.from.map(api::lua_id), m.tag, p.x, p.y, p.z);
                     Some((f, args.into_lua_multi(lua)?))
                 }
                 _ => None,
@@ -311,7 +329,7 @@ fn read_back(
         let parsed = if code == SLOW {
             parse_intent(&take_extra(script, k)?, world)
         } else {
-            unpack(code, world.agents().len())
+            unpack(code, world)
         };
         match parsed {
             Ok(intent) => intents.push((agent, intent)),

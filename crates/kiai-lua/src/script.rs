@@ -190,6 +190,8 @@ pub(crate) struct Script {
     pub(crate) batch: Table,
     /// Agent indices in batch order.
     pub(crate) batch_ids: Vec<u32>,
+    /// The generation of each slot in `batch_ids` when the batch was made.
+    pub(crate) batch_generations: Vec<u32>,
     pub(crate) ctx: Table,
     pub(crate) out: Table,
     /// Batch positions whose `decide` returned something, in order
@@ -275,6 +277,7 @@ impl Script {
             agents: t().map_err(err)?,
             batch: t().map_err(err)?,
             batch_ids: Vec::new(),
+            batch_generations: Vec::new(),
             ctx: t().map_err(err)?,
             out: t().map_err(err)?,
             hits: t().map_err(err)?,
@@ -418,17 +421,23 @@ impl Script {
         f.info().line_defined.and_then(|l| u32::try_from(l).ok())
     }
 
-    /// Agent `i`'s table (`[0]` its index, `id`, `name`, `memory`, the agent
-    /// methods), made the first time it is asked for and kept.
+    /// The table of the agent in slot `i` (`[0]` and `id` its handle as
+    /// scripts see it, `name`, `memory`, the agent methods), made the first
+    /// time it is asked for and kept while that agent lives.
     pub(crate) fn agent_table(&self, world: &World, i: u32) -> mlua::Result<Table> {
         let key = i64::from(i) + 1;
-        if let Some(t) = self.agents.raw_get::<Option<Table>>(key)? {
+        let id = crate::api::lua_id(crate::api::id(world, i as usize));
+        // A slot's table belongs to one agent: a later agent in the slot
+        // gets a new one (and a fresh memory).
+        if let Some(t) = self.agents.raw_get::<Option<Table>>(key)?
+            && t.raw_get::<i64>(0)? == id
+        {
             return Ok(t);
         }
         let lua = &self.lua;
         let t = lua.create_table()?;
-        t.raw_set(0, i64::from(i))?;
-        t.raw_set("id", i64::from(i))?;
+        t.raw_set(0, id)?;
+        t.raw_set("id", id)?;
         t.raw_set("name", world.agents().names()[i as usize].as_str())?;
         t.raw_set("memory", lua.create_table()?)?;
         t.set_metatable(Some(self.agent_meta.clone()))?;

@@ -49,8 +49,8 @@ fn table_intents_with_goal_and_label() {
     let dec = world.agents().decisions()[0];
     assert_eq!(dec.state, BehaviourState::Chase);
     assert_eq!(dec.goal, Some(kiai_core::glam::Vec3::new(5.0, 0.0, 5.0)));
-    assert_eq!(d.label(AgentId(0)), Some("investigate"));
-    assert_eq!(d.label(AgentId(5)), None);
+    assert_eq!(d.label(AgentId::from_index(0)), Some("investigate"));
+    assert_eq!(d.label(AgentId::from_index(5)), None);
 }
 
 #[test]
@@ -121,8 +121,8 @@ fn messages_and_sounds_are_applied_after_decide() {
     );
     let (_, d, _) = common::run(Some(&src), None, 3);
     // g2..g4 got g1's radio at tick 1 and report it from then on.
-    assert_eq!(d.label(AgentId(1)), Some("heard_radio"));
-    assert_eq!(d.label(AgentId(0)), None);
+    assert_eq!(d.label(AgentId::from_index(1)), Some("heard_radio"));
+    assert_eq!(d.label(AgentId::from_index(0)), None);
 }
 
 #[test]
@@ -135,17 +135,17 @@ fn reload_swaps_code_and_keeps_the_last_good_version() {
     d.assign(kiai_core::ArchetypeId(0), id);
     let mut p = Pipeline::new();
     p.tick(&mut world, &mut d);
-    assert_eq!(d.label(AgentId(0)), Some("one"));
+    assert_eq!(d.label(AgentId::from_index(0)), Some("one"));
     d.reload(id, "function decide() return 'two' end").unwrap();
     p.tick(&mut world, &mut d);
-    assert_eq!(d.label(AgentId(0)), Some("two"));
+    assert_eq!(d.label(AgentId::from_index(0)), Some("two"));
     let err = d
         .reload(id, "function decide() return 'three' \n end end")
         .unwrap_err();
     assert_eq!(err.line, Some(2), "{err}");
     assert!(err.to_string().starts_with("guard.lua:2:"), "{err}");
     p.tick(&mut world, &mut d);
-    assert_eq!(d.label(AgentId(0)), Some("two"));
+    assert_eq!(d.label(AgentId::from_index(0)), Some("two"));
 }
 
 #[test]

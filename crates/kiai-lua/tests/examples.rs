@@ -65,7 +65,7 @@ fn guard_investigates_a_quiet_sound() {
     // The thief stands still (silent); the pebble at tick 1 is quiet at 20 units.
     let (mut world, mut d) = scene(HEARING, &[(0, "guard.lua")]);
     ticks(&mut world, &mut d, 3);
-    assert_eq!(d.label(AgentId(0)), Some("investigate"));
+    assert_eq!(d.label(AgentId::from_index(0)), Some("investigate"));
     let dec = world.agents().decisions()[0];
     assert_eq!(dec.goal, Some(kiai_core::glam::Vec3::new(0.0, 0.0, 20.0)));
     // Without the script the guard has nothing to chase or evade.
@@ -89,7 +89,7 @@ fn guard_chases_a_loud_hostile_sound() {
     let dec = world.agents().decisions()[0];
     assert_eq!(
         (dec.state, dec.target),
-        (BehaviourState::Chase, Some(AgentId(1)))
+        (BehaviourState::Chase, Some(AgentId::from_index(1)))
     );
 }
 
@@ -120,7 +120,7 @@ fn coward_evades_what_the_default_would_chase() {
     let dec = world.agents().decisions()[1];
     assert_eq!(
         (dec.state, dec.target),
-        (BehaviourState::Evade, Some(AgentId(0)))
+        (BehaviourState::Evade, Some(AgentId::from_index(0)))
     );
     // And it runs: farther from the guard after a while.
     let before = world.agents().positions()[0].distance(world.agents().positions()[1]);
@@ -152,8 +152,8 @@ const RADIO: &str = r#"(
 fn captain_radios_guards_to_its_position() {
     let (mut world, mut d) = scene(RADIO, &[(0, "captain.lua"), (1, "guard.lua")]);
     ticks(&mut world, &mut d, 3);
-    assert_eq!(d.label(AgentId(0)), Some("command"));
-    assert_eq!(d.label(AgentId(1)), Some("investigate"));
+    assert_eq!(d.label(AgentId::from_index(0)), Some("command"));
+    assert_eq!(d.label(AgentId::from_index(1)), Some("investigate"));
     assert_eq!(
         world.agents().decisions()[1].goal,
         Some(kiai_core::glam::Vec3::ZERO)
@@ -180,7 +180,7 @@ fn patrol_walks_its_loop_and_chases_on_sight() {
     )"#;
     let (mut world, mut d) = scene(ron, &[(0, "patrol.lua")]);
     ticks(&mut world, &mut d, 2);
-    assert_eq!(d.label(AgentId(0)), Some("patrol"));
+    assert_eq!(d.label(AgentId::from_index(0)), Some("patrol"));
     // Heads for the second waypoint (30, 0, -30) along the south edge.
     ticks(&mut world, &mut d, 20);
     let p = world.agents().positions()[0];
@@ -190,7 +190,7 @@ fn patrol_walks_its_loop_and_chases_on_sight() {
     for _ in 0..40 {
         ticks(&mut world, &mut d, 5);
         chased |= world.agents().decisions()[0].state == BehaviourState::Chase
-            && d.label(AgentId(0)).is_none();
+            && d.label(AgentId::from_index(0)).is_none();
     }
     assert!(chased);
 }

@@ -351,7 +351,7 @@ const CORPUS: &[(&str, &str)] = &[
 
 fn labelled(d: &kiai_lua::LuaDecider, n: usize, label: &str) -> usize {
     (0..n)
-        .filter(|&i| d.label(AgentId(i as u32)) == Some(label))
+        .filter(|&i| d.label(AgentId::from_index(i)) == Some(label))
         .count()
 }
 

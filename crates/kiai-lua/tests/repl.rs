@@ -10,15 +10,22 @@ fn eval_reads_the_agent_and_leaves_the_run_untouched() {
     let src = "function decide(agent, ctx) return nil end";
     let (_, mut d, world) = common::run(Some(src), None, 3);
     let hash = state_hash(&world);
-    let name = d.eval(&world, AgentId(0), "agent.name").unwrap();
+    let name = d
+        .eval(&world, AgentId::from_index(0), "agent.name")
+        .unwrap();
     assert_eq!(name, world.agents().names()[0]);
-    let pos = d.eval(&world, AgentId(0), "agent:position()").unwrap();
+    let pos = d
+        .eval(&world, AgentId::from_index(0), "agent:position()")
+        .unwrap();
     let p = world.agents().positions()[0];
     let xyz: Vec<f32> = pos.split('\t').map(|v| v.parse().unwrap()).collect();
     assert_eq!(xyz, vec![p.x, p.y, p.z]);
     // Statements run; their globals stay in a scratch environment.
-    assert_eq!(d.eval(&world, AgentId(0), "x = 41").unwrap(), "");
-    assert_eq!(d.eval(&world, AgentId(0), "x").unwrap(), "nil");
+    assert_eq!(
+        d.eval(&world, AgentId::from_index(0), "x = 41").unwrap(),
+        ""
+    );
+    assert_eq!(d.eval(&world, AgentId::from_index(0), "x").unwrap(), "nil");
     assert_eq!(state_hash(&world), hash);
 }
 
@@ -26,15 +33,22 @@ fn eval_reads_the_agent_and_leaves_the_run_untouched() {
 fn eval_is_budgeted_and_errors_are_reported() {
     let src = "function decide(agent, ctx) return nil end";
     let (_, mut d, world) = common::run(Some(src), None, 1);
-    let e = d.eval(&world, AgentId(0), "while true do end").unwrap_err();
+    let e = d
+        .eval(&world, AgentId::from_index(0), "while true do end")
+        .unwrap_err();
     assert!(!e.message.is_empty());
-    let e = d.eval(&world, AgentId(0), "agent:nope()").unwrap_err();
+    let e = d
+        .eval(&world, AgentId::from_index(0), "agent:nope()")
+        .unwrap_err();
     assert!(
         e.message.contains("nope") || e.message.contains("nil"),
         "{e}"
     );
     // The script still decides afterwards.
-    assert_eq!(d.eval(&world, AgentId(0), "1 + 1").unwrap(), "2");
+    assert_eq!(
+        d.eval(&world, AgentId::from_index(0), "1 + 1").unwrap(),
+        "2"
+    );
 }
 
 /// What the REPL types never reaches the run: the agent's memory, the
@@ -60,7 +74,7 @@ fn eval_cannot_change_later_ticks() {
             if t == 3 {
                 for code in poke {
                     // Refused with a message, or harmless: never an effect.
-                    let _ = d.eval(&world, AgentId(0), code);
+                    let _ = d.eval(&world, AgentId::from_index(0), code);
                 }
             }
             p.tick(&mut world, &mut d);
@@ -87,7 +101,8 @@ fn eval_cannot_change_later_ticks() {
     // Reading still works, pairs and # included, and writes say why they
     // fail.
     let (_, mut d, world) = common::run(Some(src), None, 2);
-    let eval = |d: &mut kiai_lua::LuaDecider, code: &str| d.eval(&world, AgentId(0), code);
+    let eval =
+        |d: &mut kiai_lua::LuaDecider, code: &str| d.eval(&world, AgentId::from_index(0), code);
     assert_eq!(eval(&mut d, "agent.memory.count").unwrap(), "2");
     let keys =
         "(function() local n = 0 for k in pairs(agent.memory) do n = n + 1 end return n end)()";
@@ -99,7 +114,7 @@ fn eval_cannot_change_later_ticks() {
     assert_eq!(eval(&mut d, "#agent.memory").unwrap(), "0");
     assert_eq!(eval(&mut d, "math.floor(2.5)").unwrap(), "2");
     let e = d
-        .eval(&world, AgentId(0), "agent.memory.flag = true")
+        .eval(&world, AgentId::from_index(0), "agent.memory.flag = true")
         .unwrap_err();
     assert!(e.message.contains("REPL"), "{e}");
 }

@@ -29,7 +29,7 @@ fn decider(dir: &Path, source: &str) -> (LuaDecider, std::path::PathBuf) {
 fn label_after_a_tick(d: &mut LuaDecider) -> Option<String> {
     let mut world = common::world();
     Pipeline::new().tick(&mut world, d);
-    d.label(AgentId(0)).map(str::to_owned)
+    d.label(AgentId::from_index(0)).map(str::to_owned)
 }
 
 #[test]

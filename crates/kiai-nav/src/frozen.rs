@@ -45,6 +45,9 @@ pub struct NavGraph {
     pub(crate) rev_first: Vec<u32>,
     /// `(source, forward edge index)` per reversed link.
     pub(crate) rev: Vec<(u32, u32)>,
+    /// Per link, how many blocks hold it closed (see
+    /// [`NavGraph::block_link`]); a blocked link costs infinity.
+    pub(crate) link_blocks: Vec<u16>,
     spatial: PointIndex,
 }
 
@@ -190,6 +193,7 @@ impl WaypointGraph {
             min_multiplier,
             rev_first,
             rev,
+            link_blocks: vec![0; m],
             spatial,
         }
     }

@@ -69,6 +69,7 @@
 //! **Architecture Invariant:** kiai-nav knows nothing of Lua, RON files, egui
 //! or kiai-core.
 
+mod changes;
 mod connect;
 mod error;
 mod field;

@@ -295,7 +295,8 @@ impl NavGraph {
                 id: self.ids[t],
                 link: self.links[e].0,
                 pos: self.pos[t],
-                active: self.active[t],
+                // A blocked link is skipped like an inactive neighbour.
+                active: self.active[t] && self.link_blocks[e] == 0,
                 cost: self.multipliers.get(list * m + e).copied().unwrap_or(1.0),
             }
         })

@@ -33,7 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
         if frame % 60 == 0 {
             let agents = world.agents();
-            let first = AgentId(0);
+            let first = AgentId::from_index(0);
             let pos = agents.positions()[first.index()];
             println!(
                 "tick {:>4}: {} at ({:6.2}, {:6.2}) is {:?}",

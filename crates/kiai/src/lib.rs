@@ -19,17 +19,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! See `examples/embed.rs` for a complete fixed-step game loop.
+//! See `examples/embed.rs` for a complete fixed-step game loop, and
+//! `examples/game_loop.rs` for a game that moves its own bodies, opens a
+//! door, kills and spawns agents and reacts to kiai's events.
 
 pub use kiai_content as content;
 pub use kiai_core as core;
 
 pub mod lua;
 
-/// The names a game loop needs.
+/// The names a game loop needs: the world and its pipeline, handles,
+/// bodies the game moves, and the events it reacts to.
 pub mod prelude {
     pub use kiai_core::glam::Vec3;
     pub use kiai_core::{
-        AgentId, BehaviourState, Decider, Decision, DefaultDecider, Pipeline, World, state_hash,
+        AgentId, AgentSpawn, BehaviourState, BodyMode, Decider, Decision, DefaultDecider, Event,
+        EventKind, Pipeline, World, state_hash,
     };
 }

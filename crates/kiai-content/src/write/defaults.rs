@@ -1,6 +1,6 @@
 //! Defaults of the content types that packs also encode.
 //!
-//! Packs encode `FogDef`, `ProfileDef`, `SenseDef`, `MovementDef` and the
+//! Packs encode `FogDef`, `ProfileDef`, `SenseDef`, `MovementDef`, `WallDef` and the
 //! types inside them with postcard, which needs every field, so those types
 //! cannot skip their defaults when serialising (`skip_serializing_if`).
 //! The text writer leaves them out here instead: a field is left out when
@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 
 use super::node::{Field, Node};
-use crate::def::{FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef};
+use crate::def::{FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef, WallDef};
 use crate::locate::{Key, SynKind, syntax};
 
 /// The fields of one type (or variant) that hold their default in `fields`.
@@ -39,6 +39,7 @@ fn table() -> &'static [Defaults] {
             ),
             smallest::<MovementDef>("Missile(speed: 0.0, turn_rate_deg: 1.0)"),
             smallest::<MovementDef>("WaypointWalker(speed: 0.0)"),
+            smallest::<WallDef>("(from: (0.0, 0.0), to: (0.0, 0.0), height: 0.0)"),
         ]
         .into_iter()
         .flatten()
@@ -122,6 +123,7 @@ mod tests {
                 ("MovementDef", Some("Walker"), 1),
                 ("MovementDef", Some("Missile"), 4),
                 ("MovementDef", Some("WaypointWalker"), 3),
+                ("WallDef", None, 3),
             ]
         );
     }

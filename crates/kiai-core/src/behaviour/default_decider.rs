@@ -113,7 +113,7 @@ impl Decider for DefaultDecider {
 /// (`all_around`) or is not (directed) a sphere; ties by lower id.
 fn nearest_hostile(world: &World, agent: usize, all_around: bool) -> Option<AgentId> {
     let a = world.agents();
-    let me = AgentId::from_index(agent);
+    let me = a.id(agent)?;
     let archetype = world.archetype(a.archetypes()[agent])?;
     let eye = a.positions()[agent];
     let faction = a.factions()[agent];
@@ -158,7 +158,7 @@ fn notices(world: &World, agent: usize, target: AgentId, all_around: bool) -> bo
             }
             && world
                 .percepts()
-                .sensed(AgentId::from_index(agent), s)
+                .sensed(AgentId::new(agent as u32, a.generation_of(agent)), s)
                 .binary_search(&target)
                 .is_ok()
     })
@@ -188,11 +188,15 @@ fn decide_agent(
     out: &mut Decision,
 ) -> DecisionTrace {
     let a = world.agents();
+    // Free slots and bodies the game alone moves are not decided for.
+    let Some(me) = a.id(i).filter(|_| a.body_modes()[i].is_steered()) else {
+        return DecisionTrace::default();
+    };
     let archetype = world.archetype(a.archetypes()[i]);
     if let Some(plugin) = archetype
         .and_then(|arch| arch.decider)
         .and_then(|k| world.plugins().decider(k))
-        && let Some(decision) = plugin.decide(world, AgentId::from_index(i), mind)
+        && let Some(decision) = plugin.decide(world, me, mind)
     {
         *out = decision;
         return DecisionTrace {

@@ -1,6 +1,6 @@
 //! Archetypes: the templates agents are made from (senses and movement).
 
-use crate::data::{Movement, Profile, Sense};
+use crate::data::{BodyMode, Movement, Profile, Sense};
 
 /// What an agent reveals in the tile fog of war (seed 003): a circle or a
 /// flashlight of `radius` world units, converted to tiles by the fog grid's
@@ -26,6 +26,9 @@ pub struct Archetype {
     pub senses: Vec<Sense>,
     /// How agents of this archetype move.
     pub movement: Movement,
+    /// Who moves their bodies: kiai (the default), the game following
+    /// kiai's desired velocity, or the game alone.
+    pub body: BodyMode,
     /// What they reveal in the fog of war; `None`: nothing.
     pub sight: Option<Sight>,
     /// How they choose between chase and evade (seed 002); `None`: evade

@@ -5,16 +5,20 @@
 //! - Handles and identity: [`ids`], [`faction`], [`rng`].
 //! - Templates: [`archetype`], [`movement`], [`profile`], [`sense`],
 //!   [`shape`].
-//! - Per-agent state: [`decision`] (decision and mind), [`nav_state`],
+//! - Per-agent state: [`body`] (who moves it), [`decision`] (decision and
+//!   mind), [`nav_state`],
 //!   [`missile`] (a missile's frame and seed 004's turning).
 //! - What the senses work with and report: [`percepts`], [`message`],
 //!   [`hearing`] (sounds and loudness), [`budget`] (the ray budget),
 //!   [`walls`] and [`pvs`] (geometry, in [`occluders`]).
 //! - What a steering behaviour sees: [`steer_input`].
+//! - What happened, for the game: [`event`].
 
 pub(crate) mod archetype;
+pub(crate) mod body;
 pub(crate) mod budget;
 pub(crate) mod decision;
+pub(crate) mod event;
 pub(crate) mod faction;
 pub mod hearing;
 pub(crate) mod ids;
@@ -33,8 +37,10 @@ pub(crate) mod steer_input;
 pub mod walls;
 
 pub(crate) use archetype::Archetype;
+pub(crate) use body::BodyMode;
 pub(crate) use budget::{PerceptionBudget, RayCursor};
 pub(crate) use decision::{BehaviourState, Decision, Mind};
+pub(crate) use event::{Event, EventKind};
 pub(crate) use faction::{Factions, MAX_FACTIONS};
 pub(crate) use hearing::{Falloff, Heard, NO_SOURCE, Sound};
 pub(crate) use ids::{AgentId, ArchetypeId, FactionId};

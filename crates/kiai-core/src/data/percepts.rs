@@ -87,8 +87,11 @@ pub struct Percepts {
     /// The previous stage's chunks (double buffer, for events and
     /// hysteresis).
     pub(crate) prev: Vec<PerceptChunk>,
-    /// Per agent id, its position in processing order.
+    /// Per slot, its agent's position in processing order (`u32::MAX`:
+    /// no agent sensed from there).
     pub(crate) rank: Vec<u32>,
+    /// Per slot, the generation of the agent that sensed from there.
+    pub(crate) generation: Vec<u32>,
     pub(crate) prev_rank: Vec<u32>,
     pub(crate) tick: u64,
     pub(crate) sounds: Vec<Sound>,
@@ -162,29 +165,38 @@ impl PerceptChunk {
     }
 }
 
-/// The chunk and local index holding `agent`'s results.
-fn locate<'a>(
-    chunks: &'a [PerceptChunk],
-    rank: &[u32],
-    agent: usize,
-) -> Option<(&'a PerceptChunk, usize)> {
-    let r = *rank.get(agent)? as usize;
-    Some((chunks.get(r / CHUNK)?, r % CHUNK))
-}
-
 impl Percepts {
+    /// The chunk and local index holding `agent`'s results, if this stage
+    /// sensed for exactly that agent (not for an earlier or later one in
+    /// its slot).
+    fn locate(&self, agent: AgentId) -> Option<(&PerceptChunk, usize)> {
+        let slot = agent.index();
+        if self.generation.get(slot) != Some(&agent.generation()) {
+            return None;
+        }
+        let r = *self.rank.get(slot)? as usize;
+        Some((self.chunks.get(r / CHUNK)?, r % CHUNK))
+    }
+
+    /// Forgets what the agent in slot `slot` sensed (it left the world).
+    pub(crate) fn forget(&mut self, slot: usize) {
+        if let Some(r) = self.rank.get_mut(slot) {
+            *r = u32::MAX;
+        }
+    }
+
     /// The agents that sense number `sense` (index into the archetype's
     /// senses) of `agent` noticed, ascending. For a hearing sense: the agents
     /// whose sounds it heard. Empty for unknown agents or senses.
     pub fn sensed(&self, agent: AgentId, sense: usize) -> &[AgentId] {
-        locate(&self.chunks, &self.rank, agent.index())
+        self.locate(agent)
             .map_or(&[], |(chunk, local)| chunk.sensed(local, sense))
     }
 
     /// The sounds hearing sense `sense` of `agent` heard, loudest first
     /// (ties by sound index); `Heard::sound` indexes [`Percepts::sounds`].
     pub fn heard(&self, agent: AgentId, sense: usize) -> &[Heard] {
-        locate(&self.chunks, &self.rank, agent.index())
+        self.locate(agent)
             .and_then(|(c, local)| Some((c, c.slot_range(local, sense)?.0)))
             .map_or(&[], |(c, slot)| c.heard_of(slot))
     }
@@ -192,7 +204,7 @@ impl Percepts {
     /// Indices into [`Percepts::messages`] of the messages `agent` received
     /// this tick, in sending order.
     pub fn inbox(&self, agent: AgentId) -> &[u32] {
-        let Some((c, local)) = locate(&self.chunks, &self.rank, agent.index()) else {
+        let Some((c, local)) = self.locate(agent) else {
             return &[];
         };
         let Some(&end) = c.inbox_end.get(local) else {
@@ -236,7 +248,8 @@ impl Percepts {
     /// and reports.
     pub fn iter(&self) -> impl Iterator<Item = (AgentId, usize, &[AgentId])> + '_ {
         (0..self.rank.len()).flat_map(move |a| {
-            let located = locate(&self.chunks, &self.rank, a);
+            let id = AgentId::new(a as u32, self.generation.get(a).copied().unwrap_or(0));
+            let located = self.locate(id);
             let (first, next) = located.map_or((0, 0), |(chunk, local)| {
                 (
                     chunk.slot_start[local] as usize,
@@ -245,7 +258,7 @@ impl Percepts {
             });
             (first..next).filter_map(move |slot| {
                 let (chunk, _) = located?;
-                Some((AgentId::from_index(a), slot - first, chunk.ids_of(slot)))
+                Some((id, slot - first, chunk.ids_of(slot)))
             })
         })
     }

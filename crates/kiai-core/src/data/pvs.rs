@@ -154,12 +154,7 @@ impl Pvs {
     /// Every region sees every region: conservative, culls nothing.
     pub fn all_visible(regions: Vec<Region>) -> Pvs {
         let mut pvs = Pvs::empty(regions);
-        let n = pvs.regions.len();
-        for from in 0..n {
-            for to in 0..n {
-                pvs.set(from, to);
-            }
-        }
+        pvs.open_all();
         pvs
     }
 
@@ -243,6 +238,18 @@ impl Pvs {
             out.extend(region.polygon.iter().map(|p| Vec3::new(p.x, y, p.y)));
         }
         out
+    }
+
+    /// Lets every region see every other from now on (culls nothing): what
+    /// keeps the sets conservative when a wall they were computed with is
+    /// torn down while the world runs.
+    pub fn open_all(&mut self) {
+        let n = self.regions.len();
+        for from in 0..n {
+            for to in 0..n {
+                self.set(from, to);
+            }
+        }
     }
 
     /// The regions, indexed as in [`Pvs::region_of`] and [`Pvs::can_see`].

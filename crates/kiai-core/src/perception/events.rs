@@ -16,7 +16,7 @@ pub(crate) fn diff_events(
         && before
             .iter()
             .zip(now)
-            .fold(0, |acc, (a, b)| acc | (a.0 ^ b.0))
+            .fold(0, |acc, (a, b)| acc | (a.to_bits() ^ b.to_bits()))
             == 0
     {
         return;

@@ -24,10 +24,10 @@ pub(crate) struct UniformGrid {
     inv_cell: f32,
     dims: [usize; 2],
     cell_start: Vec<u32>,
-    /// Agent ids in cell order (rows of cells along X, then Z; ascending id
-    /// within a cell).
+    /// Live agents' slots in cell order (rows of cells along X, then Z;
+    /// ascending slot within a cell).
     pub(crate) order: Vec<u32>,
-    /// Per agent id, its position in `order`.
+    /// Per slot, its position in `order` (`u32::MAX` for a free slot).
     pub(crate) rank: Vec<u32>,
     /// Positions of `order`, in the same (cell) order, one array per axis,
     /// followed by [`BLOCK`] points at infinity.
@@ -46,23 +46,37 @@ pub(crate) struct SortedInputs {
     pub(crate) facing: Vec<Vec3>,
     pub(crate) archetype: Vec<ArchetypeId>,
     pub(crate) faction: Vec<FactionId>,
+    /// The agent's generation (with its slot in `order`, its handle).
+    pub(crate) generation: Vec<u32>,
     /// The agent's position in the previous sense stage's order, or
     /// `u32::MAX` when it did not exist then.
     pub(crate) prev: Vec<u32>,
 }
 
+/// The per-slot inputs [`UniformGrid::gather`] puts into cell order.
+#[derive(Clone, Copy)]
+pub(crate) struct GatherInputs<'a> {
+    pub(crate) facings: &'a [Vec3],
+    pub(crate) archetypes: &'a [ArchetypeId],
+    pub(crate) factions: &'a [FactionId],
+    pub(crate) generations: &'a [u32],
+}
+
 impl UniformGrid {
-    /// Buckets `positions` into square cells of at least `cell_size` world
-    /// units (larger when the positions spread so far that the grid would
-    /// exceed a few cells per agent).
-    pub(crate) fn rebuild(&mut self, positions: &[Vec3], cell_size: f32) {
-        let n = positions.len();
+    /// Buckets the `positions` of live slots (`alive`) into square cells of
+    /// at least `cell_size` world units (larger when the positions spread so
+    /// far that the grid would exceed a few cells per agent). Free slots are
+    /// left out: they neither sense nor are sensed.
+    pub(crate) fn rebuild(&mut self, positions: &[Vec3], alive: &[bool], cell_size: f32) {
+        let slots = positions.len();
+        let n = alive.iter().filter(|&&a| a).count();
         self.order.clear();
         self.rank.clear();
         self.xs.clear();
         self.ys.clear();
         self.zs.clear();
         self.cell_of.clear();
+        self.rank.resize(slots, u32::MAX);
         if n == 0 {
             self.dims = [0, 0];
             self.cell_start.clear();
@@ -70,7 +84,7 @@ impl UniformGrid {
         }
         let mut min = Vec2::splat(f32::INFINITY);
         let mut max = Vec2::splat(f32::NEG_INFINITY);
-        for p in positions {
+        for (p, _) in positions.iter().zip(alive).filter(|(_, a)| **a) {
             let h = Vec2::new(p.x, p.z);
             min = min.min(h);
             max = max.max(h);
@@ -97,7 +111,11 @@ impl UniformGrid {
         let cell_count = self.dims[0] * self.dims[1];
         self.cell_start.clear();
         self.cell_start.resize(cell_count + 1, 0);
-        for p in positions {
+        for (p, &live) in positions.iter().zip(alive) {
+            if !live {
+                self.cell_of.push(u32::MAX);
+                continue;
+            }
             let c = self.cell_index(Vec2::new(p.x, p.z));
             self.cell_of.push(c as u32);
             self.cell_start[c + 1] += 1;
@@ -106,13 +124,16 @@ impl UniformGrid {
             self.cell_start[c + 1] += self.cell_start[c];
         }
         self.order.resize(n, 0);
-        self.rank.resize(n, 0);
         self.xs.resize(n, 0.0);
         self.ys.resize(n, 0.0);
         self.zs.resize(n, 0.0);
         // `cell_start[c]` serves as the write cursor of cell c; afterwards it
         // holds the cell's end, so shift back by one cell.
         for (i, (&c, p)) in self.cell_of.iter().zip(positions).enumerate() {
+            if c == u32::MAX {
+                self.rank[i] = u32::MAX;
+                continue;
+            }
             let slot = &mut self.cell_start[c as usize];
             let k = *slot as usize;
             *slot += 1;
@@ -138,24 +159,23 @@ impl UniformGrid {
     /// (independent writes overlap their cache misses, where reads in the
     /// inner loop would wait for each). `prev_rank` is the previous stage's
     /// agent-to-position map.
-    pub(crate) fn gather(
-        &mut self,
-        facings: &[Vec3],
-        archetypes: &[ArchetypeId],
-        factions: &[FactionId],
-        prev_rank: &[u32],
-    ) {
+    pub(crate) fn gather(&mut self, agents: GatherInputs<'_>, prev_rank: &[u32]) {
         let n = self.order.len();
         let s = &mut self.sorted;
         s.facing.resize(n, Vec3::ZERO);
         s.archetype.resize(n, ArchetypeId(0));
         s.faction.resize(n, FactionId(0));
+        s.generation.resize(n, 0);
         s.prev.resize(n, u32::MAX);
         for (i, &k) in self.rank.iter().enumerate() {
+            if k == u32::MAX {
+                continue;
+            }
             let k = k as usize;
-            s.facing[k] = facings[i];
-            s.archetype[k] = archetypes[i];
-            s.faction[k] = factions[i];
+            s.facing[k] = agents.facings[i];
+            s.archetype[k] = agents.archetypes[i];
+            s.faction[k] = agents.factions[i];
+            s.generation[k] = agents.generations[i];
             s.prev[k] = prev_rank.get(i).copied().unwrap_or(u32::MAX);
         }
     }
@@ -277,7 +297,7 @@ mod tests {
             })
             .collect();
         let mut grid = UniformGrid::default();
-        grid.rebuild(&positions, 3.0);
+        grid.rebuild(&positions, &vec![true; positions.len()], 3.0);
         for p in &positions {
             let c = Vec2::new(p.x, p.z);
             let mut found = Vec::new();
@@ -291,10 +311,24 @@ mod tests {
     }
 
     #[test]
+    fn free_slots_are_left_out() {
+        let positions = vec![Vec3::ZERO, Vec3::X, Vec3::Z, Vec3::ONE];
+        let mut grid = UniformGrid::default();
+        grid.rebuild(&positions, &[true, false, true, false], 3.0);
+        assert_eq!(grid.order.len(), 2);
+        assert_eq!(grid.rank[1], u32::MAX);
+        assert_eq!(grid.rank[3], u32::MAX);
+        let mut found = Vec::new();
+        grid.for_each_near(Vec2::ZERO, 5.0, |i, _| found.push(i));
+        found.sort_unstable();
+        assert_eq!(found, [0, 2]);
+    }
+
+    #[test]
     fn huge_spread_does_not_explode_cell_count() {
         let positions = vec![Vec3::new(-1e6, 0.0, -1e6), Vec3::new(1e6, 0.0, 1e6)];
         let mut grid = UniformGrid::default();
-        grid.rebuild(&positions, 0.5);
+        grid.rebuild(&positions, &vec![true; positions.len()], 0.5);
         assert!(grid.dims[0] * grid.dims[1] <= 64);
         let mut found = Vec::new();
         grid.for_each_near(Vec2::splat(1e6), 1.0, |i, _| found.push(i));

@@ -4,14 +4,14 @@ use crate::data::{AgentId, Message, PerceptChunk, PerceptEvent, Recipient};
 
 use super::stage::{ChunkContext, SenseInput};
 
-/// Delivers this stage's messages to agent `agent` (index), in sending
-/// order: its inbox and one event per message.
-pub(crate) fn deliver(ctx: &ChunkContext<'_>, agent: usize, chunk: &mut PerceptChunk) {
+/// Delivers this stage's messages to `agent`, in sending order: its inbox
+/// and one event per message.
+pub(crate) fn deliver(ctx: &ChunkContext<'_>, agent: AgentId, chunk: &mut PerceptChunk) {
     for (m_index, m) in ctx.messages.iter().enumerate() {
         if receives(m, agent, ctx.input) {
             chunk.inbox.push(m_index as u32);
             chunk.events.push(PerceptEvent::Message {
-                agent: AgentId::from_index(agent),
+                agent,
                 message: m_index as u32,
             });
         }
@@ -19,15 +19,17 @@ pub(crate) fn deliver(ctx: &ChunkContext<'_>, agent: usize, chunk: &mut PerceptC
     chunk.inbox_end.push(chunk.inbox.len() as u32);
 }
 
-fn receives(m: &Message, agent: usize, input: &SenseInput<'_>) -> bool {
-    if m.from.is_some_and(|f| f.index() == agent) {
+/// Whether `m` goes to `agent` (never back to its sender).
+fn receives(m: &Message, agent: AgentId, input: &SenseInput<'_>) -> bool {
+    if m.from == Some(agent) {
         return false;
     }
+    let i = agent.index();
     match m.to {
-        Recipient::Agent(a) => a.index() == agent,
-        Recipient::Faction(f) => input.factions_of[agent] == f,
+        Recipient::Agent(a) => a == agent,
+        Recipient::Faction(f) => input.factions_of[i] == f,
         Recipient::Radius { center, radius } => {
-            input.positions[agent].distance_squared(center) <= radius * radius
+            input.positions[i].distance_squared(center) <= radius * radius
         }
     }
 }

@@ -5,19 +5,18 @@ use crate::data::{AgentId, MemoryEntry, Percepts};
 
 use super::stage::SenseInput;
 
-/// Memory: refresh what agent `i` senses now, forget what is too old.
+/// Memory: refresh what `agent` senses now, forget what is too old.
 pub(crate) fn remember(
     input: &SenseInput<'_>,
     percepts: &Percepts,
-    i: usize,
+    agent: AgentId,
     mem: &mut Vec<MemoryEntry>,
     tick: u64,
 ) {
-    let senses = &input.archetypes[input.archetype_of[i].index()].senses;
+    let senses = &input.archetypes[input.archetype_of[agent.index()].index()].senses;
     if !senses.iter().any(|s| s.memory_ticks > 0) {
         return;
     }
-    let agent = AgentId::from_index(i);
     for (s_index, s) in senses.iter().enumerate() {
         if s.memory_ticks == 0 {
             continue;

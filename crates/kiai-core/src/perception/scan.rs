@@ -25,8 +25,10 @@ use super::stage::{ChunkContext, ChunkScratch};
 struct Observer<'a> {
     /// Its position in cell order.
     k: usize,
-    /// Its agent index.
+    /// Its slot.
     i: usize,
+    /// Its handle.
+    id: AgentId,
     senses: &'a [CompiledSense],
     eye: Vec3,
     facing: Vec3,
@@ -127,7 +129,7 @@ fn scan(
             allowance.need == u32::MAX || allowance.need == candidate,
             "the counting scan saw other candidates"
         );
-        deliver(ctx, me.i, chunk);
+        deliver(ctx, me.id, chunk);
         chunk.slot_start.push(chunk.slot_end.len() as u32);
     }
 }
@@ -157,6 +159,7 @@ fn observer<'a>(
     Observer {
         k,
         i,
+        id: AgentId::new(i as u32, sorted.generation[k]),
         senses,
         eye: Vec3::new(grid.xs[k], grid.ys[k], grid.zs[k]),
         facing: sorted.facing[k],
@@ -185,10 +188,12 @@ fn hear(
         if let Some(src) = ctx.sounds.get(h.sound).map(|s| s.source)
             && src != NO_SOURCE
         {
-            chunk.ids.push(AgentId(src));
+            chunk
+                .ids
+                .push(AgentId::new(src, ctx.input.generations[src as usize]));
         }
         chunk.events.push(PerceptEvent::Heard {
-            agent: AgentId::from_index(me.i),
+            agent: me.id,
             sense: s_index as u16,
             sound: h.sound as u32,
             loudness: h.loudness,
@@ -224,8 +229,11 @@ fn sense_agents(
     } = scratch;
     inside_mask(ctx, me, s, near, hits);
     if !s.occluded && s.keep.is_none() {
-        let (ids, at) = (&ctx.grid.order, &near.pos);
-        for_each_bit(hits, |e| chunk.ids.push(AgentId(ids[at[e] as usize])));
+        let (ids, gens, at) = (&ctx.grid.order, &ctx.grid.sorted.generation, &near.pos);
+        for_each_bit(hits, |e| {
+            let e = at[e] as usize;
+            chunk.ids.push(AgentId::new(ids[e], gens[e]));
+        });
     } else {
         keep_mask(me, s, near, hits.len(), keeps);
         let occluders = ctx.input.occluders.filter(|_| s.occluded);
@@ -261,7 +269,7 @@ fn sense_agents(
     sort_distinct(&mut chunk.ids[start..]);
     diff_events(
         &mut chunk.events,
-        AgentId::from_index(me.i),
+        me.id,
         s_index as u16,
         before,
         &chunk.ids[start..],
@@ -343,14 +351,16 @@ fn for_each_candidate(
     masks: Masks<'_>,
     mut f: impl FnMut(usize, AgentId),
 ) {
-    let (factions, ids, at) = (&ctx.grid.sorted.faction, &ctx.grid.order, &masks.near.pos);
+    let sorted = &ctx.grid.sorted;
+    let (factions, gens) = (&sorted.faction, &sorted.generation);
+    let (ids, at) = (&ctx.grid.order, &masks.near.pos);
     for (w, (&hit_word, &keep_word)) in masks.hits.iter().zip(masks.keeps.iter()).enumerate() {
         let mut bits = hit_word | keep_word;
         while bits != 0 {
             let b = bits.trailing_zeros();
             bits &= bits - 1;
             let e = at[w * 64 + b as usize] as usize;
-            let target = AgentId(ids[e]);
+            let target = AgentId::new(ids[e], gens[e]);
             let inside = hit_word >> b & 1 != 0
                 || (keep_word >> b & 1 != 0
                     && s.filter.passes(ctx.input.factions, me.faction, factions[e])

@@ -2,10 +2,10 @@
 
 use crate::data::AgentId;
 
-/// Sorts distinct ids ascending. Up to [`RANK_SORT_MAX`] of them are
-/// placed by rank (the count of smaller ids, found by comparing against
-/// all at once), which has no data-dependent branches; longer lists use
-/// the standard sort.
+/// Sorts ids of distinct slots ascending (live agents: one per slot). Up
+/// to [`RANK_SORT_MAX`] of them are placed by the rank of their slot (the
+/// count of smaller slots, found by comparing against all at once), which
+/// has no data-dependent branches; longer lists use the standard sort.
 pub(crate) fn sort_distinct(ids: &mut [AgentId]) {
     let n = ids.len();
     if n < 2 {
@@ -17,7 +17,7 @@ pub(crate) fn sort_distinct(ids: &mut [AgentId]) {
     }
     let mut keys = [u32::MAX; RANK_SORT_MAX];
     for (k, id) in keys.iter_mut().zip(ids.iter()) {
-        *k = id.0;
+        *k = id.slot();
     }
     // Every key's rank at once: one pass per key compared against all
     // (fixed width, vectorised). Padding keys (u32::MAX) rank last.
@@ -27,13 +27,11 @@ pub(crate) fn sort_distinct(ids: &mut [AgentId]) {
     } else {
         rank_pass::<RANK_SORT_MAX>(&keys, n, &mut rank);
     }
-    let mut out = [0u32; RANK_SORT_MAX];
-    for (&key, &r) in keys[..n].iter().zip(&rank[..n]) {
-        out[r as usize % RANK_SORT_MAX] = key;
+    let mut out = [AgentId::new(0, 0); RANK_SORT_MAX];
+    for (&id, &r) in ids.iter().zip(&rank[..n]) {
+        out[r as usize % RANK_SORT_MAX] = id;
     }
-    for (id, &k) in ids.iter_mut().zip(&out[..n]) {
-        *id = AgentId(k);
-    }
+    ids.copy_from_slice(&out[..n]);
 }
 
 /// `rank[i]` += the number of the first `n` keys smaller than `keys[i]`,
@@ -99,8 +97,8 @@ mod sort_tests {
                     } else {
                         state
                     };
-                    if !ids.contains(&AgentId(id)) {
-                        ids.push(AgentId(id));
+                    if !ids.contains(&AgentId::new(id, id % 5)) {
+                        ids.push(AgentId::new(id, id % 5));
                     }
                 }
                 let mut want = ids.clone();

@@ -17,14 +17,19 @@ use crate::data::{
 use crate::world::World;
 
 use super::budget::{Allowance, allocate};
-use super::grid::UniformGrid;
+use super::grid::{GatherInputs, UniformGrid};
 use super::memory::remember;
 use super::neighbourhood::Neighbourhood;
 use super::scan;
 
 /// Read-only inputs of the sense stage.
 pub(crate) struct SenseInput<'a> {
+    /// Per slot (as every per-agent slice here).
     pub(crate) positions: &'a [Vec3],
+    /// Whether an agent lives in the slot; free slots take no part.
+    pub(crate) alive: &'a [bool],
+    /// The slot's generation: with the slot, the agent's handle.
+    pub(crate) generations: &'a [u32],
     pub(crate) facings: &'a [Vec3],
     pub(crate) factions_of: &'a [FactionId],
     pub(crate) archetype_of: &'a [ArchetypeId],
@@ -128,6 +133,8 @@ pub(crate) fn run(world: &mut World, scratch: &mut SenseScratch) {
     let regions = std::mem::take(&mut scratch.regions);
     let input = SenseInput {
         positions: &world.agents.position,
+        alive: &world.agents.alive,
+        generations: &world.agents.generation,
         facings: &world.agents.facing,
         factions_of: &world.agents.faction,
         archetype_of: &world.agents.archetype,
@@ -148,13 +155,12 @@ pub(crate) fn run(world: &mut World, scratch: &mut SenseScratch) {
 
 /// Runs the sense stage for `input` into `out`.
 pub(crate) fn sense(input: &SenseInput<'_>, out: SenseOutput<'_>, scratch: &mut SenseScratch) {
-    let n = input.positions.len();
     let SenseOutput {
         percepts: out,
         memory,
         budget,
     } = out;
-    assert_eq!(memory.len(), n, "one memory per agent");
+    assert_eq!(memory.len(), input.positions.len(), "one memory per slot");
     let reach = input
         .archetypes
         .iter()
@@ -166,7 +172,9 @@ pub(crate) fn sense(input: &SenseInput<'_>, out: SenseOutput<'_>, scratch: &mut 
         chunks: scans,
         ..
     } = scratch;
-    grid.rebuild(input.positions, reach);
+    grid.rebuild(input.positions, input.alive, reach);
+    // Live agents, in cell order.
+    let n = grid.order.len();
     let chunk_count = n.div_ceil(CHUNK);
     std::mem::swap(&mut out.chunks, &mut out.prev);
     std::mem::swap(&mut out.rank, &mut out.prev_rank);
@@ -174,14 +182,17 @@ pub(crate) fn sense(input: &SenseInput<'_>, out: SenseOutput<'_>, scratch: &mut 
     out.chunks.truncate(chunk_count);
     scans.resize_with(chunk_count, ChunkScratch::default);
     out.tick = input.tick;
-    grid.gather(
-        input.facings,
-        input.archetype_of,
-        input.factions_of,
-        &out.prev_rank,
-    );
+    let agents = GatherInputs {
+        facings: input.facings,
+        archetypes: input.archetype_of,
+        factions: input.factions_of,
+        generations: input.generations,
+    };
+    grid.gather(agents, &out.prev_rank);
     out.rank.clear();
     out.rank.extend_from_slice(&grid.rank);
+    out.generation.clear();
+    out.generation.extend_from_slice(input.generations);
     hostility_masks(input.factions, hostile);
     let grid = &*grid;
     let ctx = ChunkContext {
@@ -248,19 +259,25 @@ fn ration_rays(
     budget: PerceptionBudget,
     cursor: &mut RayCursor,
 ) -> Vec<Allowance> {
-    let n = ctx.input.positions.len();
+    let n = ctx.grid.order.len();
     scans.par_iter_mut().enumerate().for_each(|(c, scan)| {
         scan::count(ctx, c * CHUNK..((c + 1) * CHUNK).min(n), scan);
     });
     let rank = &ctx.grid.rank;
+    // Per slot, in slot order; free slots need nothing.
     let need: Vec<u32> = rank
         .iter()
-        .map(|&r| scans[r as usize / CHUNK].need[r as usize % CHUNK])
+        .map(|&r| match r {
+            u32::MAX => 0,
+            r => scans[r as usize / CHUNK].need[r as usize % CHUNK],
+        })
         .collect();
-    let by_agent = allocate(&need, budget.max_rays_per_tick, cursor);
+    let by_slot = allocate(&need, budget.max_rays_per_tick, cursor);
     let mut by_rank = vec![Allowance::default(); n];
-    for (i, a) in by_agent.into_iter().enumerate() {
-        by_rank[rank[i] as usize] = a;
+    for (i, a) in by_slot.into_iter().enumerate() {
+        if let Some(r) = by_rank.get_mut(rank[i] as usize) {
+            *r = a;
+        }
     }
     by_rank
 }
@@ -275,7 +292,7 @@ fn merge_events(out: &mut Percepts) {
         out.events.extend_from_slice(&chunk.events);
         out.rays += chunk.rays;
     }
-    out.events.sort_by_key(|e| e.agent().0);
+    out.events.sort_by_key(|e| e.agent());
 }
 
 /// Refreshes every agent's memory from this stage's percepts, when any
@@ -293,7 +310,11 @@ fn update_memory(input: &SenseInput<'_>, percepts: &Percepts, memory: &mut [Vec<
         .enumerate()
         .for_each(|(c, memory)| {
             for (local, mem) in memory.iter_mut().enumerate() {
-                remember(input, percepts, c * CHUNK + local, mem, input.tick);
+                let i = c * CHUNK + local;
+                if input.alive[i] {
+                    let id = AgentId::new(i as u32, input.generations[i]);
+                    remember(input, percepts, id, mem, input.tick);
+                }
             }
         });
 }

@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn random_walk_changes_direction_about_once_per_factor_ticks() {
-        let mut rng = agent_stream(1, 0);
+        let mut rng = agent_stream(1, crate::AgentId::from_index(0));
         let (mut v, mut f) = (Vec3::ZERO, Vec3::X);
         let mut changes = 0;
         for _ in 0..20_000 {
@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn wander_turns_at_most_its_limit_and_keeps_speed() {
-        let mut rng = agent_stream(3, 0);
+        let mut rng = agent_stream(3, crate::AgentId::from_index(0));
         let mut f = Vec3::X;
         for _ in 0..1000 {
             let (v, nf) = wander(&mut rng, f, 2.0, 10.0);
@@ -339,7 +339,7 @@ mod tests {
 
     #[test]
     fn factor_below_five_counts_as_five() {
-        let mut rng = agent_stream(2, 0);
+        let mut rng = agent_stream(2, crate::AgentId::from_index(0));
         let mut changes = 0;
         let (mut v, mut f) = (Vec3::ZERO, Vec3::X);
         for _ in 0..10_000 {

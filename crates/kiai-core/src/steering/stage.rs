@@ -1,12 +1,14 @@
-//! The steer stage: every agent's decision becomes a velocity and a facing,
-//! in parallel, each agent writing only its own slot.
+//! The steer stage: every agent's decision becomes the velocity and facing
+//! it wants (its *desired* ones), in parallel, each agent writing only its
+//! own slot. The integrate stage applies them to Simulated bodies; a game
+//! reads them for Driven ones; Kinematic bodies are not steered.
 
 use glam::Vec3;
 use rayon::prelude::*;
 
 use crate::data::{
-    AgentId, Archetype, ArchetypeId, BehaviourState, Decision, Mind, Missile, Movement, NavState,
-    Percepts, SenseKind, SteerInput,
+    AgentId, Archetype, ArchetypeId, BehaviourState, BodyMode, Decision, Mind, Missile, Movement,
+    NavState, Percepts, SenseKind, SteerInput,
 };
 use crate::par::PAR_MIN;
 use crate::world::plugins::Plugins;
@@ -19,9 +21,6 @@ use super::{separation, steer};
 pub(crate) struct SteerScratch {
     /// Per agent, the position of the waypoint it walks to.
     waypoints: Vec<Option<Vec3>>,
-    /// This tick's velocities, swapped into the world at the end (last
-    /// tick's stay readable meanwhile: targets are led by them).
-    velocity: Vec<Vec3>,
 }
 
 /// What every agent's steering reads.
@@ -31,8 +30,11 @@ struct SteerContext<'a> {
     plugins: &'a Plugins,
     percepts: &'a Percepts,
     positions: &'a [Vec3],
-    /// Last tick's velocities.
+    /// The bodies' velocities (targets are led by them).
     velocities: &'a [Vec3],
+    body: &'a [BodyMode],
+    alive: &'a [bool],
+    generations: &'a [u32],
     decisions: &'a [Decision],
     waypoints: &'a [Option<Vec3>],
     dt: f32,
@@ -54,6 +56,11 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
         position,
         velocity,
         facing,
+        desired_velocity,
+        desired_facing,
+        body,
+        alive,
+        generation,
         decision,
         mind,
         missile,
@@ -66,35 +73,52 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
         percepts: &world.percepts,
         positions: position,
         velocities: velocity,
+        body,
+        alive,
+        generations: generation,
         decisions: decision,
         waypoints: &scratch.waypoints,
         dt: world.config.tick_seconds,
     };
-    scratch.velocity.clear();
-    scratch.velocity.resize(ctx.velocities.len(), Vec3::ZERO);
-    scratch
-        .velocity
+    let facings = &*facing;
+    desired_velocity
         .par_iter_mut()
-        .zip(facing.par_iter_mut())
+        .zip(desired_facing.par_iter_mut())
         .zip(mind.par_iter_mut())
         .zip(missile.par_iter_mut())
         .enumerate()
         .with_min_len(PAR_MIN)
         .for_each(|(i, (((v, f), mind), missile))| {
+            if !ctx.alive[i] || ctx.body[i] == BodyMode::Kinematic {
+                (*v, *f) = (Vec3::ZERO, facings[i]);
+                return;
+            }
+            // A Driven body carries on from what it asked for last, not
+            // from how far its controller got.
+            let current = match ctx.body[i] {
+                BodyMode::Driven => *v,
+                _ => ctx.velocities[i],
+            };
             (*v, *f) = match missile {
                 Some(m) => steer_missile(&ctx, i, m),
-                None => steer_agent(&ctx, i, *f, mind),
+                None => steer_agent(&ctx, i, current, facings[i], mind),
             };
         });
-    std::mem::swap(velocity, &mut scratch.velocity);
 }
 
-/// The new `(velocity, facing)` of agent `i`, facing `facing` now.
-fn steer_agent(ctx: &SteerContext<'_>, i: usize, facing: Vec3, mind: &mut Mind) -> (Vec3, Vec3) {
+/// The `(velocity, facing)` agent `i` wants, moving at `velocity` and
+/// facing `facing` now.
+fn steer_agent(
+    ctx: &SteerContext<'_>,
+    i: usize,
+    velocity: Vec3,
+    facing: Vec3,
+    mind: &mut Mind,
+) -> (Vec3, Vec3) {
     let d = ctx.decisions[i];
     let input = SteerInput {
         position: ctx.positions[i],
-        velocity: ctx.velocities[i],
+        velocity,
         facing,
         decision: d,
         target_position: d
@@ -126,7 +150,7 @@ fn steer_agent(ctx: &SteerContext<'_>, i: usize, facing: Vec3, mind: &mut Mind) 
         _ => steer(movement, input, &mut mind.rng),
     };
     if let Some(radius) = archetype.separation {
-        let me = AgentId::from_index(i);
+        let me = AgentId::new(i as u32, ctx.generations[i]);
         let neighbours = archetype
             .senses
             .iter()

@@ -4,7 +4,7 @@
 use glam::Vec3;
 use kiai_fog::FogError;
 
-use crate::data::{ArchetypeId, FactionId};
+use crate::data::{AgentId, ArchetypeId, FactionId};
 
 /// An axis-aligned box in world units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,6 +57,12 @@ pub struct AgentSpawn {
 pub enum WorldError {
     /// A handle does not name anything in this world.
     UnknownHandle(String),
+    /// The agent is not in the world (despawned, or never spawned here).
+    NotAlive(AgentId),
+    /// No wall has this index or name.
+    UnknownWall(String),
+    /// The world has no waypoint graph, or it has no such waypoint or link.
+    UnknownWaypoint(String),
     /// A world holds at most `u32::MAX` agents or `u16::MAX` archetypes.
     Full(&'static str),
     /// The fog of war rejected its settings or a unit.
@@ -67,6 +73,9 @@ impl std::fmt::Display for WorldError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WorldError::UnknownHandle(h) => write!(f, "unknown handle {h}"),
+            WorldError::NotAlive(a) => write!(f, "{a} is not in the world (despawned?)"),
+            WorldError::UnknownWall(w) => write!(f, "no wall {w}"),
+            WorldError::UnknownWaypoint(w) => write!(f, "no waypoint or link {w}"),
             WorldError::Full(what) => write!(f, "too many {what}"),
             WorldError::Fog(e) => write!(f, "fog of war: {e}"),
         }

@@ -2,8 +2,12 @@
 //! and the percepts of the last sense stage.
 
 mod agents;
+mod bodies;
 mod config;
+mod dynamic;
+mod events;
 mod fog;
+mod lifecycle;
 pub mod plugins;
 
 pub use agents::Agents;
@@ -11,12 +15,12 @@ pub use config::{Aabb, AgentSpawn, WorldConfig, WorldError};
 pub(crate) use fog::fog_pose;
 pub use fog::{Fog, FogSettings};
 
-use glam::Vec3;
+pub use lifecycle::Deferred;
+pub(crate) use lifecycle::Replan;
 
-use crate::data::rng::agent_stream;
 use crate::data::{
-    AgentId, Archetype, ArchetypeId, CompiledSenses, Decision, Factions, MemoryEntry, Message,
-    Mind, Missile, Movement, NavState, Occluders, PerceptionBudget, Percepts, RayCursor, Sound,
+    AgentId, Archetype, ArchetypeId, CompiledSenses, Event, Factions, MemoryEntry, Message,
+    NavState, Occluders, PerceptionBudget, Percepts, RayCursor, Sound,
 };
 
 /// Everything the simulation knows. Advance it with
@@ -44,6 +48,20 @@ pub struct World {
     pub(crate) perception_budget: Option<PerceptionBudget>,
     /// Where the next budgeted sense stage starts casting rays.
     pub(crate) ray_cursor: RayCursor,
+    /// What happened since the last tick began (see [`World::events`]).
+    pub(crate) events: Vec<Event>,
+    /// How many of `events` belong to the last tick that ended.
+    pub(crate) tick_events_end: usize,
+    /// Agents were despawned since the last tick began: what others hold
+    /// of them is cleared when the next one begins.
+    pub(crate) scrub_pending: bool,
+    /// Spawns and despawns asked for during a tick, applied at its end.
+    pub(crate) deferred: Vec<Deferred>,
+    /// Waypoint walkers must re-plan their routes at the next navigate
+    /// stage (the graph changed).
+    pub(crate) replan: lifecycle::Replan,
+    /// Wall names, doors and the links doors cross.
+    pub(crate) walls_info: dynamic::WallInfo,
 }
 
 impl World {
@@ -66,6 +84,12 @@ impl World {
             pending_messages: Vec::new(),
             perception_budget: None,
             ray_cursor: RayCursor::default(),
+            events: Vec::new(),
+            tick_events_end: 0,
+            scrub_pending: false,
+            deferred: Vec::new(),
+            replan: lifecycle::Replan::default(),
+            walls_info: dynamic::WallInfo::default(),
         }
     }
 
@@ -109,59 +133,6 @@ impl World {
         self.archetypes.get(id.index())
     }
 
-    /// Adds an agent. Its random stream is derived from the world seed and
-    /// its index, so spawning order alone decides it.
-    pub fn spawn(&mut self, spawn: AgentSpawn) -> Result<AgentId, WorldError> {
-        if spawn.archetype.index() >= self.archetypes.len() {
-            return Err(WorldError::UnknownHandle(spawn.archetype.to_string()));
-        }
-        if spawn.faction.index() >= self.factions.len() {
-            return Err(WorldError::UnknownHandle(spawn.faction.to_string()));
-        }
-        let index = self.agents.len();
-        let index32 = u32::try_from(index).map_err(|_| WorldError::Full("agents"))?;
-        let a = &mut self.agents;
-        a.names.push(spawn.name);
-        a.archetype.push(spawn.archetype);
-        a.faction.push(spawn.faction);
-        a.position.push(spawn.position);
-        a.velocity.push(Vec3::ZERO);
-        a.facing
-            .push(spawn.facing.try_normalize().unwrap_or(Vec3::X));
-        a.decision.push(Decision::default());
-        let facing = a.facing[index];
-        a.memory.push(Vec::new());
-        a.nav.push(NavState::default());
-        a.missile
-            .push(match self.archetypes[spawn.archetype.index()].movement {
-                Movement::Missile {
-                    speed,
-                    turn_rate,
-                    control,
-                    guidance,
-                    arrival_distance,
-                    precision,
-                } => Some(Box::new(
-                    Missile::new(spawn.position, facing, Vec3::Y, speed, turn_rate)
-                        .with_control(control)
-                        .with_guidance(guidance)
-                        .with_precision(precision)
-                        .with_arrival_distance(arrival_distance),
-                )),
-                _ => None,
-            });
-        let weights = self.archetypes[spawn.archetype.index()]
-            .profile
-            .map_or([1.0, 1.0], |p| [p.chase, p.evade]);
-        a.mind.push(Mind {
-            rng: agent_stream(self.config.seed, index32),
-            saved: None,
-            weights,
-        });
-        self.add_fog_unit(index)?;
-        Ok(AgentId(index32))
-    }
-
     /// Sets the game's deciders and steering behaviours, which archetypes
     /// refer to by index ([`Archetype::decider`](crate::Archetype::decider),
     /// [`Movement::Custom`](crate::Movement::Custom)).
@@ -175,8 +146,19 @@ impl World {
     }
 
     /// Sets the walls and the potentially visible set used by `occluded`
-    /// senses (replacing earlier ones).
+    /// senses and by movement (replacing earlier ones, and forgetting their
+    /// names and doors).
     pub fn set_occluders(&mut self, occluders: Occluders) {
+        // The old doors release the links they held closed.
+        for index in 0..self.walls_info.door.len() {
+            // The index exists: the door flags cover the old walls only.
+            let _ = self.set_door(index, false);
+        }
+        let blocked = std::mem::take(&mut self.walls_info.blocked_links);
+        self.walls_info = dynamic::WallInfo {
+            blocked_links: blocked,
+            ..dynamic::WallInfo::default()
+        };
         self.occluders = Some(occluders);
     }
 
@@ -199,9 +181,19 @@ impl World {
         self.ray_cursor
     }
 
-    /// Sets the waypoint graph that waypoint walkers walk (seed 001).
+    /// Sets the waypoint graph that waypoint walkers walk (seed 001). Links
+    /// blocked through [`World::set_link_blocked`] and by closed doors stay
+    /// blocked in it; walkers re-plan.
     pub fn set_nav(&mut self, nav: kiai_nav::NavGraph) {
         self.nav = Some(nav);
+        let blocked: Vec<_> = self.walls_info.blocked_links.iter().copied().collect();
+        if let Some(nav) = &mut self.nav {
+            for (from, to) in blocked {
+                nav.block_link(from, to);
+            }
+        }
+        self.relink_doors();
+        self.replan.all = true;
     }
 
     /// The waypoint graph, if any.
@@ -236,12 +228,13 @@ impl World {
     }
 
     /// What `agent` remembers: per sense and target, where and when it was
-    /// last sensed (senses with `memory_ticks > 0` only).
+    /// last sensed (senses with `memory_ticks > 0` only); empty for a
+    /// handle that is not alive.
     pub fn memory(&self, agent: AgentId) -> &[MemoryEntry] {
-        self.agents
-            .memory
-            .get(agent.index())
-            .map_or(&[], Vec::as_slice)
+        if !self.agents.is_alive(agent) {
+            return &[];
+        }
+        &self.agents.memory[agent.index()]
     }
 
     /// The fog of war, when enabled.
@@ -259,20 +252,23 @@ impl World {
         &self.percepts
     }
 
-    /// The agents that `agent` noticed with its sense called `sense` in the
-    /// last sense stage (ascending), or `None` when either does not exist.
-    pub fn sensed_by_name(&self, agent: AgentId, sense: &str) -> Option<&[AgentId]> {
-        let archetype = self
-            .archetypes
-            .get(self.agents.archetype.get(agent.index())?.index())?;
-        let s = archetype.sense_index(sense)?;
-        Some(self.percepts.sensed(agent, s))
+    /// Whether `agent` is in the world (a despawned agent's handle is
+    /// refused everywhere).
+    pub fn is_alive(&self, agent: AgentId) -> bool {
+        self.agents.is_alive(agent)
     }
 
-    /// Moves `agent` to `position` (e.g. from game physics); `None` when
-    /// the agent does not exist.
-    pub fn set_position(&mut self, agent: AgentId, position: Vec3) -> Option<()> {
-        *self.agents.position.get_mut(agent.index())? = position;
-        Some(())
+    /// The agents that `agent` noticed with its sense called `sense` in the
+    /// last sense stage (ascending), or `None` when the agent is not alive
+    /// or has no such sense.
+    pub fn sensed_by_name(&self, agent: AgentId, sense: &str) -> Option<&[AgentId]> {
+        if !self.agents.is_alive(agent) {
+            return None;
+        }
+        let archetype = self
+            .archetypes
+            .get(self.agents.archetype[agent.index()].index())?;
+        let s = archetype.sense_index(sense)?;
+        Some(self.percepts.sensed(agent, s))
     }
 }

@@ -1,13 +1,15 @@
-//! What the agent does: intents, messages and sounds. Messages and sounds
-//! are queued and applied after the decide stage, in agent order.
+//! What the agent does: intents, messages, sounds, and agents joining and
+//! leaving the world. Messages and sounds are queued and applied after the
+//! decide stage, in agent order; spawns and despawns are queued for the end
+//! of the tick (`World::defer`), so a tick always sees one world.
 
-use kiai_core::AgentId;
 use kiai_core::glam::Vec3;
 use kiai_core::perception::hearing::Sound;
 use kiai_core::perception::{Message, Recipient};
+use kiai_core::{AgentId, AgentSpawn, World};
 use mlua::{Function, Scope, Table, Value, Variadic};
 
-use super::{ApiFunction, Binding, On, Tick, handle, me, point, rt};
+use super::{ApiFunction, Binding, On, Tick, handle, id, me, point, rt};
 use crate::intent::parse_intent;
 
 pub(super) const BINDINGS: &[Binding] = &[
@@ -61,6 +63,26 @@ pub(super) const BINDINGS: &[Binding] = &[
         },
         make: emit_sound,
     },
+    Binding {
+        api: ApiFunction {
+            on: On::Agent,
+            name: "despawn",
+            params: "",
+            returns: "",
+            doc: "Action: the agent leaves the world at the end of the tick; its handle then names nobody.",
+        },
+        make: despawn,
+    },
+    Binding {
+        api: ApiFunction {
+            on: On::Kiai,
+            name: "spawn",
+            params: "archetype: string, faction: string, x: number, y: number, z: number, name?: string",
+            returns: "",
+            doc: "Action: a new agent joins the world at the end of the tick (its on_spawn runs the next tick).",
+        },
+        make: spawn,
+    },
 ];
 
 /// Something a script asked the world to do; applied after the decide stage.
@@ -70,6 +92,10 @@ pub(crate) enum Action {
     Sound(Sound),
     /// Send a message.
     Message(Message),
+    /// Spawn an agent at the end of the tick.
+    Spawn(AgentSpawn),
+    /// Despawn an agent at the end of the tick.
+    Despawn(AgentId),
 }
 
 /// Most actions (messages, sounds) one agent may take per tick.
@@ -85,17 +111,17 @@ fn push(tick: &Tick<'_>, agent: usize, action: Action) -> mlua::Result<()> {
         .count();
     if mine >= MAX_ACTIONS_PER_AGENT {
         return Err(rt(format!(
-            "an agent may send at most {MAX_ACTIONS_PER_AGENT} messages and sounds per tick"
+            "an agent may take at most {MAX_ACTIONS_PER_AGENT} actions (messages, sounds, spawns) per tick"
         )));
     }
     actions.push((agent as u32, action));
     Ok(())
 }
 
-/// A message from agent `from`.
-fn message(from: usize, to: Recipient, tag: u32, position: Vec3) -> Action {
+/// A message from agent `from` (its slot).
+fn message(world: &World, from: usize, to: Recipient, tag: u32, position: Vec3) -> Action {
     Action::Message(Message {
-        from: Some(AgentId::from_index(from)),
+        from: Some(id(world, from)),
         to,
         tag,
         position,
@@ -138,8 +164,8 @@ fn send<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Fu
             let i = me(&t, world)?;
             let o = handle(&to, world).ok_or_else(|| rt("send: no such agent"))?;
             let pos = point(x, y, z, world.agents().positions()[i])?;
-            let to = Recipient::Agent(AgentId::from_index(o));
-            push(tick, i, message(i, to, tag_of(tag)?, pos))
+            let to = Recipient::Agent(id(world, o));
+            push(tick, i, message(world, i, to, tag_of(tag)?, pos))
         },
     )
 }
@@ -166,7 +192,7 @@ fn radio<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<F
                 center: here,
                 radius: radius as f32,
             };
-            push(tick, i, message(i, to, tag_of(tag)?, pos))
+            push(tick, i, message(world, i, to, tag_of(tag)?, pos))
         },
     )
 }
@@ -178,7 +204,7 @@ fn broadcast<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Resu
             let i = me(&t, world)?;
             let pos = point(x, y, z, world.agents().positions()[i])?;
             let to = Recipient::Faction(world.agents().factions()[i]);
-            push(tick, i, message(i, to, tag_of(tag)?, pos))
+            push(tick, i, message(world, i, to, tag_of(tag)?, pos))
         },
     )
 }
@@ -198,4 +224,51 @@ fn emit_sound<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Res
         };
         push(tick, i, Action::Sound(sound))
     })
+}
+
+fn despawn<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
+    let world = tick.world;
+    scope.create_function(move |_, t: Table| {
+        let i = me(&t, world)?;
+        push(tick, i, Action::Despawn(id(world, i)))
+    })
+}
+
+fn spawn<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
+    let world = tick.world;
+    scope.create_function(
+        move |_,
+              (archetype, faction, x, y, z, name): (
+            String,
+            String,
+            f64,
+            f64,
+            f64,
+            Option<String>,
+        )| {
+            let i = tick
+                .current_agent()
+                .ok_or_else(|| rt("spawn: only from a hook of an agent"))?;
+            let arch = world
+                .archetypes()
+                .iter()
+                .position(|a| a.name == archetype)
+                .ok_or_else(|| rt(format!("spawn: no archetype `{archetype}`")))?;
+            let faction_id = world
+                .factions()
+                .find(&faction)
+                .ok_or_else(|| rt(format!("spawn: no faction `{faction}`")))?;
+            let position = point(Some(x), Some(y), Some(z), Vec3::ZERO)?;
+            let n = tick.actions.borrow().len();
+            let name = name.unwrap_or_else(|| format!("{archetype}@{}.{i}.{n}", world.tick()));
+            let spawn = AgentSpawn {
+                name,
+                archetype: kiai_core::ArchetypeId::from_index(arch),
+                faction: faction_id,
+                position,
+                facing: Vec3::X,
+            };
+            push(tick, i, Action::Spawn(spawn))
+        },
+    )
 }

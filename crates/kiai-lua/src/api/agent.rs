@@ -5,7 +5,7 @@ use kiai_core::rng::AgentRng;
 use mlua::{Function, Scope, Table, Value};
 use rand::RngExt;
 
-use super::{ApiFunction, Binding, On, Tick, handle, me, rt, xyz};
+use super::{ApiFunction, Binding, On, Tick, handle, lua_id, me, rt, xyz};
 
 pub(super) const BINDINGS: &[Binding] = &[
     Binding {
@@ -157,7 +157,7 @@ fn target<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<
     scope.create_function(move |_, t: Table| {
         Ok(world.agents().decisions()[me(&t, world)?]
             .target
-            .map(|a| a.0))
+            .map(lua_id))
     })
 }
 

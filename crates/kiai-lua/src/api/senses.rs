@@ -5,7 +5,7 @@ use kiai_core::perception::hearing::NO_SOURCE;
 use kiai_core::{AgentId, SenseFilter, Shape, World};
 use mlua::{Function, IntoLuaMulti, LuaString, MultiValue, Scope, Table, Value};
 
-use super::{ApiFunction, Binding, On, Tick, handle, me, rt};
+use super::{ApiFunction, Binding, On, Tick, handle, id, lua_id, me, rt};
 
 pub(super) const BINDINGS: &[Binding] = &[
     Binding {
@@ -92,8 +92,11 @@ pub(crate) fn sense_name(world: &World, agent: AgentId, sense: usize) -> String 
 }
 
 /// The handle of a sound's source, `None` when no agent made it.
-pub(crate) fn source_handle(source: u32, world: &World) -> Option<u32> {
-    (source != NO_SOURCE && (source as usize) < world.agents().len()).then_some(source)
+pub(crate) fn source_handle(source: u32, world: &World) -> Option<i64> {
+    (source != NO_SOURCE)
+        .then(|| world.agents().id(source as usize))
+        .flatten()
+        .map(lua_id)
 }
 
 /// The index of `agent`'s sense called `name`.
@@ -115,7 +118,7 @@ fn sees<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Fu
     let world = tick.world;
     scope.create_function(move |_, (t, sense): (Table, LuaString)| {
         let (i, s) = agent_sense(&t, &sense, world)?;
-        Ok(world.percepts().sensed(AgentId::from_index(i), s).len())
+        Ok(world.percepts().sensed(id(world, i), s).len())
     })
 }
 
@@ -123,8 +126,8 @@ fn sensed<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<
     let world = tick.world;
     scope.create_function(move |lua, (t, sense): (Table, LuaString)| {
         let (i, s) = agent_sense(&t, &sense, world)?;
-        let ids = world.percepts().sensed(AgentId::from_index(i), s);
-        lua.create_sequence_from(ids.iter().map(|a| a.0))
+        let ids = world.percepts().sensed(id(world, i), s);
+        lua.create_sequence_from(ids.iter().map(|&a| lua_id(a)))
     })
 }
 
@@ -144,7 +147,7 @@ fn filter_of(filter: Option<&LuaString>) -> mlua::Result<SenseFilter> {
 
 /// The nearest agent sense `s` of agent `i` senses that passes `want`, and
 /// its distance.
-fn nearest_of(world: &World, i: usize, s: usize, want: SenseFilter) -> Option<(u32, f32)> {
+fn nearest_of(world: &World, i: usize, s: usize, want: SenseFilter) -> Option<(i64, f32)> {
     let a = world.agents();
     let mine = a.factions()[i];
     // What a sight sense lists already passed its own filter (hearing lists
@@ -155,14 +158,14 @@ fn nearest_of(world: &World, i: usize, s: usize, want: SenseFilter) -> Option<(u
     let prefiltered = want == SenseFilter::All
         || sense_def.is_some_and(|d| d.filter == want && !matches!(d.shape, Shape::Hearing { .. }));
     let p = a.positions()[i];
-    let mut best: Option<(f32, u32)> = None;
-    for &o in world.percepts().sensed(AgentId::from_index(i), s) {
+    let mut best: Option<(f32, i64)> = None;
+    for &o in world.percepts().sensed(id(world, i), s) {
         if !prefiltered && !want.passes(world.factions(), mine, a.factions()[o.index()]) {
             continue;
         }
         let d = p.distance_squared(a.positions()[o.index()]);
         if best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, o.0));
+            best = Some((d, lua_id(o)));
         }
     }
     best.map(|(d, o)| (o, d.sqrt()))
@@ -187,7 +190,7 @@ fn heard<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<F
     scope.create_function(move |lua, (t, sense): (Table, LuaString)| {
         let (i, s) = agent_sense(&t, &sense, world)?;
         let p = world.percepts();
-        let Some(h) = p.heard(AgentId::from_index(i), s).first() else {
+        let Some(h) = p.heard(id(world, i), s).first() else {
             return Ok(MultiValue::new());
         };
         let Some(snd) = p.sounds().get(h.sound) else {
@@ -212,7 +215,7 @@ fn sounds<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<
         let (i, s) = agent_sense(&t, &sense, world)?;
         let p = world.percepts();
         let list = lua.create_table()?;
-        for h in p.heard(AgentId::from_index(i), s) {
+        for h in p.heard(id(world, i), s) {
             if let Some(snd) = p.sounds().get(h.sound) {
                 let e = lua.create_table()?;
                 e.raw_set("loudness", h.loudness)?;
@@ -234,10 +237,10 @@ fn messages<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Resul
         let i = me(&t, world)?;
         let p = world.percepts();
         let list = lua.create_table()?;
-        for &k in p.inbox(AgentId::from_index(i)) {
+        for &k in p.inbox(id(world, i)) {
             if let Some(msg) = p.messages().get(k as usize) {
                 let e = lua.create_table()?;
-                e.raw_set("from", msg.from.map(|a| a.0))?;
+                e.raw_set("from", msg.from.map(lua_id))?;
                 e.raw_set("tag", msg.tag)?;
                 e.raw_set("x", msg.position.x)?;
                 e.raw_set("y", msg.position.y)?;
@@ -257,7 +260,7 @@ fn remembered<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Res
             return Ok(MultiValue::new());
         };
         let best = world
-            .memory(AgentId::from_index(i))
+            .memory(id(world, i))
             .iter()
             .filter(|e| e.target.index() == o)
             .max_by_key(|e| e.tick);

@@ -2,7 +2,7 @@
 
 use mlua::{Function, IntoLuaMulti, LuaString, MultiValue, Scope, Value};
 
-use super::{ApiFunction, Binding, On, Tick, handle, rt, xyz};
+use super::{ApiFunction, Binding, On, Tick, handle, lua_id, rt, xyz};
 
 pub(super) const BINDINGS: &[Binding] = &[
     Binding {
@@ -100,7 +100,7 @@ fn agent_count<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Re
 fn find<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
     scope.create_function(move |_, name: LuaString| {
-        Ok(world.agents().find(&name.to_str()?).map(|a| a.0))
+        Ok(world.agents().find(&name.to_str()?).map(lua_id))
     })
 }
 

@@ -12,6 +12,9 @@ pub(super) struct Grid {
     /// Compressed rows: walls of cell `c` are `items[start[c]..start[c + 1]]`.
     pub(super) start: Vec<u32>,
     pub(super) items: Vec<u32>,
+    /// How far (world units) a wall's cells reach beyond its segment: far
+    /// above f64 rounding, fixed when the grid was built.
+    pub(super) margin: f64,
 }
 
 impl Grid {
@@ -54,8 +57,10 @@ impl Grid {
         [lo(x0, 0), lo(z0, 1), hi(x1, 0, self.nx), hi(z1, 1, self.nz)]
     }
 
-    pub(super) fn build(walls: &[Wall], cell_size: Option<f32>) -> Grid {
-        let finite: Vec<usize> = (0..walls.len()).filter(|&i| walls[i].is_finite()).collect();
+    pub(super) fn build(walls: &[Wall], indexed: &[bool], cell_size: Option<f32>) -> Grid {
+        let finite: Vec<usize> = (0..walls.len())
+            .filter(|&i| indexed[i] && walls[i].is_finite())
+            .collect();
         if finite.is_empty() {
             return Grid {
                 cell: f64::from(
@@ -107,6 +112,7 @@ impl Grid {
             nz,
             start: vec![0; nx * nz + 1],
             items: Vec::new(),
+            margin: 0.0,
         };
         // Inflate by a margin far above f64 rounding so DDA and crossing
         // computations can never disagree about which cell holds a wall.
@@ -115,6 +121,7 @@ impl Grid {
             .chain(hi.iter())
             .fold(0.0f64, |m, v| m.max(v.abs()));
         let margin = cell * 1e-4 + mag * 1e-9;
+        grid.margin = margin;
         // Two passes: count, then fill (compressed sparse rows).
         let mut counts = vec![0u32; nx * nz];
         for &i in &finite {
@@ -137,6 +144,62 @@ impl Grid {
             }
         }
         grid
+    }
+
+    /// Whether `wall` lies well inside the grid (its cells then hold it
+    /// exactly as a fresh build would); otherwise the grid must be built
+    /// again to take it.
+    pub(super) fn holds(&self, wall: &Wall) -> bool {
+        if self.nx < 3 || self.nz < 3 {
+            return false;
+        }
+        let inside = |v: f32, axis: usize| {
+            let (origin, n) = (self.origin[axis], [self.nx, self.nz][axis]);
+            let v = f64::from(v);
+            v - self.margin > origin + self.cell
+                && v + self.margin < origin + (n - 1) as f64 * self.cell
+        };
+        [wall.from, wall.to]
+            .iter()
+            .all(|p| inside(p.x, 0) && inside(p.y, 1))
+    }
+
+    /// Enters wall `index` into the cells `wall` touches, keeping each
+    /// cell's walls ascending. One pass over the rows.
+    pub(super) fn insert(&mut self, index: u32, wall: &Wall) {
+        let mut cells = Vec::new();
+        self.for_cells_of(wall, self.margin, |c| cells.push(c));
+        cells.sort_unstable();
+        cells.dedup();
+        self.rewrite(|c, items| {
+            if cells.binary_search(&c).is_ok() {
+                let at = items.partition_point(|&w| w < index);
+                items.insert(at, index);
+            }
+        });
+    }
+
+    /// Takes wall `index` out of every cell.
+    pub(super) fn remove(&mut self, index: u32) {
+        self.rewrite(|_, items| items.retain(|&w| w != index));
+    }
+
+    /// Rebuilds the compressed rows, letting `edit` change each cell's list.
+    fn rewrite(&mut self, mut edit: impl FnMut(usize, &mut Vec<u32>)) {
+        let cells = self.start.len().saturating_sub(1);
+        let mut items = Vec::with_capacity(self.items.len() + 4);
+        let mut cell = Vec::new();
+        for c in 0..cells {
+            cell.clear();
+            cell.extend_from_slice(self.cell_items(c));
+            edit(c, &mut cell);
+            self.start[c] = items.len() as u32;
+            items.extend_from_slice(&cell);
+        }
+        if let Some(end) = self.start.last_mut() {
+            *end = items.len() as u32;
+        }
+        self.items = items;
     }
 
     pub(super) fn cell_items(&self, cell: usize) -> &[u32] {

@@ -44,6 +44,7 @@
 //! positions); otherwise they are correct up to `f64` rounding. The grid and the
 //! brute force use the same per-wall test, so they always agree.
 
+mod changes;
 mod grid;
 mod near;
 mod query;
@@ -156,9 +157,22 @@ const MAX_CELLS: usize = 1 << 20;
 #[derive(Clone, Debug)]
 pub struct Walls {
     walls: Vec<Wall>,
+    /// Per wall, whether it stands (doors open by disabling it).
+    state: Vec<WallState>,
     /// The cell size asked for in [`Walls::build`], reused by `add*`.
     requested_cell_size: Option<f32>,
     grid: Grid,
+}
+
+/// Whether a wall takes part in queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WallState {
+    /// It stands and blocks.
+    Enabled,
+    /// It is open (a door) and blocks nothing until enabled again.
+    Disabled,
+    /// It was removed for good; its index stays taken.
+    Removed,
 }
 
 impl Default for Walls {
@@ -175,30 +189,39 @@ impl Walls {
     /// every cell its segment touches (slightly inflated, so rounding never
     /// loses a wall). Non-finite walls are kept but never indexed or hit.
     pub fn build(walls: Vec<Wall>, cell_size: Option<f32>) -> Self {
-        let grid = Grid::build(&walls, cell_size);
+        let state = vec![WallState::Enabled; walls.len()];
+        let indexed = vec![true; walls.len()];
+        let grid = Grid::build(&walls, &indexed, cell_size);
         Self {
             walls,
+            state,
             requested_cell_size: cell_size,
             grid,
         }
     }
 
-    /// Adds one wall and re-indexes (O(walls); meant for authoring, not per tick).
-    pub fn add(&mut self, wall: Wall) {
-        self.walls.push(wall);
-        self.grid = Grid::build(&self.walls, self.requested_cell_size);
-    }
-
     /// Adds the walls of a closed polygon (see [`Wall::polygon`]), all of
     /// `height` world units, and re-indexes once.
     pub fn add_polygon(&mut self, points: &[Vec2], height: f32) {
-        self.walls.extend(Wall::polygon(points, height));
-        self.grid = Grid::build(&self.walls, self.requested_cell_size);
+        for wall in Wall::polygon(points, height) {
+            self.walls.push(wall);
+            self.state.push(WallState::Enabled);
+        }
+        self.reindex();
     }
 
-    /// All walls, in insertion order (indices are stable).
+    /// All walls, in insertion order (indices are stable), standing or not
+    /// (see [`Walls::is_enabled`]).
     pub fn walls(&self) -> &[Wall] {
         &self.walls
+    }
+
+    /// The walls that stand, with their indices: what queries test.
+    pub fn enabled_walls(&self) -> impl Iterator<Item = (usize, &Wall)> + '_ {
+        self.walls
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.state[*i] == WallState::Enabled)
     }
 
     /// The grid's cell size in world units (> 0).

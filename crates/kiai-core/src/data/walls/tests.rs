@@ -269,3 +269,91 @@ proptest! {
         }
     }
 }
+
+/// One change to a set of walls while the world runs.
+#[derive(Clone, Debug)]
+enum Change {
+    Toggle(usize),
+    Push(Vec<Wall>),
+    Remove(usize),
+}
+
+fn change() -> impl Strategy<Value = Change> {
+    prop_oneof![
+        4 => (0usize..64).prop_map(Change::Toggle),
+        2 => any_wall().prop_map(Change::Push),
+        1 => (0usize..64).prop_map(Change::Remove),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn changed_walls_equal_brute_force_over_the_standing_ones(
+        walls in scene(),
+        cell in cell_size(),
+        changes in prop::collection::vec(change(), 1..12),
+        queries in prop::collection::vec(query(), 1..12),
+    ) {
+        let mut set = Walls::build(walls, cell);
+        let mut s = RayScratch::new();
+        let mut near = NearWalls::new();
+        for c in changes {
+            let n = set.walls().len().max(1);
+            match c {
+                Change::Toggle(i) => {
+                    let on = set.is_enabled(i % n);
+                    if let Some(on) = on {
+                        set.set_enabled(i % n, !on);
+                    }
+                }
+                Change::Push(ws) => {
+                    for w in ws {
+                        set.push(w);
+                    }
+                }
+                Change::Remove(i) => {
+                    set.remove(i % n);
+                }
+            }
+            let standing: Vec<Wall> = set.enabled_walls().map(|(_, w)| *w).collect();
+            // The grid after the changes equals one built from the standing
+            // walls, and both equal the brute force.
+            let fresh = Walls::build(standing.clone(), cell);
+            near.clear();
+            for &(eye, target) in &queries {
+                let brute = blocks_brute(&standing, eye, target);
+                prop_assert_eq!(set.blocks(eye, target, &mut s), brute);
+                prop_assert_eq!(fresh.blocks(eye, target, &mut s), brute);
+                prop_assert_eq!(set.first_hit(eye, target, &mut s), first_hit_brute(&standing, eye, target));
+                prop_assert_eq!(set.blocks_near(eye, target, 12.0, &mut near, &mut s), brute);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_door_opens_and_closes_and_removed_walls_stay_removed() {
+    let mut set = Walls::build(vec![wall(5.0, -5.0, 5.0, 5.0, 3.0)], None);
+    let mut s = RayScratch::new();
+    let (e, t) = (v3(0.0, 1.0, 0.0), v3(10.0, 1.0, 0.0));
+    assert!(set.blocks(e, t, &mut s));
+    assert_eq!(set.set_enabled(0, false), Some(true));
+    assert!(!set.blocks(e, t, &mut s));
+    assert_eq!(set.set_enabled(0, true), Some(false));
+    assert!(set.blocks(e, t, &mut s));
+    let far = set.push(wall(500.0, -5.0, 500.0, 5.0, 3.0));
+    assert!(
+        set.blocks(v3(490.0, 1.0, 0.0), v3(510.0, 1.0, 0.0), &mut s),
+        "beyond the old grid"
+    );
+    assert!(set.remove(far));
+    assert_eq!(
+        set.set_enabled(far, true),
+        None,
+        "a removed wall stays removed"
+    );
+    assert!(!set.blocks(v3(490.0, 1.0, 0.0), v3(510.0, 1.0, 0.0), &mut s));
+    assert_eq!(set.enabled_walls().count(), 1);
+}
