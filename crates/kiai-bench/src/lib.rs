@@ -7,8 +7,8 @@
 //! with the machine they ran on.
 //!
 //! Everything a benchmark needs beyond kiai itself lives here and nowhere
-//! else: the peers (kiddo, rstar, petgraph's A*, pathfinding) and the
-//! [`CountingAllocator`]. The shipped `kiai` binary does not link this crate.
+//! else: the peers (kiddo, rstar, petgraph's A*, pathfinding, dodgy_2d) and
+//! the [`CountingAllocator`]. The shipped `kiai` binary does not link this crate.
 //!
 //! Timings use the wall clock, which is fine here: benchmarks observe the
 //! simulation, they never feed time into it.
@@ -16,6 +16,7 @@
 use std::time::Instant;
 
 mod alloc;
+pub mod avoidance;
 pub mod content;
 pub mod fog;
 pub mod lua;
@@ -163,5 +164,6 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     out.extend(lua::scenarios(effort)?);
     out.extend(nav::scenarios(effort)?);
     out.extend(fog::scenarios(effort)?);
+    out.extend(avoidance::scenarios(effort)?);
     Ok(out)
 }
