@@ -812,6 +812,7 @@ fn select(args: &SelectArgs) -> anyhow::Result<ExitCode> {
     options.filter = NeighbourFilter {
         max_distance: args.max_distance,
         exclude: &exclude,
+        ..NeighbourFilter::default()
     };
     options.jitter = args.jitter;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(content.seed()));
