@@ -148,13 +148,23 @@ pub const ARRIVAL_SECONDS: f32 = 0.5;
 /// overshooting the goal within the tick (so agents stop on it instead of
 /// orbiting it). `planar` ignores heights.
 pub fn arrive_at(position: Vec3, goal: Vec3, speed: f32, dt: f32, planar: bool) -> Vec3 {
-    let mut goal = goal;
+    let mut to = goal - position;
     if planar {
-        goal.y = position.y;
+        to.y = 0.0;
     }
-    let v = arrive(position, goal, speed, speed * ARRIVAL_SECONDS);
-    let step = position.distance(goal) / dt.max(f32::EPSILON);
-    v.clamp_length_max(step)
+    let distance = to.length();
+    let slowing = speed * ARRIVAL_SECONDS;
+    // Far from the goal this is exactly `seek`, bit for bit.
+    let v = seek(position, goal, speed, 1.0, planar);
+    if distance >= slowing && distance >= speed * dt {
+        return v;
+    }
+    let ramp = if slowing > 0.0 {
+        (distance / slowing).min(1.0)
+    } else {
+        1.0
+    };
+    (v * ramp).clamp_length_max(distance / dt.max(f32::EPSILON))
 }
 
 /// Reynolds' wander, planar: turn the facing by a random angle in
