@@ -13,8 +13,9 @@ pub struct NavState {
     pub route: Vec<WaypointId>,
     /// The destination the route leads to.
     pub route_goal: Option<WaypointId>,
-    /// A point it walks straight to instead of `next`: its destination,
-    /// once the way there is clear (walkers that smooth their routes).
+    /// A point it walks straight to this tick instead of `next` (walkers
+    /// that smooth their routes): its destination once the way there is
+    /// clear, or a point on its link when `next` is hidden from it.
     pub direct: Option<glam::Vec3>,
     /// Ticks in a row it made no progress toward where it walks (walkers
     /// that walls or crowds can hold up); see the navigate stage.

@@ -62,6 +62,8 @@ struct Walker<'a> {
     cost_list: CostListId,
     /// Its body's radius: narrower links are skipped.
     radius: f32,
+    /// Whether it smooths its route.
+    smooth: bool,
 }
 
 impl Walker<'_> {
@@ -85,7 +87,7 @@ pub(crate) fn run(world: &mut World, scratch: &mut NavScratch) {
     }
     choose(world, scratch);
     smooth::run(world, &mut scratch.clear);
-    stuck::run(world);
+    stuck::run(world, &scratch.clear);
 }
 
 /// Re-plans and picks next waypoints, in agent order.
@@ -108,6 +110,7 @@ fn choose(world: &mut World, scratch: &mut NavScratch) {
             route,
             arrive_radius,
             jitter,
+            smooth,
             ..
         } = archetype.movement
         else {
@@ -120,6 +123,7 @@ fn choose(world: &mut World, scratch: &mut NavScratch) {
             jitter,
             cost_list: archetype.cost_list.unwrap_or(CostListId(0)),
             radius: archetype.radius,
+            smooth,
         };
         let id = AgentId::new(i as u32, a.generation[i]);
         let state = &mut a.nav[i];
@@ -175,14 +179,19 @@ fn advance(
     events: &mut Vec<EventKind>,
 ) {
     let nav = walker.nav;
-    if state.at.is_none() {
+    // A walker entering the graph walks to the nearest waypoint first; one
+    // that smooths its route plans on from there at once, so that it can
+    // cut that corner too.
+    let entering = state.at.is_none();
+    if entering {
         state.at = nav.nearest_waypoint(step.position, true);
         state.next = state.at;
     }
-    let reached = state
-        .next
-        .and_then(|n| nav.pos(n))
-        .is_none_or(|p| p.distance(step.position) <= walker.arrive_radius);
+    let reached = (entering && walker.smooth)
+        || state
+            .next
+            .and_then(|n| nav.pos(n))
+            .is_none_or(|p| p.distance(step.position) <= walker.arrive_radius);
     if !reached {
         return;
     }
@@ -224,6 +233,13 @@ fn advance(
             state.route_goal = None;
             nav.select_random_neighbour(at, &filter, rng)
         }
+    };
+    let chosen = match chosen {
+        Some(hop) if entering && walker.smooth && hop != at => {
+            state.route.push(hop);
+            Some(at)
+        }
+        other => other,
     };
     state.next = match chosen {
         Some(next) => Some(next),

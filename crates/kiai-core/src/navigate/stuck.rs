@@ -1,12 +1,14 @@
 //! Stuck walkers: a walker that walls or crowds can hold up (the world has
 //! walls, or its archetype avoids others) and that made no progress toward
-//! where it walks for [`STUCK_SECONDS`] re-plans from the nearest
+//! where it walks for [`STUCK_SECONDS`] enters the graph again (plans from the nearest
 //! waypoint, or takes a random neighbour there (seed 001's fallback) when
 //! it was already heading for it, with a `Stuck` event.
 //!
 //! Progress is this tick's velocity toward the point it walks to: under a
 //! tenth of its speed is none. Walkers within their arrive radius of that
-//! point are arriving, not stuck.
+//! point are arriving, not stuck, and a smoothing walker that sees its way
+//! and whose last velocity local avoidance changed by a quarter of its
+//! speed or more is waiting for others (a queue at a door), not stuck.
 
 use glam::Vec3;
 
@@ -21,7 +23,7 @@ const PROGRESS: f32 = 0.1;
 
 /// Counts every walker's ticks without progress and unsticks those that
 /// reached [`STUCK_SECONDS`], in agent order.
-pub(super) fn run(world: &mut World) {
+pub(super) fn run(world: &mut World, clear: &[super::smooth::Clear]) {
     let Some(nav) = world.nav.as_ref() else {
         return;
     };
@@ -52,7 +54,9 @@ pub(super) fn run(world: &mut World) {
         }
         let state = &mut a.nav[i];
         let (position, velocity) = (a.position[i], a.velocity[i]);
-        if progresses(state, nav, (position, velocity), (speed, arrive_radius)) {
+        let waiting = clear.get(i).is_some_and(|c| c.sees_way)
+            && a.desired_velocity[i].distance(a.preferred_velocity[i]) >= 0.25 * speed;
+        if waiting || progresses(state, nav, (position, velocity), (speed, arrive_radius)) {
             state.stalled = 0;
             continue;
         }
@@ -76,13 +80,17 @@ pub(super) fn run(world: &mut World) {
         };
         state.direct = None;
         state.route.clear();
-        state.next = if state.next == Some(nearest) {
-            nav.select_random_neighbour(nearest, &filter, &mut a.mind[i].rng)
-                .or(Some(nearest))
+        if state.next == Some(nearest) {
+            state.next = nav
+                .select_random_neighbour(nearest, &filter, &mut a.mind[i].rng)
+                .or(Some(nearest));
+            state.at = Some(nearest);
         } else {
-            Some(nearest)
-        };
-        state.at = Some(nearest);
+            // Enter the graph again: the navigate stage plans from the
+            // nearest waypoint next tick.
+            state.at = None;
+            state.next = None;
+        }
     }
     for kind in events {
         world.push_event(kind);

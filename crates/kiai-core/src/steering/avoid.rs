@@ -31,6 +31,11 @@ use crate::world::{Agents, World};
 
 use super::orca::{OrcaAgent, OrcaNeighbour, OrcaScratch, OrcaSegment, compute_velocity};
 
+/// How much of the avoidance moves from a moving agent to a standing one
+/// of equal priority: at full speed against standing still, the mover
+/// takes 0.5 - MOMENTUM of it.
+const MOMENTUM: f32 = 0.45;
+
 /// Largest angle the preferred velocity is turned by, radians.
 const PERTURBATION: f32 = 0.01;
 
@@ -145,13 +150,28 @@ fn avoid(
     };
     let reach = archetype.radius + ctx.max_radius + avoidance.time_horizon * max_speed;
     nearest_neighbours(ctx, i, (reach, avoidance.max_neighbours as usize), local);
+    let me = OrcaAgent {
+        preferred_velocity: keep_right(ctx, i, me.preferred_velocity, &local.near),
+        ..me
+    };
     local.neighbours.clear();
     for &(_, j) in &local.near {
         let j = j as usize;
         let other = &ctx.archetypes[ctx.archetype_of[j].index()];
         let responsibility = match other.avoidance {
             Some(theirs) if ctx.body[j] == BodyMode::Simulated => {
-                avoidance.responsibility(theirs.priority)
+                match avoidance.responsibility(theirs.priority) {
+                    // Between equals, the one that moves keeps moving.
+                    0.5 => {
+                        let fraction = |k: usize, top: f32| {
+                            (ctx.velocities[k].length() / top.max(1e-6)).min(1.0)
+                        };
+                        let mine = fraction(i, max_speed);
+                        let theirs = fraction(j, other.movement.max_speed());
+                        (0.5 + MOMENTUM * (theirs - mine)).clamp(0.0, 1.0)
+                    }
+                    r => r,
+                }
             }
             _ => 1.0,
         };
@@ -254,6 +274,29 @@ fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
         0.0
     };
     p.distance(a + ab * s)
+}
+
+/// How far an agent turns to its right when others come toward it, radians.
+const KEEP_RIGHT: f32 = 0.3;
+
+/// `preferred` turned to the agent's right when one of its `near`
+/// neighbours ahead comes toward it, so that opposite streams pass each
+/// other on their right (lanes form) instead of meeting head on.
+fn keep_right(ctx: &Context<'_>, i: usize, preferred: Vec2, near: &[(f32, u32)]) -> Vec2 {
+    let Some(dir) = preferred.try_normalize() else {
+        return preferred;
+    };
+    let p = Vec2::new(ctx.positions[i].x, ctx.positions[i].z);
+    let oncoming = near.iter().any(|&(_, j)| {
+        let q = ctx.positions[j as usize];
+        let u = ctx.velocities[j as usize];
+        (Vec2::new(q.x, q.z) - p).dot(dir) > 0.0 && Vec2::new(u.x, u.z).dot(dir) < 0.0
+    });
+    if oncoming {
+        Vec2::from_angle(-KEEP_RIGHT).rotate(preferred)
+    } else {
+        preferred
+    }
 }
 
 /// `v` turned by a small angle that depends only on the agent and the
