@@ -12,6 +12,11 @@ local sfind, srep, sformat, sgsub, smatch, sgmatch = string.find, string.rep, st
 local mtype = math.type
 local next, rawlen = next, rawlen
 local rawcollect = collectgarbage
+-- The host's switch for key identities (the patched Lua's base library):
+-- the REPL runs with them frozen, so that it leaves no trace in the order
+-- `next` visits table keys in later.
+local freeze_keys = __kiai_freeze_keys
+__kiai_freeze_keys = nil
 
 -- Removed: anything that reads files, loads code or bytecode, or reaches the
 -- host: load, loadstring, dofile, loadfile, require, string.dump, and the
