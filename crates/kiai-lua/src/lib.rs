@@ -41,6 +41,7 @@ mod intent;
 mod repl;
 mod run;
 mod script;
+mod sense_ids;
 mod source;
 pub mod watch;
 

@@ -42,10 +42,16 @@ pub(crate) fn eval_in(
         actions: RefCell::new(Vec::new()),
         intents: RefCell::new(Vec::new()),
         batch_ids: &ids,
+        senses: &script.senses,
         current: Cell::new(Some(i)),
         cur: script.cur.clone(),
     };
-    lua.scope(|scope| {
+    script.senses.begin_tick();
+    // Frozen, nothing typed here gives an object its identity as a table
+    // key: the order `next` visits keys in later is as if it never ran.
+    let freeze: Function = script.api.raw_get("__freeze_keys").map_err(err)?;
+    let was: bool = freeze.call(true).map_err(err)?;
+    let result = lua.scope(|scope| {
         api::install(scope, script, &tick)?;
         // An expression first (`agent:position()`), else statements.
         let chunk = match lua
@@ -71,6 +77,7 @@ pub(crate) fn eval_in(
             parts.push(tostring.call::<String>(v)?);
         }
         Ok(parts.join("\t"))
-    })
-    .map_err(err)
+    });
+    freeze.call::<bool>(was).map_err(err)?;
+    result.map_err(err)
 }
