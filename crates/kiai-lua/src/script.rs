@@ -9,6 +9,7 @@ use kiai_core::World;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
 
+use crate::hooks::HOOKS;
 use crate::sense_ids::SenseIds;
 
 /// Resource limits of one script's Lua state.
@@ -414,13 +415,21 @@ impl Script {
                 )),
             }
         };
+        let mut found = Vec::with_capacity(HOOKS.len());
+        for hook in &HOOKS {
+            found.push(get(hook.name)?);
+        }
+        // In `HOOKS` order: decide, on_seen, on_lost, on_heard, on_message,
+        // on_spawn.
+        let mut found = found.into_iter();
+        let mut next = || found.next().flatten();
         self.hooks = Hooks {
-            decide: get("decide")?,
-            on_seen: get("on_seen")?,
-            on_lost: get("on_lost")?,
-            on_heard: get("on_heard")?,
-            on_message: get("on_message")?,
-            on_spawn: get("on_spawn")?,
+            decide: next(),
+            on_seen: next(),
+            on_lost: next(),
+            on_heard: next(),
+            on_message: next(),
+            on_spawn: next(),
         };
         Ok(())
     }
