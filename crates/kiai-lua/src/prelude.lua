@@ -109,9 +109,23 @@ string.rep = function(s, n, sep)
   end
   return srep(s, n, sep)
 end
+local safe_tostring, tpack, tunpack = tostring, table.pack, table.unpack
+local shown_as_address = { table = true, ["function"] = true, thread = true, userdata = true }
 string.format = function(fmt, ...)
   if type(fmt) == "string" and sfind(fmt, "%%[-+ #0-9.]*p") then
     error("string.format: %p is not allowed", 2)
+  end
+  -- `%s` shows a table, function, coroutine or userdata as its address:
+  -- show it as `tostring` does.
+  local n = select("#", ...)
+  for i = 1, n do
+    if shown_as_address[type((select(i, ...)))] then
+      local args = tpack(...)
+      for j = i, n do
+        if shown_as_address[type(args[j])] then args[j] = safe_tostring(args[j]) end
+      end
+      return sformat(fmt, tunpack(args, 1, n))
+    end
   end
   return sformat(fmt, ...)
 end

@@ -20,6 +20,24 @@ pub(crate) fn eval_in(
     code: &str,
 ) -> Result<String, ScriptError> {
     let err = |e: mlua::Error| ScriptError::from_lua("repl", &e);
+    // Frozen, nothing done here (the views included) gives an object its
+    // identity as a table key: the order `next` visits keys in later is as
+    // if the REPL never ran.
+    let freeze: Function = script.api.raw_get("__freeze_keys").map_err(err)?;
+    let was: bool = freeze.call(true).map_err(err)?;
+    let result = eval_frozen(script, world, agent, code);
+    freeze.call::<bool>(was).map_err(err)?;
+    result
+}
+
+/// [`eval_in`] once key identities are frozen.
+fn eval_frozen(
+    script: &Script,
+    world: &World,
+    agent: AgentId,
+    code: &str,
+) -> Result<String, ScriptError> {
+    let err = |e: mlua::Error| ScriptError::from_lua("repl", &e);
     let lua = &script.lua;
     let i = agent.index() as u32;
     let me = script.agent_table(world, i).map_err(err)?;
@@ -47,10 +65,6 @@ pub(crate) fn eval_in(
         cur: script.cur.clone(),
     };
     script.senses.begin_tick();
-    // Frozen, nothing typed here gives an object its identity as a table
-    // key: the order `next` visits keys in later is as if it never ran.
-    let freeze: Function = script.api.raw_get("__freeze_keys").map_err(err)?;
-    let was: bool = freeze.call(true).map_err(err)?;
     let result = lua.scope(|scope| {
         api::install(scope, script, &tick)?;
         // An expression first (`agent:position()`), else statements.
@@ -78,6 +92,5 @@ pub(crate) fn eval_in(
         }
         Ok(parts.join("\t"))
     });
-    freeze.call::<bool>(was).map_err(err)?;
     result.map_err(err)
 }
