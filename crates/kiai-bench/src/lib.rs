@@ -19,6 +19,7 @@ mod alloc;
 pub mod content;
 pub mod fog;
 pub mod lua;
+pub mod lua_call;
 pub mod nav;
 pub mod perception;
 pub mod runtime;
@@ -161,6 +162,7 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     out.extend(runtime::scenarios(effort)?);
     out.extend(content::scenarios(effort)?);
     out.extend(lua::scenarios(effort)?);
+    out.extend(lua_call::scenarios(effort)?);
     out.extend(nav::scenarios(effort)?);
     out.extend(fog::scenarios(effort)?);
     Ok(out)

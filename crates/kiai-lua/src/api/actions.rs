@@ -98,6 +98,9 @@ pub(crate) enum Action {
     Despawn(AgentId),
 }
 
+/// Optional `x, y, z` after a method's other arguments.
+type Xyz = (Option<f64>, Option<f64>, Option<f64>);
+
 /// Most actions (messages, sounds) one agent may take per tick.
 const MAX_ACTIONS_PER_AGENT: usize = 16;
 
@@ -152,15 +155,7 @@ fn set_intent<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Res
 fn send<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
     scope.create_function(
-        move |_,
-              (t, to, tag, x, y, z): (
-            Option<i64>,
-            Value,
-            Option<i64>,
-            Option<f64>,
-            Option<f64>,
-            Option<f64>,
-        )| {
+        move |_, (t, to, tag, (x, y, z)): (Option<i64>, Value, Option<i64>, Xyz)| {
             let i = me(t, world)?;
             let o = handle(&to, world).ok_or_else(|| rt("send: no such agent"))?;
             let pos = point(x, y, z, world.agents().positions()[i])?;
@@ -173,15 +168,7 @@ fn send<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Fu
 fn radio<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
     scope.create_function(
-        move |_,
-              (t, radius, tag, x, y, z): (
-            Option<i64>,
-            f64,
-            Option<i64>,
-            Option<f64>,
-            Option<f64>,
-            Option<f64>,
-        )| {
+        move |_, (t, radius, tag, (x, y, z)): (Option<i64>, f64, Option<i64>, Xyz)| {
             let i = me(t, world)?;
             if !(0.0..1e9).contains(&radius) {
                 return Err(rt("radio: radius must be a finite number >= 0"));
@@ -200,14 +187,7 @@ fn radio<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<F
 fn broadcast<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
     scope.create_function(
-        move |_,
-              (t, tag, x, y, z): (
-            Option<i64>,
-            Option<i64>,
-            Option<f64>,
-            Option<f64>,
-            Option<f64>,
-        )| {
+        move |_, (t, tag, (x, y, z)): (Option<i64>, Option<i64>, Xyz)| {
             let i = me(t, world)?;
             let pos = point(x, y, z, world.agents().positions()[i])?;
             let to = Recipient::Faction(world.agents().factions()[i]);
