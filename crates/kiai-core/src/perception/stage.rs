@@ -299,7 +299,9 @@ fn merge_events(out: &mut Percepts) {
             continue;
         };
         let local = r as usize % CHUNK;
-        let start = local.checked_sub(1).map_or(0, |k| chunk.event_end[k] as usize);
+        let start = local
+            .checked_sub(1)
+            .map_or(0, |k| chunk.event_end[k] as usize);
         let end = chunk.event_end[local] as usize;
         events.extend_from_slice(&chunk.events[start..end]);
     }
