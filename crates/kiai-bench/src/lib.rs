@@ -20,6 +20,7 @@ pub mod avoidance;
 pub mod content;
 pub mod fog;
 pub mod lua;
+pub mod lua_call;
 pub mod nav;
 pub mod perception;
 pub mod runtime;
@@ -162,6 +163,7 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     out.extend(runtime::scenarios(effort)?);
     out.extend(content::scenarios(effort)?);
     out.extend(lua::scenarios(effort)?);
+    out.extend(lua_call::scenarios(effort)?);
     out.extend(nav::scenarios(effort)?);
     out.extend(fog::scenarios(effort)?);
     out.extend(avoidance::scenarios(effort)?);
