@@ -9,9 +9,12 @@
 //!   agent's reach (its radius, the largest radius and `time_horizon`
 //!   seconds at its top speed), nearest first, ties by slot, so the result
 //!   does not depend on threads.
-//! - Who gives way: between agents that avoid, the one of higher
-//!   [`Avoidance::priority`] does not give way at all and the lower one
-//!   all of it; equals share. Agents that do not avoid (no avoidance,
+//! - Who gives way: between agents under way that avoid, the one of
+//!   higher [`Avoidance::priority`] does not give way at all and the lower
+//!   one all of it; equals share, the faster one less. An agent that
+//!   wants to stand still (arrived, waiting) steps aside like an equal
+//!   whatever its priority: priorities order traffic, not a crowd at
+//!   rest, which would otherwise wall the way off. Agents that do not avoid (no avoidance,
 //!   Driven or Kinematic bodies, missiles) are avoided by the others but
 //!   never adjusted.
 //! - Walls within `wall_time_horizon` seconds at top speed are obstacles,
@@ -36,6 +39,10 @@ use super::orca::{OrcaAgent, OrcaNeighbour, OrcaScratch, OrcaSegment, compute_ve
 /// takes 0.5 - MOMENTUM of it.
 const MOMENTUM: f32 = 0.45;
 
+/// Below this fraction of its top speed, an agent's preferred velocity
+/// counts as standing still.
+const RESTING: f32 = 0.05;
+
 /// Largest angle the preferred velocity is turned by, radians.
 const PERTURBATION: f32 = 0.01;
 
@@ -59,6 +66,8 @@ struct Context<'a> {
     archetype_of: &'a [ArchetypeId],
     positions: &'a [Vec3],
     velocities: &'a [Vec3],
+    /// What steering asked for this tick, before avoidance.
+    preferred: &'a [Vec3],
     body: &'a [BodyMode],
     alive: &'a [bool],
     generations: &'a [u32],
@@ -93,6 +102,7 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid) {
         archetype_of: archetype,
         positions: position,
         velocities: velocity,
+        preferred: preferred_velocity,
         body,
         alive,
         generations: generation,
@@ -160,7 +170,13 @@ fn avoid(
         let other = &ctx.archetypes[ctx.archetype_of[j].index()];
         let responsibility = match other.avoidance {
             Some(theirs) if ctx.body[j] == BodyMode::Simulated => {
-                match avoidance.responsibility(theirs.priority) {
+                let resting = |k: usize, top: f32| ctx.preferred[k].length() < RESTING * top;
+                let share = if resting(i, max_speed) || resting(j, other.movement.max_speed()) {
+                    0.5
+                } else {
+                    avoidance.responsibility(theirs.priority)
+                };
+                match share {
                     // Between equals, the one that moves keeps moving.
                     0.5 => {
                         let fraction = |k: usize, top: f32| {
