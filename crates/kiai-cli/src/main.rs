@@ -21,7 +21,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use kiai_content::events::Schedule;
 use kiai_content::{Content, Diagnostic, NavMap};
-use kiai_core::{BehaviourState, DefaultDecider, Pipeline, StageTimings, World, state_hash};
+use kiai_core::{BehaviourState, DefaultDecider, Pipeline, Stage, StageTimings, World, state_hash};
 use kiai_nav::{CostListId, Destination, Heading, NeighbourFilter, SelectOptions, WaypointId};
 use serde_json::{Value, json};
 
@@ -471,13 +471,13 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 w["evade"].as_f64().unwrap_or(0.0)
             ))?;
         }
+        let stages: Vec<String> = Stage::ALL
+            .iter()
+            .map(|&stage| format!("{} {:.4}", stage.name(), per(totals.get(stage))))
+            .collect();
         outln(&format!(
-            "time        {ms_per_tick:.4} ms/tick (sense {:.4}, decide {:.4}, steer {:.4}, integrate {:.4}, fog {:.4})",
-            per(totals.sense),
-            per(totals.decide),
-            per(totals.steer),
-            per(totals.integrate),
-            per(totals.fog)
+            "time        {ms_per_tick:.4} ms/tick ({})",
+            stages.join(", ")
         ))?;
     }
     Ok(ExitCode::SUCCESS)

@@ -408,15 +408,15 @@ pub struct ArchetypeDef {
 #[serde(deny_unknown_fields)]
 pub struct AvoidanceDef {
     /// How far ahead collisions with other agents are avoided, seconds,
-    /// > 0 (default 2).
-    #[serde(default = "two")]
+    /// > 0 (default 4).
+    #[serde(default = "four")]
     pub time_horizon: f32,
     /// How far ahead collisions with walls are avoided, seconds, > 0
     /// (default 1).
     #[serde(default = "one")]
     pub wall_time_horizon: f32,
-    /// At most this many nearest agents are avoided, 0 to 64 (default 10).
-    #[serde(default = "ten")]
+    /// At most this many nearest agents are avoided, 0 to 64 (default 16).
+    #[serde(default = "sixteen")]
     pub max_neighbours: u32,
     /// Agents of higher priority are avoided and do not avoid; equals
     /// share (default 0).
@@ -427,20 +427,20 @@ pub struct AvoidanceDef {
 impl Default for AvoidanceDef {
     fn default() -> Self {
         Self {
-            time_horizon: two(),
+            time_horizon: four(),
             wall_time_horizon: one(),
-            max_neighbours: ten(),
+            max_neighbours: sixteen(),
             priority: 0,
         }
     }
 }
 
-fn two() -> f32 {
-    2.0
+fn four() -> f32 {
+    kiai_core::Avoidance::default().time_horizon
 }
 
-fn ten() -> u32 {
-    10
+fn sixteen() -> u32 {
+    kiai_core::Avoidance::default().max_neighbours
 }
 
 /// One named sense.

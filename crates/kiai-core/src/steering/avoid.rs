@@ -213,34 +213,51 @@ fn avoid(
 
 /// Fills `local.near` with the `k` nearest other live agents within
 /// `reach` of agent `i` on X-Z, nearest first (ties by slot).
+///
+/// In a crowd the `k` nearest stand much closer than `reach` (which is
+/// sized for the time horizon at top speed): the search first looks within
+/// [`FIRST_LOOK`] of the reach and widens to all of it only when that does
+/// not find `k`. Both give the same list (every agent missed by the first
+/// look is farther than all `k` it found).
 fn nearest_neighbours(ctx: &Context<'_>, i: usize, (reach, k): (f32, usize), local: &mut Local) {
     local.near.clear();
-    let grid = ctx.grid;
-    if k == 0 || grid.rank.len() != ctx.positions.len() || !(reach >= 0.0) {
+    if k == 0 || ctx.grid.rank.len() != ctx.positions.len() || !(reach >= 0.0) {
         return;
     }
+    let first = reach * FIRST_LOOK;
+    collect_nearest(ctx, i, (first, k), &mut local.near);
+    if local.near.len() < k {
+        local.near.clear();
+        collect_nearest(ctx, i, (reach, k), &mut local.near);
+    }
+}
+
+/// Fraction of the reach the neighbour search looks within first.
+const FIRST_LOOK: f32 = 0.3;
+
+/// The `k` nearest live agents other than `i` within `reach`, into `near`
+/// (empty on entry), nearest first, ties by slot: every candidate in
+/// reach is collected, then the `k` smallest selected and sorted.
+fn collect_nearest(ctx: &Context<'_>, i: usize, (reach, k): (f32, usize), near: &mut Vec<(f32, u32)>) {
+    let grid = ctx.grid;
     let p = ctx.positions[i];
     let r2 = reach * reach;
-    let near = &mut local.near;
     grid.for_each_span(Vec2::new(p.x, p.z), reach, |span| {
         for at in span {
-            let j = grid.order[at];
             let (dx, dz) = (grid.xs[at] - p.x, grid.zs[at] - p.z);
             let d2 = dx * dx + dz * dz;
-            if j as usize == i || d2 > r2 || !ctx.alive[j as usize] {
-                continue;
+            let j = grid.order[at];
+            if d2 <= r2 && j as usize != i && ctx.alive[j as usize] {
+                near.push((d2, j));
             }
-            let key = (d2, j);
-            if near.len() == k && near.last().is_some_and(|&last| key >= last) {
-                continue;
-            }
-            let at = near.partition_point(|&e| e < key);
-            if near.len() == k {
-                near.pop();
-            }
-            near.insert(at, key);
         }
     });
+    let order = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    if near.len() > k {
+        near.select_nth_unstable_by(k - 1, order);
+        near.truncate(k);
+    }
+    near.sort_unstable_by(order);
 }
 
 /// Fills `local.segments` with the standing walls taller than `floor`
