@@ -606,8 +606,9 @@ pub enum MovementDef {
         jitter: f32,
         /// Cut corners where the straight way is clear of walls with the
         /// agent's radius, and walk straight to the destination once its
-        /// way is clear (default false).
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        /// way is clear (default false). Packs encode it, so it is never
+        /// skipped here; the text writer leaves the default out.
+        #[serde(default)]
         smooth: bool,
     },
     /// Reynolds' wander: constant speed, heading turning smoothly at random.
