@@ -22,14 +22,19 @@ struct Outcome {
     overlapping: (usize, usize),
 }
 
-fn demo() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/demo/crossing.ron");
-    std::fs::read_to_string(path).expect("the crossing demo")
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+fn demo() -> Result<String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../content/demo/crossing.ron"
+    );
+    Ok(std::fs::read_to_string(path)?)
 }
 
-fn run(text: &str) -> Outcome {
-    let content = Content::from_str(text, "crossing.ron").expect("valid content");
-    let mut world = content.world(None).expect("a world");
+fn run(text: &str) -> Result<Outcome> {
+    let content = Content::from_str(text, "crossing.ron")?;
+    let mut world = content.world(None)?;
     let names: Vec<String> = world.agents().names().to_vec();
     let mut across = vec![None; names.len()];
     let mut overlapping = (0, 0);
@@ -39,7 +44,11 @@ fn run(text: &str) -> Outcome {
         let positions = world.agents().positions();
         for (slot, name) in names.iter().enumerate() {
             let x = positions[slot].x;
-            let far = if name.starts_with("west") { x > 32.0 } else { x < -2.0 };
+            let far = if name.starts_with("west") {
+                x > 32.0
+            } else {
+                x < -2.0
+            };
             if far && across[slot].is_none() {
                 across[slot] = Some(world.tick());
             }
@@ -60,10 +69,10 @@ fn run(text: &str) -> Outcome {
             break;
         }
     }
-    Outcome {
+    Ok(Outcome {
         across,
         overlapping,
-    }
+    })
 }
 
 fn report(label: &str, outcome: &Outcome) {
@@ -82,12 +91,15 @@ fn report(label: &str, outcome: &Outcome) {
 }
 
 #[test]
-fn everyone_crosses_within_the_limit_and_bodies_stay_apart() {
-    let outcome = run(&demo());
+fn everyone_crosses_within_the_limit_and_bodies_stay_apart() -> Result<()> {
+    let outcome = run(&demo()?)?;
     report("avoidance", &outcome);
     assert_eq!(outcome.across.len(), 200);
     let stuck: Vec<usize> = (0..200).filter(|&s| outcome.across[s].is_none()).collect();
-    assert!(stuck.is_empty(), "slots not across after {LIMIT} ticks: {stuck:?}");
+    assert!(
+        stuck.is_empty(),
+        "slots not across after {LIMIT} ticks: {stuck:?}"
+    );
     let (over, all) = outcome.overlapping;
     // The doorway is a crush (3% of agent-ticks measured); without
     // avoidance it is 60%, see the other test.
@@ -95,20 +107,22 @@ fn everyone_crosses_within_the_limit_and_bodies_stay_apart() {
         over * 20 < all,
         "{over} of {all} agent-ticks overlap by more than 10% of the radii"
     );
+    Ok(())
 }
 
 #[test]
-fn without_avoidance_agents_walk_through_each_other() {
-    let text: String = demo()
+fn without_avoidance_agents_walk_through_each_other() -> Result<()> {
+    let text: String = demo()?
         .lines()
         .filter(|line| !line.trim_start().starts_with("avoidance:"))
         .map(|line| format!("{line}\n"))
         .collect();
-    let without = run(&text);
+    let without = run(&text)?;
     report("no avoidance", &without);
     let (over, all) = without.overlapping;
     assert!(
         over * 10 > all,
         "without avoidance only {over} of {all} agent-ticks overlap"
     );
+    Ok(())
 }

@@ -65,7 +65,11 @@ impl Scene {
         );
         s.push_str("walls: [\n");
         for (a, b) in &self.walls {
-            let _ = writeln!(s, "(from: ({}, {}), to: ({}, {}), height: 3.0),", a.x, a.y, b.x, b.y);
+            let _ = writeln!(
+                s,
+                "(from: ({}, {}), to: ({}, {}), height: 3.0),",
+                a.x, a.y, b.x, b.y
+            );
         }
         s.push_str("],\narchetypes: {\n");
         for (name, radius) in ["small", "large"].iter().zip(RADII) {
@@ -79,7 +83,9 @@ impl Scene {
         }
         s.push_str("},\nagents: [\n");
         for (k, (p, a, goal)) in self.agents.iter().enumerate() {
-            let goal = goal.map_or("None".to_owned(), |g| format!("Some(({}, 0.0, {}))", g.x, g.y));
+            let goal = goal.map_or("None".to_owned(), |g| {
+                format!("Some(({}, 0.0, {}))", g.x, g.y)
+            });
             let _ = writeln!(
                 s,
                 "(name: \"a{k}\", archetype: \"{}\", faction: \"all\", pos: ({}, 0.0, {}), goal: {goal}),",
@@ -92,11 +98,13 @@ impl Scene {
         s
     }
 
-    fn world(&self) -> World {
+    fn world(&self) -> Result<World, TestCaseError> {
         let text = self.text();
         let content = Content::from_str(&text, "scene.ron")
-            .unwrap_or_else(|e| panic!("scene does not load: {e}\n{text}"));
-        content.world(None).expect("a world")
+            .map_err(|e| TestCaseError::fail(format!("scene does not load: {e}\n{text}")))?;
+        content
+            .world(None)
+            .map_err(|e| TestCaseError::fail(e.to_string()))
     }
 }
 
@@ -112,14 +120,26 @@ fn walled_scene() -> impl Strategy<Value = Scene> {
         1.0f32..8.0,
     )
         .prop_map(|(walls, spots, avoidance, speed)| {
-            let walls: Vec<Wall> = walls.into_iter().filter(|(a, b)| a.distance(*b) > 0.5).collect();
+            let walls: Vec<Wall> = walls
+                .into_iter()
+                .filter(|(a, b)| a.distance(*b) > 0.5)
+                .collect();
             // Spawn only where the body is clear of every wall.
             let agents = spots
                 .into_iter()
-                .filter(|&(p, a)| walls.iter().all(|&w| p.distance(closest_on(p, w)) > RADII[a] + 0.01))
+                .filter(|&(p, a)| {
+                    walls
+                        .iter()
+                        .all(|&w| p.distance(closest_on(p, w)) > RADII[a] + 0.01)
+                })
                 .map(|(p, a)| (p, a, None))
                 .collect();
-            Scene { walls, agents, avoidance, speed }
+            Scene {
+                walls,
+                agents,
+                avoidance,
+                speed,
+            }
         })
 }
 
@@ -129,7 +149,7 @@ proptest! {
     /// 20 scenes x up to 40 agents x 125 ticks: about 10^5 agent-ticks.
     #[test]
     fn no_agent_ends_a_tick_in_or_across_a_wall(scene in walled_scene()) {
-        let mut world = scene.world();
+        let mut world = scene.world()?;
         let archetype_of: Vec<usize> = scene.agents.iter().map(|a| a.1).collect();
         let (mut pipeline, mut decider) = (Pipeline::new(), DefaultDecider::default());
         let mut before: Vec<Vec2> = world.agents().positions().iter().map(|&p| xz(p)).collect();
@@ -166,7 +186,12 @@ fn open_scene() -> impl Strategy<Value = Scene> {
                     agents.push((at, a, Some(goal)));
                 }
             }
-            Scene { walls: Vec::new(), agents, avoidance: true, speed }
+            Scene {
+                walls: Vec::new(),
+                agents,
+                avoidance: true,
+                speed,
+            }
         })
 }
 
@@ -181,14 +206,19 @@ fn circle_scene() -> impl Strategy<Value = Scene> {
                 (at, (k + salt as usize) % 2, Some(-at))
             })
             .collect();
-        Scene { walls: Vec::new(), agents, avoidance: true, speed }
+        Scene {
+            walls: Vec::new(),
+            agents,
+            avoidance: true,
+            speed,
+        }
     })
 }
 
 /// Agent-ticks of `scene` over `ticks` ticks whose deepest overlap with
 /// another agent exceeds 10% of the two radii, and all agent-ticks.
-fn deep_overlaps(scene: &Scene, ticks: usize) -> (usize, usize) {
-    let mut world = scene.world();
+fn deep_overlaps(scene: &Scene, ticks: usize) -> Result<(usize, usize), TestCaseError> {
+    let mut world = scene.world()?;
     let radius: Vec<f32> = scene.agents.iter().map(|a| RADII[a.1]).collect();
     let (mut pipeline, mut decider) = (Pipeline::new(), DefaultDecider::default());
     let (mut deep, mut all) = (0usize, 0usize);
@@ -209,7 +239,7 @@ fn deep_overlaps(scene: &Scene, ticks: usize) -> (usize, usize) {
             }
         }
     }
-    (deep, all)
+    Ok((deep, all))
 }
 
 proptest! {
@@ -217,7 +247,7 @@ proptest! {
 
     #[test]
     fn bodies_overlap_by_under_a_tenth_in_open_space(scene in open_scene()) {
-        let (deep, all) = deep_overlaps(&scene, 250);
+        let (deep, all) = deep_overlaps(&scene, 250)?;
         prop_assert!(deep * 1000 <= all, "{deep} of {all} agent-ticks overlap by more than 10%");
     }
 
@@ -226,7 +256,7 @@ proptest! {
     /// agent-ticks in a thousand, measured at most 0.14%.
     #[test]
     fn a_circle_swapping_sides_overlaps_rarely(scene in circle_scene()) {
-        let (deep, all) = deep_overlaps(&scene, 250);
+        let (deep, all) = deep_overlaps(&scene, 250)?;
         prop_assert!(deep * 200 <= all, "{deep} of {all} agent-ticks overlap by more than 10%");
     }
 }

@@ -4,8 +4,8 @@
 use kiai_core::fog::GridSpec;
 use kiai_core::glam::Vec3;
 use kiai_core::{
-    AgentSpawn, Archetype, Avoidance, DefaultDecider, FogSettings, Movement, Pipeline, Profile, Sense,
-    SenseFilter, Shape, Sight, World, WorldConfig, state_hash,
+    AgentSpawn, Archetype, Avoidance, DefaultDecider, FogSettings, Movement, Pipeline, Profile,
+    Sense, SenseFilter, Shape, Sight, World, WorldConfig, state_hash,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -65,7 +65,11 @@ fn a_nested_value_changes_only_its_number() {
         let def = def_of(&name, &text);
         let mut edited = def.clone();
         // The first archetype with a sense (the crossing's have none).
-        let Some(archetype) = edited.archetypes.0.iter_mut().find(|a| !a.1.senses.is_empty())
+        let Some(archetype) = edited
+            .archetypes
+            .0
+            .iter_mut()
+            .find(|a| !a.1.senses.is_empty())
         else {
             continue;
         };

@@ -1,5 +1,6 @@
 //! Bodies against walls: the grid queries equal their brute-force twins,
 //! and sliding keeps its guarantee (never across a wall, never into one).
+#![allow(clippy::expect_used, reason = "tests fail loudly on broken setup")]
 
 use kiai_core::glam::{Vec2, Vec3};
 use kiai_core::perception::occlusion::{

@@ -1,5 +1,6 @@
 //! Clearance: links narrower than a unit's radius are never searched or
 //! selected, exactly as if they were not there.
+#![allow(clippy::expect_used, reason = "tests fail loudly on broken setup")]
 
 use glam::Vec3;
 use kiai_nav::{

@@ -13,7 +13,9 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 
 use super::node::{Field, Node};
-use crate::def::{AvoidanceDef, FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef, WallDef};
+use crate::def::{
+    AvoidanceDef, FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef, WallDef,
+};
 use crate::locate::{Key, SynKind, syntax};
 
 /// The fields of one type (or variant) that hold their default in `fields`.

@@ -111,7 +111,7 @@ fn progresses(
     let mut to = point - position;
     to.y = 0.0;
     let distance = to.length();
-    if distance <= arrive_radius || !(speed > 0.0) {
+    if distance <= arrive_radius || speed.is_nan() || speed <= 0.0 {
         return true;
     }
     velocity.dot(to / distance) >= PROGRESS * speed

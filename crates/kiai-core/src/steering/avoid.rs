@@ -221,7 +221,7 @@ fn avoid(
 /// look is farther than all `k` it found).
 fn nearest_neighbours(ctx: &Context<'_>, i: usize, (reach, k): (f32, usize), local: &mut Local) {
     local.near.clear();
-    if k == 0 || ctx.grid.rank.len() != ctx.positions.len() || !(reach >= 0.0) {
+    if k == 0 || ctx.grid.rank.len() != ctx.positions.len() || reach.is_nan() || reach < 0.0 {
         return;
     }
     let first = reach * FIRST_LOOK;
@@ -238,7 +238,12 @@ const FIRST_LOOK: f32 = 0.3;
 /// The `k` nearest live agents other than `i` within `reach`, into `near`
 /// (empty on entry), nearest first, ties by slot: every candidate in
 /// reach is collected, then the `k` smallest selected and sorted.
-fn collect_nearest(ctx: &Context<'_>, i: usize, (reach, k): (f32, usize), near: &mut Vec<(f32, u32)>) {
+fn collect_nearest(
+    ctx: &Context<'_>,
+    i: usize,
+    (reach, k): (f32, usize),
+    near: &mut Vec<(f32, u32)>,
+) {
     let grid = ctx.grid;
     let p = ctx.positions[i];
     let r2 = reach * reach;

@@ -24,7 +24,7 @@ pub(crate) fn look_ahead(
 ) -> Vec3 {
     let heading = Vec2::new(velocity.x, velocity.z);
     let speed = heading.length();
-    if !(speed > 0.0) {
+    if speed.is_nan() || speed <= 0.0 {
         return velocity;
     }
     let ahead = position + velocity * LOOK_AHEAD_SECONDS;
