@@ -101,7 +101,7 @@ fn everyone_crosses_within_the_limit_and_bodies_stay_apart() -> Result<()> {
         "slots not across after {LIMIT} ticks: {stuck:?}"
     );
     let (over, all) = outcome.overlapping;
-    // The doorway is a crush (3% of agent-ticks measured); without
+    // The doorway is a crush (1.8% of agent-ticks measured); without
     // avoidance it is 60%, see the other test.
     assert!(
         over * 20 < all,

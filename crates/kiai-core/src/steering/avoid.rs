@@ -160,10 +160,6 @@ fn avoid(
     };
     let reach = archetype.radius + ctx.max_radius + avoidance.time_horizon * max_speed;
     nearest_neighbours(ctx, i, (reach, avoidance.max_neighbours as usize), local);
-    let me = OrcaAgent {
-        preferred_velocity: keep_right(ctx, i, me.preferred_velocity, &local.near),
-        ..me
-    };
     local.neighbours.clear();
     for &(_, j) in &local.near {
         let j = j as usize;
@@ -312,29 +308,6 @@ fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
         0.0
     };
     p.distance(a + ab * s)
-}
-
-/// How far an agent turns to its right when others come toward it, radians.
-const KEEP_RIGHT: f32 = 0.3;
-
-/// `preferred` turned to the agent's right when one of its `near`
-/// neighbours ahead comes toward it, so that opposite streams pass each
-/// other on their right (lanes form) instead of meeting head on.
-fn keep_right(ctx: &Context<'_>, i: usize, preferred: Vec2, near: &[(f32, u32)]) -> Vec2 {
-    let Some(dir) = preferred.try_normalize() else {
-        return preferred;
-    };
-    let p = Vec2::new(ctx.positions[i].x, ctx.positions[i].z);
-    let oncoming = near.iter().any(|&(_, j)| {
-        let q = ctx.positions[j as usize];
-        let u = ctx.velocities[j as usize];
-        (Vec2::new(q.x, q.z) - p).dot(dir) > 0.0 && Vec2::new(u.x, u.z).dot(dir) < 0.0
-    });
-    if oncoming {
-        Vec2::from_angle(-KEEP_RIGHT).rotate(preferred)
-    } else {
-        preferred
-    }
 }
 
 /// `v` turned by a small angle that depends only on the agent and the
