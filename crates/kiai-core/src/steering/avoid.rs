@@ -51,8 +51,8 @@ const PERTURBATION: f32 = 0.01;
 struct Local {
     orca: OrcaScratch,
     rays: RayScratch,
-    /// The nearest neighbours so far: (squared distance, slot), sorted.
-    near: Vec<(f32, u32)>,
+    /// The nearest neighbours: [`neighbour_key`]s, nearest first.
+    near: Vec<u64>,
     neighbours: Vec<OrcaNeighbour>,
     /// Walls in reach: (distance, index), sorted.
     near_walls: Vec<(f32, u32)>,
@@ -161,8 +161,8 @@ fn avoid(
     let reach = archetype.radius + ctx.max_radius + avoidance.time_horizon * max_speed;
     nearest_neighbours(ctx, i, (reach, avoidance.max_neighbours as usize), local);
     local.neighbours.clear();
-    for &(_, j) in &local.near {
-        let j = j as usize;
+    for &key in &local.near {
+        let j = key as u32 as usize;
         let other = &ctx.archetypes[ctx.archetype_of[j].index()];
         let responsibility = match other.avoidance {
             Some(theirs) if ctx.body[j] == BodyMode::Simulated => {
@@ -208,39 +208,16 @@ fn avoid(
 }
 
 /// Fills `local.near` with the `k` nearest other live agents within
-/// `reach` of agent `i` on X-Z, nearest first (ties by slot).
-///
-/// In a crowd the `k` nearest stand much closer than `reach` (which is
-/// sized for the time horizon at top speed): the search first looks within
-/// [`FIRST_LOOK`] of the reach and widens to all of it only when that does
-/// not find `k`. Both give the same list (every agent missed by the first
-/// look is farther than all `k` it found).
+/// `reach` of agent `i` on X-Z, nearest first (ties by slot): every
+/// candidate in reach is collected, then the `k` smallest keys selected
+/// and sorted.
 fn nearest_neighbours(ctx: &Context<'_>, i: usize, (reach, k): (f32, usize), local: &mut Local) {
-    local.near.clear();
-    if k == 0 || ctx.grid.rank.len() != ctx.positions.len() || reach.is_nan() || reach < 0.0 {
+    let near = &mut local.near;
+    near.clear();
+    let grid = ctx.grid;
+    if k == 0 || grid.rank.len() != ctx.positions.len() || reach.is_nan() || reach < 0.0 {
         return;
     }
-    let first = reach * FIRST_LOOK;
-    collect_nearest(ctx, i, (first, k), &mut local.near);
-    if local.near.len() < k {
-        local.near.clear();
-        collect_nearest(ctx, i, (reach, k), &mut local.near);
-    }
-}
-
-/// Fraction of the reach the neighbour search looks within first.
-const FIRST_LOOK: f32 = 0.3;
-
-/// The `k` nearest live agents other than `i` within `reach`, into `near`
-/// (empty on entry), nearest first, ties by slot: every candidate in
-/// reach is collected, then the `k` smallest selected and sorted.
-fn collect_nearest(
-    ctx: &Context<'_>,
-    i: usize,
-    (reach, k): (f32, usize),
-    near: &mut Vec<(f32, u32)>,
-) {
-    let grid = ctx.grid;
     let p = ctx.positions[i];
     let r2 = reach * reach;
     grid.for_each_span(Vec2::new(p.x, p.z), reach, |span| {
@@ -249,16 +226,21 @@ fn collect_nearest(
             let d2 = dx * dx + dz * dz;
             let j = grid.order[at];
             if d2 <= r2 && j as usize != i && ctx.alive[j as usize] {
-                near.push((d2, j));
+                near.push(neighbour_key(d2, j));
             }
         }
     });
-    let order = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     if near.len() > k {
-        near.select_nth_unstable_by(k - 1, order);
+        near.select_nth_unstable(k - 1);
         near.truncate(k);
     }
-    near.sort_unstable_by(order);
+    near.sort_unstable();
+}
+
+/// A neighbour as one integer that sorts by squared distance, then slot:
+/// the bits of a non-negative float order as the float does.
+fn neighbour_key(d2: f32, slot: u32) -> u64 {
+    (u64::from(d2.max(0.0).to_bits()) << 32) | u64::from(slot)
 }
 
 /// Fills `local.segments` with the standing walls taller than `floor`
