@@ -149,6 +149,7 @@ pub struct Pipeline {
     sense: perception::SenseScratch,
     navigate: navigate::NavScratch,
     steer: steering::SteerScratch,
+    avoid: steering::AvoidScratch,
     decisions: Vec<crate::data::Decision>,
     timings: StageTimings,
 }
@@ -197,7 +198,7 @@ impl Pipeline {
             Stage::Decide => self.decide(world, decider),
             Stage::Navigate => navigate::run(world, &mut self.navigate),
             Stage::Steer => steering::run(world, &mut self.steer),
-            Stage::Avoid => steering::avoid(world, self.sense.grid()),
+            Stage::Avoid => steering::avoid(world, self.sense.grid(), &mut self.avoid),
             Stage::Integrate => integrate::run(world),
             Stage::Noise => noise::run(world),
             Stage::Fog => fog_update::run(world),

@@ -78,8 +78,26 @@ struct Context<'a> {
     tick: u64,
 }
 
+/// The avoid stage's buffers, kept between ticks (no allocation after
+/// the first).
+#[derive(Debug, Default)]
+pub(crate) struct AvoidScratch {
+    /// The velocity each agent chose, in the grid's cell order (`None`:
+    /// the one it preferred).
+    chosen: Vec<Option<Vec3>>,
+    /// Slots in the order they are computed.
+    order: Vec<u32>,
+}
+
 /// Runs the avoid stage over `world` with the neighbours in `grid`.
-pub(crate) fn run(world: &mut World, grid: &UniformGrid) {
+///
+/// Agents are computed in the grid's cell order, not slot order: the
+/// agents computed one after another are neighbours, so the neighbours'
+/// positions and velocities they read stay in the cache (in slot order
+/// the stage spent most of its time on cache misses), then written back
+/// by slot. Each agent's velocity depends only on the tick's inputs, so
+/// the order changes nothing else.
+pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScratch) {
     let Agents {
         archetype,
         position,
@@ -115,12 +133,22 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid) {
         dt: world.config.tick_seconds,
         tick: world.tick,
     };
-    desired_velocity
+    let AvoidScratch { chosen, order } = scratch;
+    order.clear();
+    if grid.rank.len() == position.len() {
+        order.extend_from_slice(&grid.order);
+    } else {
+        // No grid of this tick (a stage run alone): slot order.
+        order.extend(0..position.len() as u32);
+    }
+    chosen.clear();
+    chosen.resize(order.len(), None);
+    chosen
         .par_iter_mut()
-        .zip(desired_facing.par_iter_mut())
-        .enumerate()
+        .zip(order.par_iter())
         .with_min_len(PAR_MIN)
-        .for_each_init(Local::default, |local, (i, (v, f))| {
+        .for_each_init(Local::default, |local, (out, &slot)| {
+            let i = slot as usize;
             if !ctx.alive[i] || ctx.body[i] != BodyMode::Simulated {
                 return;
             }
@@ -128,15 +156,25 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid) {
             let Some(avoidance) = archetype.avoidance else {
                 return;
             };
-            let chosen = avoid(&ctx, i, (archetype, avoidance), *v, local);
-            if chosen != *v {
-                let followed = v.try_normalize().is_some_and(|d| d.dot(*f) > 0.999);
-                if followed && let Some(d) = chosen.try_normalize() {
-                    *f = d;
-                }
-                *v = chosen;
+            let preferred = ctx.preferred[i];
+            let v = avoid(&ctx, i, (archetype, avoidance), preferred, local);
+            if v != preferred {
+                *out = Some(v);
             }
         });
+    for (&slot, v) in order.iter().zip(chosen.iter()) {
+        let Some(v) = *v else {
+            continue;
+        };
+        let (i, f) = (slot as usize, &mut desired_facing[slot as usize]);
+        let followed = desired_velocity[i]
+            .try_normalize()
+            .is_some_and(|d| d.dot(*f) > 0.999);
+        if followed && let Some(d) = v.try_normalize() {
+            *f = d;
+        }
+        desired_velocity[i] = v;
+    }
 }
 
 /// Agent `i`'s velocity with avoidance, given the one it prefers.

@@ -10,7 +10,7 @@ mod look_ahead;
 pub mod orca;
 mod stage;
 
-pub(crate) use avoid::run as avoid;
+pub(crate) use avoid::{AvoidScratch, run as avoid};
 pub(crate) use stage::{SteerScratch, run};
 
 pub use crate::data::missile;
