@@ -829,6 +829,7 @@ fn click(s: &mut State, ui: &egui::Ui, p: Pos2, pick_r: f32, shift: bool) {
                     faction: s.place_faction.clone(),
                     pos: (world.0, 0.0, world.1),
                     facing: (1.0, 0.0, 0.0),
+                    goal: None,
                 }),
             });
             s.edit(Edit::Batch(edits));

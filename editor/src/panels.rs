@@ -48,6 +48,8 @@ pub fn default_archetype() -> ArchetypeDef {
         decider: None,
         cost_list: None,
         separation: None,
+        radius: None,
+        avoidance: None,
         script: None,
     }
 }
