@@ -267,6 +267,8 @@ pub struct State {
     /// appear, or for tests): otherwise the editor's own prompt asks.
     pub system_dialogs: bool,
     last_autosave: Instant,
+    /// How often unsaved changes go to the recovery file.
+    pub autosave_every: Duration,
     /// Frame-time readout: smoothed time of the app's own update (ms) and
     /// the smoothed interval between frames (ms).
     pub frame_ms: (f32, f32),
@@ -335,6 +337,7 @@ impl State {
             allow_close: false,
             system_dialogs: true,
             last_autosave: Instant::now(),
+            autosave_every: AUTOSAVE_INTERVAL,
             frame_ms: (0.0, 0.0),
             rename: String::new(),
             title: String::new(),
@@ -706,7 +709,7 @@ impl State {
     }
 
     fn autosave(&mut self) {
-        if self.last_autosave.elapsed() >= AUTOSAVE_INTERVAL {
+        if self.last_autosave.elapsed() >= self.autosave_every {
             self.autosave_now();
         }
     }

@@ -113,6 +113,8 @@ pub struct View {
     /// The waypoint the link tool links from.
     pub link_from: Option<u32>,
     pub(crate) labels: Vec<(Pos2, String, Color32)>,
+    /// The labels drawn in the last frame: screen rectangle and text.
+    pub drawn_labels: Vec<(Rect, String)>,
     geometry: Option<Geometry>,
     layer: crate::raster::MapLayer,
     /// The agents are in the map image this frame (a crowd on a big map).
@@ -175,6 +177,7 @@ impl View {
             pending: Vec::new(),
             link_from: None,
             labels: Vec::new(),
+            drawn_labels: Vec::new(),
             geometry: None,
             layer: Default::default(),
             crowd_in_layer: false,
@@ -675,14 +678,16 @@ pub fn ui(s: &mut State, ui: &mut egui::Ui) {
             at.y += 18.0;
         }
     }
+    s.view.drawn_labels.clear();
     for (at, text, colour) in s.view.labels.drain(..) {
-        painter.text(
+        let rect = painter.text(
             s.view.to_screen * at,
             egui::Align2::CENTER_CENTER,
-            text,
+            &text,
             font.clone(),
             colour,
         );
+        s.view.drawn_labels.push((rect, text));
     }
 }
 

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use eframe::egui::{Key, Modifiers};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use kiai_content::def::ShapeDef;
 use kiai_editor::Sel;
 
@@ -239,7 +239,8 @@ fn first_map_in_five_minutes() {
         "neighbours 10 apart, not diagonals"
     );
 
-    // 2. Two cost lists in the Cost lists tab.
+    // 2. Two cost lists in the Cost lists tab: type a name, Add, type the
+    //    next (the field is empty again), Add.
     h.get_by_label("Cost lists").click();
     h.run_steps(3);
     for name in ["infantry", "vehicle"] {
@@ -250,11 +251,6 @@ fn first_map_in_five_minutes() {
         h.get_by_label("Add").click();
         h.step();
         h.step();
-        let field = h.get_by_label("list");
-        field.focus();
-        h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-        h.key_press(Key::Backspace);
-        h.step();
     }
     assert_eq!(
         h.state().doc().def().cost_lists,
@@ -262,7 +258,7 @@ fn first_map_in_five_minutes() {
     );
 
     // 3. Paint the vehicle list (the list just added is current) over the
-    //    first row's left link.
+    //    first row's left link, with the tool bar's default multiplier.
     h.remove_cursor();
     key(&mut h, Key::Escape);
     key(&mut h, Key::C);
@@ -275,9 +271,28 @@ fn first_map_in_five_minutes() {
         .def()
         .links
         .iter()
-        .filter(|l| l.costs.get("vehicle") == Some(&3.0))
+        .filter(|l| l.costs.get("vehicle").is_some_and(|m| *m > 1.0))
+        .cloned()
         .collect();
     assert_eq!(painted.len(), 1, "one link under the brush");
+
+    // "Vehicles now avoid it": the path tool's A* route for the vehicle
+    // list between the link's ends goes around it, as the Cost lists tab
+    // says.
+    key(&mut h, Key::H);
+    for x in [-10.0, 0.0] {
+        let p = screen(&h, x, 0.0);
+        click(&mut h, p);
+    }
+    h.run_steps(2);
+    let node = h.get_by_label_contains("A* (vehicle)");
+    let text = node
+        .accesskit_node()
+        .label()
+        .or_else(|| node.accesskit_node().value())
+        .unwrap_or_default();
+    assert!(text.ends_with("4 waypoints"), "{text}");
+    key(&mut h, Key::Escape);
 
     // 4. Three agents (A): a `guard` archetype and a faction come with the
     //    first.

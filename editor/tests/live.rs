@@ -12,7 +12,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use kiai_editor::EditorApp;
 
 mod common;
-use common::{click, editor, root};
+use common::{click, copy_guards, editor, root};
 
 /// The target directory cargo builds this test in (`CARGO_TARGET_TMPDIR` is
 /// its `tmp/`), wherever `CARGO_TARGET_DIR`, `--target-dir` or a config
@@ -164,22 +164,6 @@ fn errors(sim: &kiai_editor::sim::Sim) -> usize {
         .iter()
         .filter(|l| l.kind == kiai_editor::sim::LineKind::Error)
         .count()
-}
-
-fn copy_guards(dir: &Path) -> PathBuf {
-    let content = dir.join("content/demo");
-    std::fs::create_dir_all(&content).unwrap();
-    std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    std::fs::copy(
-        root().join("content/demo/guards.ron"),
-        content.join("guards.ron"),
-    )
-    .unwrap();
-    for f in std::fs::read_dir(root().join("scripts")).unwrap() {
-        let f = f.unwrap().path();
-        std::fs::copy(&f, dir.join("scripts").join(f.file_name().unwrap())).unwrap();
-    }
-    content.join("guards.ron")
 }
 
 fn wait_for(h: &mut Harness<'_, EditorApp>, what: &str, f: impl Fn(&EditorApp) -> bool) {

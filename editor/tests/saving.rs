@@ -140,3 +140,48 @@ fn document_edits_of_every_demo_save_as_small_text_changes() {
         );
     }
 }
+
+/// Problem 7: autosave ran only while the mouse or keyboard was used: an
+/// edited map left idle had no recovery file. Here the editor is driven
+/// as eframe drives it: a frame runs only when the editor asked for one.
+#[test]
+fn autosave_runs_on_a_timer_while_nobody_touches_the_editor() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("village.ron");
+    std::fs::copy(root().join("content/demo/village.ron"), &path).unwrap();
+    let mut h = editor(&path);
+    h.state_mut().state.autosave_every = Duration::from_millis(1500);
+    key(&mut h, Key::W);
+    let p = screen(&h, 47.0, 52.0);
+    common::click(&mut h, p);
+    assert!(h.state().doc().is_dirty());
+    h.remove_cursor();
+    h.step();
+    let recovery = kiai_editor::app::recovery_path(Some(&path));
+    let deadline = Instant::now() + Duration::from_secs(6);
+    let mut frames = 0;
+    while Instant::now() < deadline && !recovery.exists() {
+        let delay = h
+            .output()
+            .viewport_output
+            .get(&eframe::egui::ViewportId::ROOT)
+            .map_or(Duration::MAX, |v| v.repaint_delay);
+        let left = deadline.saturating_duration_since(Instant::now());
+        if delay >= left {
+            // Nothing asked for a frame before the deadline: eframe sleeps.
+            std::thread::sleep(left);
+            break;
+        }
+        std::thread::sleep(delay.max(Duration::from_millis(5)));
+        h.step();
+        frames += 1;
+    }
+    assert!(
+        recovery.exists(),
+        "no recovery file after 6 s idle ({frames} frames ran)"
+    );
+    let text = std::fs::read_to_string(&recovery).unwrap();
+    let saved = kiai_content::parse(&text, "recovery").unwrap();
+    assert_eq!(&saved, h.state().doc().def(), "the recovery holds the edit");
+}
