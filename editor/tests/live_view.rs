@@ -15,7 +15,7 @@ mod common;
 use common::{click, colour_distance, contrast, editor, key, pixel, render, root, run_to, screen};
 
 fn labels(h: &Harness<'_, EditorApp>) -> Vec<(Rect, String)> {
-    h.state().state.view.drawn_labels.clone()
+    h.state().drawn_labels().to_vec()
 }
 
 /// Whether any node's label or value contains `text`.
@@ -61,7 +61,7 @@ fn paused_mid_run_the_inspector_and_the_shading_show_where_agents_are_now() {
     let mut h = editor(&village);
     run_to(&mut h, 147);
     let (index, p, f, start, start_f, sensed) = {
-        let sim = h.state().state.sim.as_ref().unwrap();
+        let sim = h.state().model.sim.as_ref().unwrap();
         let agents = sim.world().agents();
         let id = agents.find("raider_2").unwrap();
         let i = id.index();
@@ -90,7 +90,7 @@ fn paused_mid_run_the_inspector_and_the_shading_show_where_agents_are_now() {
     key(&mut h, Key::V);
     let at = screen(&h, p.x, p.z);
     click(&mut h, at);
-    assert_eq!(h.state().state.selected_agent(), Some(index));
+    assert_eq!(h.state().selected_agent(), Some(index));
     h.run_steps(2);
 
     // The inspector: where it is now, and what it senses now.
@@ -106,10 +106,10 @@ fn paused_mid_run_the_inspector_and_the_shading_show_where_agents_are_now() {
     // The shading: with "what the selected agent senses" on, tiles inside
     // the live cone change colour; tiles only in the start cone do not.
     let (range, fov) = (45.0, 120.0);
-    h.state_mut().state.show_sight = true;
+    h.state_mut().model.tools.show_sight = true;
     h.run_steps(2);
     let on = render(&mut h);
-    h.state_mut().state.show_sight = false;
+    h.state_mut().model.tools.show_sight = false;
     h.run_steps(2);
     let off = render(&mut h);
     let mut live_checked = 0;
@@ -158,14 +158,14 @@ fn fog_of_war_switches_on_from_the_view_menu() {
     let arena = root().join("content/demo/arena.ron");
     let mut h = editor(&arena);
     run_to(&mut h, 20);
-    assert_eq!(h.state().state.overlays.fog, None);
+    assert_eq!(h.state().model.overlays.fog, None);
     h.get_by_label("View").click();
     h.run_steps(2);
     h.get_by_label("fog of war").click();
     h.run_steps(2);
     h.get_by_label("spectator").click();
     h.run_steps(2);
-    assert_eq!(h.state().state.overlays.fog, Some(None), "fog of war is on");
+    assert_eq!(h.state().model.overlays.fog, Some(None), "fog of war is on");
 }
 
 /// Problem 4: labels overlapped until unreadable.
@@ -190,7 +190,7 @@ fn labels_never_overlap_while_playing() {
 /// The centre colours of the village's agents, drawn as they are now.
 fn agent_centres(h: &mut Harness<'_, EditorApp>) -> Vec<(String, [u8; 3], Pos2)> {
     let image = render(h);
-    let positions: Vec<(String, f32, f32)> = match &h.state().state.sim {
+    let positions: Vec<(String, f32, f32)> = match &h.state().model.sim {
         Some(sim) if sim.tick() > 0 => {
             let a = sim.world().agents();
             (0..a.len())
@@ -248,7 +248,7 @@ fn faction_and_state_colours_never_coincide() {
     run_to(&mut h, 147);
     let playing = agent_centres(&mut h);
     let states: std::collections::BTreeSet<String> = {
-        let sim = h.state().state.sim.as_ref().unwrap();
+        let sim = h.state().model.sim.as_ref().unwrap();
         sim.world()
             .agents()
             .decisions()
@@ -276,7 +276,7 @@ fn the_legend_lists_every_state_present_and_the_sense_colours() {
     let mut h = editor(&guards);
     run_to(&mut h, 150);
     let (states, guard) = {
-        let sim = h.state().state.sim.as_ref().unwrap();
+        let sim = h.state().model.sim.as_ref().unwrap();
         let a = sim.world().agents();
         let states: std::collections::BTreeSet<String> = (0..a.len())
             .map(|i| {
@@ -293,7 +293,7 @@ fn the_legend_lists_every_state_present_and_the_sense_colours() {
     assert!(states.len() >= 3, "{states:?}");
     for state in &states {
         assert!(
-            h.query_by_label(state).is_some(),
+            h.query_all_by_label(state).next().is_some(),
             "the legend lists `{state}`"
         );
     }
@@ -301,13 +301,13 @@ fn the_legend_lists_every_state_present_and_the_sense_colours() {
     key(&mut h, Key::V);
     let at = screen(&h, guard.1.x, guard.1.z);
     click(&mut h, at);
-    assert_eq!(h.state().state.selected_agent(), Some(guard.0));
+    assert_eq!(h.state().selected_agent(), Some(guard.0));
     h.run_steps(2);
     let senses: Vec<String> = {
         let def = h.state().doc().def();
         let name = &h
             .state()
-            .state
+            .model
             .sim
             .as_ref()
             .unwrap()

@@ -20,7 +20,7 @@ fn copy_demo(dir: &Path, name: &str) -> std::path::PathBuf {
 }
 
 fn prompt_text(h: &egui_kittest::Harness<'_, kiai_editor::EditorApp>) -> Option<String> {
-    match &h.state().state.dialog {
+    match &h.state().dialog() {
         Some(Dialog::Path(PathFor::Open, text)) => Some(text.clone()),
         _ => None,
     }
@@ -34,7 +34,7 @@ fn the_open_prompt_replaces_its_text_completes_paths_and_refuses_a_missing_file(
     let village = copy_demo(dir.path(), "village.ron");
     let guards = copy_demo(dir.path(), "guards.ron");
     let mut h = editor(&village);
-    h.state_mut().state.system_dialogs = false;
+    h.state_mut().system_dialogs = false;
 
     h.key_press_modifiers(Modifiers::COMMAND, Key::O);
     h.run_steps(2);

@@ -145,11 +145,11 @@ pub(crate) fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f32 {
 /// Pauses the run at tick `tick`: Step (.) builds the run, then the
 /// recording is simulated to that tick.
 pub(crate) fn run_to(h: &mut Harness<'_, EditorApp>, tick: u64) {
-    if h.state().state.sim.is_none() {
+    if h.state().model.sim.is_none() {
         h.key_press(Key::Period);
         h.run_steps(2);
     }
-    let sim = h.state_mut().state.sim.as_mut().expect("the run is built");
+    let sim = h.state_mut().model.sim.as_mut().expect("the run is built");
     sim.playing = false;
     sim.seek(tick).expect("the run simulates");
     h.run_steps(3);
