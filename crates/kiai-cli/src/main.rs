@@ -7,6 +7,7 @@
 
 mod bench;
 mod content_cmds;
+mod lua_defs_cmd;
 mod set_cmd;
 
 use std::io::IsTerminal;
@@ -67,6 +68,9 @@ enum Command {
     /// Set values in a content file by path, keeping comments (FILE.bak).
     #[command(long_about = set_cmd::LONG_ABOUT, after_help = set_cmd::EXAMPLES)]
     Set(set_cmd::SetArgs),
+    /// Write lua-language-server definitions for the script API.
+    #[command(after_help = lua_defs_cmd::AFTER_HELP)]
+    LuaDefs(lua_defs_cmd::LuaDefsArgs),
 }
 
 #[derive(Args)]
@@ -211,6 +215,7 @@ fn main() -> ExitCode {
         Command::Export(args) => content_cmds::export(&args),
         Command::Migrate(args) => content_cmds::migrate(&args),
         Command::Set(args) => set_cmd::run(&args),
+        Command::LuaDefs(args) => lua_defs_cmd::run(&args),
     };
     match result {
         Ok(code) => code,
