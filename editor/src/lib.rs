@@ -37,5 +37,5 @@ pub mod views;
 
 pub use app::{EditorApp, Options};
 pub use model::{Document, Edit, Item, Sel};
-pub use views::canvas;
 pub use views::Pane;
+pub use views::canvas;

@@ -140,7 +140,10 @@ impl Palette {
             theme: Theme::Dark,
             canvas: Color32::from_gray(24),
             grid: [Color32::from_gray(40), Color32::from_gray(58)],
-            axes: [Color32::from_rgb(110, 70, 60), Color32::from_rgb(60, 100, 70)],
+            axes: [
+                Color32::from_rgb(110, 70, 60),
+                Color32::from_rgb(60, 100, 70),
+            ],
             bounds: Color32::from_gray(120),
             text: Color32::from_gray(225),
             text_weak: Color32::from_gray(160),
@@ -171,7 +174,12 @@ impl Palette {
                 Color32::from_rgb(218, 208, 250),
             ],
             states: Self::STATES,
-            senses: [oi::SKY_BLUE, oi::YELLOW, oi::REDDISH_PURPLE, oi::BLUISH_GREEN],
+            senses: [
+                oi::SKY_BLUE,
+                oi::YELLOW,
+                oi::REDDISH_PURPLE,
+                oi::BLUISH_GREEN,
+            ],
             percept_seen: oi::BLUISH_GREEN,
             percept_heard: oi::YELLOW,
             percept_memory: oi::REDDISH_PURPLE,
@@ -180,7 +188,10 @@ impl Palette {
             missile: [oi::ORANGE, Color32::from_rgba_unmultiplied(213, 94, 0, 140)],
             sound: Color32::from_rgba_unmultiplied(240, 228, 66, 170),
             start_ghost: Color32::from_gray(150),
-            fog: [Color32::from_black_alpha(110), Color32::from_black_alpha(200)],
+            fog: [
+                Color32::from_black_alpha(110),
+                Color32::from_black_alpha(200),
+            ],
             tool: Color32::from_gray(235),
             status: [
                 Color32::from_rgb(255, 120, 100),
@@ -204,7 +215,10 @@ impl Palette {
             theme: Theme::Light,
             canvas: Color32::from_gray(246),
             grid: [Color32::from_gray(228), Color32::from_gray(205)],
-            axes: [Color32::from_rgb(200, 140, 130), Color32::from_rgb(120, 170, 130)],
+            axes: [
+                Color32::from_rgb(200, 140, 130),
+                Color32::from_rgb(120, 170, 130),
+            ],
             bounds: Color32::from_gray(120),
             text: Color32::from_gray(25),
             text_weak: Color32::from_gray(90),
@@ -235,7 +249,12 @@ impl Palette {
                 Color32::from_rgb(62, 72, 84),
             ],
             states: Self::STATES,
-            senses: [oi::BLUE, Color32::from_rgb(200, 150, 0), oi::REDDISH_PURPLE, oi::BLUISH_GREEN],
+            senses: [
+                oi::BLUE,
+                Color32::from_rgb(200, 150, 0),
+                oi::REDDISH_PURPLE,
+                oi::BLUISH_GREEN,
+            ],
             percept_seen: Color32::from_rgb(0, 130, 95),
             percept_heard: Color32::from_rgb(190, 150, 0),
             percept_memory: oi::REDDISH_PURPLE,
@@ -244,7 +263,10 @@ impl Palette {
             missile: [oi::ORANGE, Color32::from_rgba_unmultiplied(213, 94, 0, 150)],
             sound: Color32::from_rgba_unmultiplied(190, 150, 0, 180),
             start_ghost: Color32::from_gray(120),
-            fog: [Color32::from_black_alpha(70), Color32::from_black_alpha(150)],
+            fog: [
+                Color32::from_black_alpha(70),
+                Color32::from_black_alpha(150),
+            ],
             tool: Color32::from_gray(30),
             status: [
                 Color32::from_rgb(190, 40, 30),
@@ -406,7 +428,11 @@ mod tests {
             for f in p.factions {
                 for s in p.states {
                     let d = delta_e(f, s);
-                    assert!(d > 25.0, "{:?}: faction {f:?} vs state {s:?}: ΔE {d:.1}", p.theme);
+                    assert!(
+                        d > 25.0,
+                        "{:?}: faction {f:?} vs state {s:?}: ΔE {d:.1}",
+                        p.theme
+                    );
                 }
             }
         }

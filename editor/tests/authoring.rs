@@ -502,7 +502,8 @@ fn the_editors_own_prompt_saves_as_and_exports_without_a_system_dialog() {
         Some(Dialog::Path(PathFor::SaveAs, suggested))
     );
     let copy = dir.path().join("copy.ron");
-    h.state_mut().set_dialog(Dialog::Path(PathFor::SaveAs, copy.display().to_string()));
+    h.state_mut()
+        .set_dialog(Dialog::Path(PathFor::SaveAs, copy.display().to_string()));
     h.run_steps(2);
     h.get_by_label("OK").click();
     h.run_steps(2);
@@ -538,7 +539,8 @@ fn the_editors_own_prompt_saves_as_and_exports_without_a_system_dialog() {
     // Opening through the prompt keeps using it for the next file.
     h.key_press_modifiers(Modifiers::COMMAND, Key::O);
     h.run_steps(2);
-    h.state_mut().set_dialog(Dialog::Path(PathFor::Open, path.display().to_string()));
+    h.state_mut()
+        .set_dialog(Dialog::Path(PathFor::Open, path.display().to_string()));
     h.run_steps(2);
     h.get_by_label("OK").click();
     h.run_steps(2);

@@ -125,11 +125,7 @@ fn play_pause_inspect_matches_the_trace_and_scrubbing_replays_exactly() {
     h.key_press(Key::V);
     h.step();
     click(&mut h, pos);
-    assert_eq!(
-        h.state().selected_agent(),
-        Some(index),
-        "clicked {name}"
-    );
+    assert_eq!(h.state().selected_agent(), Some(index), "clicked {name}");
 
     // The Why tab shows the decision of the 100th tick (the trace's tick
     // 99: traces count from 0), in the transport bar's numbering.

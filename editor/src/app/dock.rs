@@ -38,7 +38,11 @@ pub(crate) fn default_tree() -> Tree<Pane> {
     let middle = tiles.insert_vertical_tile(vec![canvas, bottom]);
     share(&mut tiles, middle, &[(canvas, 2.6), (bottom, 1.0)]);
     let root = tiles.insert_horizontal_tile(vec![left, middle, right]);
-    share(&mut tiles, root, &[(left, 1.0), (middle, 3.8), (right, 1.7)]);
+    share(
+        &mut tiles,
+        root,
+        &[(left, 1.0), (middle, 3.8), (right, 1.7)],
+    );
     Tree::new(egui::Id::unique("kiai-editor-dock"), root, tiles)
 }
 

@@ -47,7 +47,11 @@ impl EditorApp {
             .path()
             .and_then(Path::parent)
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-        let text = if what.saves() { dir.join(name) } else { dir.join("") };
+        let text = if what.saves() {
+            dir.join(name)
+        } else {
+            dir.join("")
+        };
         self.views
             .dialogs
             .ask(Dialog::Path(what, text.display().to_string()));
@@ -125,7 +129,9 @@ impl EditorApp {
             self.views.dialogs.ask(Dialog::ConfirmNew);
             return;
         }
-        self.model = self.model.reopen(crate::model::Document::untitled(), Vec::new());
+        self.model = self
+            .model
+            .reopen(crate::model::Document::untitled(), Vec::new());
         self.views.reset(self.model.doc.def());
         self.model.say("new map: save it to choose where it lives");
     }
@@ -250,11 +256,17 @@ mod tests {
     #[test]
     fn scripts_are_named_relative_to_the_content_file() {
         assert_eq!(
-            relative_to(Path::new("/p/scripts/guard.lua"), Some(Path::new("/p/content/demo"))),
+            relative_to(
+                Path::new("/p/scripts/guard.lua"),
+                Some(Path::new("/p/content/demo"))
+            ),
             PathBuf::from("../../scripts/guard.lua")
         );
         assert_eq!(
-            relative_to(Path::new("/p/content/demo/a.lua"), Some(Path::new("/p/content/demo"))),
+            relative_to(
+                Path::new("/p/content/demo/a.lua"),
+                Some(Path::new("/p/content/demo"))
+            ),
             PathBuf::from("a.lua")
         );
     }

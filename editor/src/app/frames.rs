@@ -74,7 +74,9 @@ impl FrameClock {
     /// The interval and update time (ms) while frames flow; `None` while
     /// idle.
     pub(crate) fn readout(&self) -> Option<(f32, f32)> {
-        self.smoothed.2.then_some((self.smoothed.0, self.smoothed.1))
+        self.smoothed
+            .2
+            .then_some((self.smoothed.0, self.smoothed.1))
     }
 }
 

@@ -128,7 +128,12 @@ impl EditorApp {
         if let Some(recent) = storage.and_then(|s| eframe::get_value(s, "recent")) {
             model.recent = recent;
         }
-        if let Some(path) = model.doc.path().filter(|p| p.exists()).map(Path::to_path_buf) {
+        if let Some(path) = model
+            .doc
+            .path()
+            .filter(|p| p.exists())
+            .map(Path::to_path_buf)
+        {
             model.recent.touch(&path);
         }
         if let Some(snap) = storage.and_then(|s| eframe::get_value::<bool>(s, "snap")) {
@@ -225,7 +230,10 @@ impl EditorApp {
             .doc
             .path()
             .and_then(|p| p.file_name())
-            .map_or_else(|| "untitled".to_owned(), |n| n.to_string_lossy().into_owned());
+            .map_or_else(
+                || "untitled".to_owned(),
+                |n| n.to_string_lossy().into_owned(),
+            );
         let dirty = if self.model.doc.is_dirty() { "*" } else { "" };
         format!("{name}{dirty} — kiai editor")
     }
@@ -354,7 +362,12 @@ impl EditorApp {
                         points.extend([w.from, w.to]);
                     }
                 }
-                Sel::Region(i) => points.extend(def.regions.get(i).into_iter().flat_map(|r| r.polygon.iter().copied())),
+                Sel::Region(i) => points.extend(
+                    def.regions
+                        .get(i)
+                        .into_iter()
+                        .flat_map(|r| r.polygon.iter().copied()),
+                ),
                 _ => {}
             }
         }
@@ -362,8 +375,12 @@ impl EditorApp {
             self.views.canvas.request_fit();
             return;
         }
-        let min = points.iter().fold((f32::MAX, f32::MAX), |a, p| (a.0.min(p.0), a.1.min(p.1)));
-        let max = points.iter().fold((f32::MIN, f32::MIN), |a, p| (a.0.max(p.0), a.1.max(p.1)));
+        let min = points
+            .iter()
+            .fold((f32::MAX, f32::MAX), |a, p| (a.0.min(p.0), a.1.min(p.1)));
+        let max = points
+            .iter()
+            .fold((f32::MIN, f32::MIN), |a, p| (a.0.max(p.0), a.1.max(p.1)));
         self.views.canvas.request_frame(min, max);
     }
 }
@@ -441,7 +458,13 @@ impl eframe::App for EditorApp {
         let mut out = Out::default();
         if self.views.dialogs.dialog.is_none() {
             let canvas = &mut self.views.canvas;
-            let cancel = shortcuts::keys(&ctx, &self.model, canvas.space.1, canvas.gesture.is_busy(), &mut out);
+            let cancel = shortcuts::keys(
+                &ctx,
+                &self.model,
+                canvas.space.1,
+                canvas.gesture.is_busy(),
+                &mut out,
+            );
             if cancel {
                 canvas.gesture.cancel();
             }

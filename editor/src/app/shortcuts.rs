@@ -22,7 +22,13 @@ pub(crate) fn tool_key(tool: Tool) -> Key {
 /// What the keys pressed this frame ask for. `space_panned`: Space was
 /// held to pan the map (releasing it then does not play or pause);
 /// `busy`: a gesture is under way (Escape cancels it first).
-pub(crate) fn keys(ctx: &egui::Context, model: &Model, space_panned: bool, busy: bool, out: &mut Out) -> bool {
+pub(crate) fn keys(
+    ctx: &egui::Context,
+    model: &Model,
+    space_panned: bool,
+    busy: bool,
+    out: &mut Out,
+) -> bool {
     let cmd = |key| KeyboardShortcut::new(Modifiers::COMMAND, key);
     let cmd_shift = |key| KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, key);
     let pressed = |sc: KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(&sc));
@@ -95,7 +101,14 @@ pub(crate) fn keys(ctx: &egui::Context, model: &Model, space_panned: bool, busy:
     let mut tools = model.tools.clone();
     if plain(Key::G) {
         tools.snap = !tools.snap;
-        out.push(Command::Say(if tools.snap { "snapping on" } else { "snapping off" }.into()));
+        out.push(Command::Say(
+            if tools.snap {
+                "snapping on"
+            } else {
+                "snapping off"
+            }
+            .into(),
+        ));
     }
     if plain(Key::M) {
         tools.heat_map = !tools.heat_map;

@@ -213,7 +213,12 @@ fn unit(f: Vec3) -> Vec3 {
 }
 
 /// Whether `target` can be seen from `eye` through the walls and PVS.
-fn visible(occluders: Option<&Occluders>, eye: Vec3, target: Vec3, scratch: &mut RayScratch) -> bool {
+fn visible(
+    occluders: Option<&Occluders>,
+    eye: Vec3,
+    target: Vec3,
+    scratch: &mut RayScratch,
+) -> bool {
     match occluders {
         Some(o) => {
             o.pvs.as_ref().is_none_or(|p| p.can_see_points(eye, target))

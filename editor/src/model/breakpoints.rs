@@ -174,7 +174,12 @@ impl Breakpoints {
                 .iter()
                 .position(|b| b.enabled && b.on.contains(&trigger) && watches(b, slot))
             {
-                return Some(hit(report.world, slot, describe(report.world, &event.kind), Some(k)));
+                return Some(hit(
+                    report.world,
+                    slot,
+                    describe(report.world, &event.kind),
+                    Some(k),
+                ));
             }
         }
         for failure in report.failures {

@@ -211,14 +211,20 @@ mod tests {
         let (text, _) = complete(&format!("{base}gua"), "ron");
         assert_eq!(text, format!("{base}guards.ron"));
         let (text, names) = complete(&format!("{base}n"), "ron");
-        assert_eq!((text.as_str(), names.len()), (format!("{base}n").as_str(), 0));
+        assert_eq!(
+            (text.as_str(), names.len()),
+            (format!("{base}n").as_str(), 0)
+        );
     }
 
     #[test]
     fn a_missing_file_is_refused_with_what_to_do() {
         let dir = tempfile::tempdir().unwrap();
         let e = check_open(&dir.path().join("nope.ron")).unwrap_err();
-        assert!(e.contains("does not exist") && e.contains("File -> New"), "{e}");
+        assert!(
+            e.contains("does not exist") && e.contains("File -> New"),
+            "{e}"
+        );
         assert!(check_open(dir.path()).unwrap_err().contains("is a folder"));
     }
 

@@ -19,7 +19,6 @@ pub mod validation;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-
 pub use command::Command;
 pub use doc::{Document, Edit, Item};
 pub use scene::Scene;
@@ -398,10 +397,8 @@ impl Model {
                     *slot = b;
                 }
             }
-            Command::RemoveBreakpoint(i) => {
-                if i < self.breakpoints.0.len() {
-                    self.breakpoints.0.remove(i);
-                }
+            Command::RemoveBreakpoint(i) if i < self.breakpoints.0.len() => {
+                self.breakpoints.0.remove(i);
             }
             Command::Eval { agent, code } => {
                 if let Some(sim) = &mut self.sim {
@@ -484,10 +481,7 @@ impl Model {
         }
         sim.advance(dt, budget, &self.breakpoints);
         if let Some(hit) = &sim.hit {
-            let message = format!(
-                "stopped at tick {}: {} — {}",
-                hit.tick, hit.name, hit.cause
-            );
+            let message = format!("stopped at tick {}: {} — {}", hit.tick, hit.name, hit.cause);
             let agent = hit.agent;
             self.selection.set([Sel::Agent(agent)]);
             self.say(message);

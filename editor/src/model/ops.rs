@@ -154,10 +154,7 @@ pub fn compute_pvs(def: &ContentDef) -> Result<Op, String> {
     let n = edits.len();
     Ok((
         Edit::Batch(edits),
-        format!(
-            "computed what {} see",
-            count(n, "region", "regions")
-        ),
+        format!("computed what {} see", count(n, "region", "regions")),
     ))
 }
 
@@ -617,22 +614,36 @@ mod tests {
         let mut doc = Document::new(def.clone(), None);
         // A link that touches a deleted waypoint, one that does not, and
         // the waypoint.
-        let touching = def.links.iter().position(|l| l.from == 0 || l.to == 0).unwrap();
+        let touching = def
+            .links
+            .iter()
+            .position(|l| l.from == 0 || l.to == 0)
+            .unwrap();
         let elsewhere = def
             .links
             .iter()
             .position(|l| l.from > 30 && l.to > 30)
             .unwrap();
-        let selection: Selection = [Sel::Waypoint(0), Sel::Link(touching), Sel::Link(elsewhere), Sel::Agent(1)]
-            .into_iter()
-            .collect();
+        let selection: Selection = [
+            Sel::Waypoint(0),
+            Sel::Link(touching),
+            Sel::Link(elsewhere),
+            Sel::Agent(1),
+        ]
+        .into_iter()
+        .collect();
         let (edit, message) = delete(&def, &selection).unwrap();
         assert_eq!(message, "deleted 4 objects");
         doc.apply(edit).unwrap();
         let after = doc.def();
         assert_eq!(after.waypoints.len(), def.waypoints.len() - 1);
         assert!(after.links.iter().all(|l| l.from != 0 && l.to != 0));
-        let gone = def.links.iter().filter(|l| l.from == 0 || l.to == 0).count() + 1;
+        let gone = def
+            .links
+            .iter()
+            .filter(|l| l.from == 0 || l.to == 0)
+            .count()
+            + 1;
         assert_eq!(after.links.len(), def.links.len() - gone);
         assert_eq!(after.agents.len(), def.agents.len() - 1);
         assert!(doc.undo());

@@ -58,7 +58,13 @@ impl<'a> Scene<'a> {
     pub fn alive(&self, i: usize) -> bool {
         match self {
             Scene::Start(def) => i < def.agents.len(),
-            Scene::Live(sim) => sim.world().agents().alive().get(i).copied().unwrap_or(false),
+            Scene::Live(sim) => sim
+                .world()
+                .agents()
+                .alive()
+                .get(i)
+                .copied()
+                .unwrap_or(false),
         }
     }
 
@@ -95,10 +101,9 @@ impl<'a> Scene<'a> {
     /// Facing on the X-Z plane, unit length (+X when undefined).
     pub fn facing(&self, i: usize) -> Vec3 {
         match self {
-            Scene::Start(def) => def
-                .agents
-                .get(i)
-                .map_or(Vec3::X, |a| unit(Vec3::new(a.facing.0, a.facing.1, a.facing.2))),
+            Scene::Start(def) => def.agents.get(i).map_or(Vec3::X, |a| {
+                unit(Vec3::new(a.facing.0, a.facing.1, a.facing.2))
+            }),
             Scene::Live(sim) => unit(
                 sim.world()
                     .agents()

@@ -446,7 +446,13 @@ impl Sim {
                 let hit = Hit {
                     tick: self.world.tick(),
                     agent: slot,
-                    name: self.world.agents().names().get(slot).cloned().unwrap_or_default(),
+                    name: self
+                        .world
+                        .agents()
+                        .names()
+                        .get(slot)
+                        .cloned()
+                        .unwrap_or_default(),
                     cause,
                     breakpoint: None,
                 };

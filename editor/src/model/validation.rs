@@ -58,7 +58,12 @@ impl Validation {
     }
 
     /// Checks `def` now unless the findings are current.
-    pub fn now(&mut self, revision: u64, def: &kiai_content::def::ContentDef, file: &str) -> &[Finding] {
+    pub fn now(
+        &mut self,
+        revision: u64,
+        def: &kiai_content::def::ContentDef,
+        file: &str,
+    ) -> &[Finding] {
         if self.findings.0 != revision {
             self.findings = (revision, analysis::check_def(def, file));
             self.running = None;

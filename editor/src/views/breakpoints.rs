@@ -35,12 +35,18 @@ impl BreakpointsView {
     pub fn ui(&mut self, ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         let m = ctx.model;
         if m.breakpoints.0.is_empty() {
-            ui.label(RichText::new("No breakpoints. Add one below, or right-click an agent on the map.").weak());
+            ui.label(
+                RichText::new("No breakpoints. Add one below, or right-click an agent on the map.")
+                    .weak(),
+            );
         }
         for (i, b) in m.breakpoints.0.iter().enumerate() {
             ui.horizontal(|ui| {
                 let mut on = b.enabled;
-                if ui.checkbox(&mut on, format!("{} {}", icons::BREAKPOINT, b.describe())).changed() {
+                if ui
+                    .checkbox(&mut on, format!("{} {}", icons::BREAKPOINT, b.describe()))
+                    .changed()
+                {
                     let mut changed = b.clone();
                     changed.enabled = on;
                     out.push(Command::SetBreakpoint(i, changed));
@@ -68,7 +74,13 @@ impl BreakpointsView {
             ui.selectable_value(&mut self.archetype, false, "the agent");
             ui.selectable_value(&mut self.archetype, true, "any agent of");
             let options: Vec<String> = if self.archetype {
-                m.doc.def().archetypes.0.iter().map(|(n, _)| n.clone()).collect()
+                m.doc
+                    .def()
+                    .archetypes
+                    .0
+                    .iter()
+                    .map(|(n, _)| n.clone())
+                    .collect()
             } else {
                 (0..scene.len())
                     .filter(|&i| scene.alive(i))
@@ -91,7 +103,10 @@ impl BreakpointsView {
         });
         let ready = !self.name.is_empty() && !self.on.is_empty();
         if ui
-            .add_enabled(ready, egui::Button::new(format!("{} Add breakpoint", icons::BREAKPOINT)))
+            .add_enabled(
+                ready,
+                egui::Button::new(format!("{} Add breakpoint", icons::BREAKPOINT)),
+            )
             .clicked()
         {
             let who = if self.archetype {
@@ -99,7 +114,10 @@ impl BreakpointsView {
             } else {
                 Who::Agent(self.name.clone())
             };
-            out.push(Command::AddBreakpoint(Breakpoint::new(who, self.on.iter().copied())));
+            out.push(Command::AddBreakpoint(Breakpoint::new(
+                who,
+                self.on.iter().copied(),
+            )));
         }
     }
 }

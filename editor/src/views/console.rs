@@ -19,7 +19,9 @@ impl ConsoleView {
     pub fn ui(&mut self, ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         let m = ctx.model;
         let Some(sim) = &m.sim else {
-            ui.label(RichText::new("Script errors and prints appear here while the map runs.").weak());
+            ui.label(
+                RichText::new("Script errors and prints appear here while the map runs.").weak(),
+            );
             return;
         };
         let [error, _, good] = ctx.palette.status;
@@ -57,7 +59,8 @@ impl ConsoleView {
                         ui.label(RichText::new(&line.traceback).weak().monospace());
                     }
                     if let Some((path, _)) = &line.at
-                        && r.on_hover_text(format!("Open {}", path.display())).clicked()
+                        && r.on_hover_text(format!("Open {}", path.display()))
+                            .clicked()
                     {
                         out.ui(UiIntent::OpenFile(path.clone()));
                     }
@@ -74,7 +77,9 @@ impl ConsoleView {
                 .add(
                     egui::TextEdit::singleline(&mut self.repl)
                         .desired_width(f32::INFINITY)
-                        .hint_text("agent:position(), agent:sees(\"eyes\"), agent.memory … (Enter runs)"),
+                        .hint_text(
+                            "agent:position(), agent:sees(\"eyes\"), agent.memory … (Enter runs)",
+                        ),
                 )
                 .labelled_by(l.id);
             if r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
@@ -82,7 +87,9 @@ impl ConsoleView {
                 if !code.trim().is_empty() {
                     match agent {
                         Some(a) => out.push(Command::Eval { agent: a, code }),
-                        None => out.push(Command::Say("select an agent: the line runs in its script's sandbox".into())),
+                        None => out.push(Command::Say(
+                            "select an agent: the line runs in its script's sandbox".into(),
+                        )),
                     }
                 }
                 r.request_focus();

@@ -28,7 +28,10 @@ impl CostListsView {
             }
         }
         let mut heat = m.tools.heat_map;
-        if ui.checkbox(&mut heat, "heat map of the current list (M)").changed() {
+        if ui
+            .checkbox(&mut heat, "heat map of the current list (M)")
+            .changed()
+        {
             let mut tools = m.tools.clone();
             tools.heat_map = heat;
             out.push(Command::Tools(Box::new(tools)));
@@ -79,7 +82,9 @@ impl CostListsView {
 fn route(ctx: &ViewCtx<'_>, ui: &mut Ui, list: &str) {
     ui.label(RichText::new("Route preview").strong());
     ui.label(RichText::new("Path tool (H): click a start and a goal waypoint.").weak());
-    let Some(p) = ctx.model.path_preview() else { return };
+    let Some(p) = ctx.model.path_preview() else {
+        return;
+    };
     if let Some(e) = &p.error {
         ui.label(e);
     }

@@ -76,7 +76,10 @@ impl DialogsView {
             }
             Dialog::Recover(path) => {
                 ui.heading("Recover unsaved changes?");
-                ui.label(format!("{} holds changes autosaved after the last save.", path.display()));
+                ui.label(format!(
+                    "{} holds changes autosaved after the last save.",
+                    path.display()
+                ));
                 ui.horizontal(|ui| {
                     if ui.button("Recover").clicked() {
                         self.dialog = None;
@@ -91,7 +94,14 @@ impl DialogsView {
         });
     }
 
-    fn path(&mut self, ctx: &ViewCtx<'_>, ui: &mut egui::Ui, what: PathFor, mut text: String, out: &mut Out) {
+    fn path(
+        &mut self,
+        ctx: &ViewCtx<'_>,
+        ui: &mut egui::Ui,
+        what: PathFor,
+        mut text: String,
+        out: &mut Out,
+    ) {
         let (title, label, ext) = what.describe();
         ui.heading(title);
         ui.label(format!("Path of the {label} file (.{ext}); Tab completes:"));

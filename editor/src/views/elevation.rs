@@ -34,7 +34,12 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut egui::Ui, _out: &mut Out) {
             (p, Vec::new(), None)
         }
     };
-    ui.label(RichText::new("Height (y) over x. Selected agent: its sector height limits; missiles: their pitch.").weak());
+    ui.label(
+        RichText::new(
+            "Height (y) over x. Selected agent: its sector height limits; missiles: their pitch.",
+        )
+        .weak(),
+    );
     egui_plot::Plot::new("elevation")
         .data_aspect(1.0)
         .x_axis_label("x (world units)")

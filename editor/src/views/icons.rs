@@ -75,8 +75,26 @@ mod tests {
         first.textures_delta.clear();
         let mut glyphs: Vec<&str> = Tool::ALL.iter().map(|t| tool(*t)).collect();
         glyphs.extend([
-            PLAY, PAUSE, STEP, STEP_TO_EVENT, RESET, BREAKPOINT, NEW, OPEN, SAVE, EXPORT, FIT, SNAP,
-            CONNECT, DELETE, PVS, SIGHT, HEAT, THEME, WARNING, INFO,
+            PLAY,
+            PAUSE,
+            STEP,
+            STEP_TO_EVENT,
+            RESET,
+            BREAKPOINT,
+            NEW,
+            OPEN,
+            SAVE,
+            EXPORT,
+            FIT,
+            SNAP,
+            CONNECT,
+            DELETE,
+            PVS,
+            SIGHT,
+            HEAT,
+            THEME,
+            WARNING,
+            INFO,
         ]);
         // Text the views write besides ASCII.
         glyphs.push("↔×°±²·—“”…≈•✖⏷⏵");

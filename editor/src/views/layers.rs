@@ -14,7 +14,10 @@ pub fn switches(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     let mut tools = m.tools.clone();
     ui.label(RichText::new("Editing").strong());
     ui.checkbox(&mut tools.heat_map, "Cost heat map of the current list (M)");
-    ui.checkbox(&mut tools.show_sight, "What the selected agent senses (shaded)");
+    ui.checkbox(
+        &mut tools.show_sight,
+        "What the selected agent senses (shaded)",
+    );
     if tools != m.tools {
         out.push(Command::Tools(Box::new(tools)));
     }
@@ -22,9 +25,15 @@ pub fn switches(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     ui.checkbox(&mut o.labels, "Names of agents and waypoints");
     ui.add_space(4.0);
     ui.label(RichText::new("While the run plays").strong());
-    ui.checkbox(&mut o.states, "Fill agents by what they do (else by faction)");
+    ui.checkbox(
+        &mut o.states,
+        "Fill agents by what they do (else by faction)",
+    );
     ui.checkbox(&mut o.senses_all, "Senses of every agent");
-    ui.checkbox(&mut o.percepts, "The selected agent's percepts (seen, heard, remembered)");
+    ui.checkbox(
+        &mut o.percepts,
+        "The selected agent's percepts (seen, heard, remembered)",
+    );
     ui.checkbox(&mut o.paths, "Routes and next waypoints");
     ui.checkbox(&mut o.steering, "Velocity vectors");
     ui.checkbox(&mut o.missiles, "Missiles: heading and line to the target");
@@ -47,7 +56,9 @@ pub fn fog(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         ui.radio_value(&mut o.fog, Some(Some(i as u8)), f.name.as_str());
     }
     if m.doc.def().fog.is_none() {
-        ui.label(RichText::new("(this map has no fog of war: turn it on in the map's settings)").weak());
+        ui.label(
+            RichText::new("(this map has no fog of war: turn it on in the map's settings)").weak(),
+        );
     }
     if o != m.overlays {
         out.push(Command::Overlays(o));

@@ -51,7 +51,8 @@ fn file(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         Some(p) => format!(
             "{} Export {}",
             icons::EXPORT,
-            p.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            p.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
         ),
         None => format!("{} Export pack…", icons::EXPORT),
     };
@@ -94,7 +95,11 @@ fn edit(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     ui.separator();
     for (text, key, command) in [
         ("Delete the selection", "Del", Command::Delete),
-        ("Select every waypoint", "Ctrl+A", Command::SelectAllWaypoints),
+        (
+            "Select every waypoint",
+            "Ctrl+A",
+            Command::SelectAllWaypoints,
+        ),
         ("Switch waypoints on or off", "T", Command::ToggleActive),
         ("Auto-connect waypoints", "J", Command::AutoConnect),
     ] {
@@ -102,7 +107,10 @@ fn edit(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
             out.push(command);
         }
     }
-    if ui.button(format!("{} Compute what regions see (PVS)", icons::PVS)).clicked() {
+    if ui
+        .button(format!("{} Compute what regions see (PVS)", icons::PVS))
+        .clicked()
+    {
         out.push(Command::ComputePvs);
     }
     ui.separator();
@@ -130,10 +138,7 @@ fn view(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     ui.separator();
     ui.menu_button(format!("{} Theme", icons::THEME), |ui| {
         for (theme, label) in [(Theme::Dark, "Dark"), (Theme::Light, "Light")] {
-            if ui
-                .radio(ctx.palette.theme == theme, label)
-                .clicked()
-            {
+            if ui.radio(ctx.palette.theme == theme, label).clicked() {
                 out.ui(UiIntent::Theme(theme));
             }
         }
@@ -165,15 +170,28 @@ fn view(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
 fn run(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     let playing = ctx.model.sim.as_ref().is_some_and(|s| s.playing);
     let play = if playing { "Pause" } else { "Play" };
-    if item(ui, &format!("{} {play}", if playing { icons::PAUSE } else { icons::PLAY }), "Space") {
+    if item(
+        ui,
+        &format!(
+            "{} {play}",
+            if playing { icons::PAUSE } else { icons::PLAY }
+        ),
+        "Space",
+    ) {
         out.push(Command::TogglePlay);
     }
     if item(ui, &format!("{} Step one tick", icons::STEP), ".") {
         out.push(Command::Step);
     }
-    let event = Button::new(format!("{} To the selected agent's next event", icons::STEP_TO_EVENT))
-        .shortcut_text("Shift+.");
-    if ui.add_enabled(ctx.model.selection.agent().is_some(), event).clicked() {
+    let event = Button::new(format!(
+        "{} To the selected agent's next event",
+        icons::STEP_TO_EVENT
+    ))
+    .shortcut_text("Shift+.");
+    if ui
+        .add_enabled(ctx.model.selection.agent().is_some(), event)
+        .clicked()
+    {
         out.push(Command::StepToEvent);
         out.ui(UiIntent::Focus(Pane::Why));
     }
@@ -181,27 +199,42 @@ fn run(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         out.push(Command::Reset);
     }
     ui.separator();
-    if ui.button(format!("{} Breakpoints…", icons::BREAKPOINT)).clicked() {
+    if ui
+        .button(format!("{} Breakpoints…", icons::BREAKPOINT))
+        .clicked()
+    {
         out.ui(UiIntent::Focus(Pane::Breakpoints));
     }
 }
 
 /// The keys, as a table.
 pub const KEYS: &[(&str, &str)] = &[
-    ("V W L C X R A H", "tools: select, waypoint, link, paint cost, wall, region, agent, path"),
+    (
+        "V W L C X R A H",
+        "tools: select, waypoint, link, paint cost, wall, region, agent, path",
+    ),
     ("wheel", "zoom around the cursor"),
     ("middle or right drag, Space+drag", "pan"),
     ("F / Shift+F", "frame everything / the selection"),
-    ("right click", "what can be done with the object under the pointer"),
+    (
+        "right click",
+        "what can be done with the object under the pointer",
+    ),
     ("Ctrl+Z, Ctrl+Shift+Z", "undo, redo"),
     ("Del", "delete the selection"),
     ("Ctrl+A", "select every waypoint"),
-    ("T, J, G, M", "switch waypoints on/off, auto-connect, snapping, heat map"),
+    (
+        "T, J, G, M",
+        "switch waypoints on/off, auto-connect, snapping, heat map",
+    ),
     ("Esc", "cancel what is under way, then select nothing"),
     ("Space, .", "play or pause, one tick"),
     ("Shift+.", "run to the selected agent's next event"),
     ("Ctrl+R", "reset the run"),
-    ("Ctrl+N, Ctrl+O, Ctrl+S, Ctrl+E", "new, open, save, export the pack"),
+    (
+        "Ctrl+N, Ctrl+O, Ctrl+S, Ctrl+E",
+        "new, open, save, export the pack",
+    ),
 ];
 
 fn help(ui: &mut Ui) {

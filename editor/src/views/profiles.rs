@@ -43,9 +43,15 @@ impl ProfilesView {
         });
         let index = self.profile;
         let (name, p) = def.profiles.0[index].clone();
-        edit(out, index, &(name, p.clone()), |(n, p)| Item::profile(n, p), |value| {
-            profile_fields(ui, ("profiles-tab", index), value);
-        });
+        edit(
+            out,
+            index,
+            &(name, p.clone()),
+            |(n, p)| Item::profile(n, p),
+            |value| {
+                profile_fields(ui, ("profiles-tab", index), value);
+            },
+        );
         let key = (names[index].clone(), format!("{p:?}"));
         if self.shares.as_ref().is_none_or(|(k, _)| *k != key) {
             self.shares = Some((key, analysis::decision_shares(&p, 4000, 7)));
@@ -59,7 +65,11 @@ impl ProfilesView {
 fn chart(ctx: &ViewCtx<'_>, ui: &mut Ui, shares: &Shares) {
     ui.separator();
     ui.label("Decisions the runtime's decider makes with it (4,000 samples per situation):");
-    let colours = [ctx.palette.state(0), ctx.palette.state(1), ctx.palette.state(2)];
+    let colours = [
+        ctx.palette.state(0),
+        ctx.palette.state(1),
+        ctx.palette.state(2),
+    ];
     let situations = ["can chase", "can evade", "can both"];
     let states = ["random walk", "chase", "evade"];
     ui.horizontal(|ui| {

@@ -69,7 +69,12 @@ fn file_buttons(ui: &mut Ui, out: &mut Out) {
     }
 }
 
-fn tool_options(ctx: &ViewCtx<'_>, tools: &mut crate::model::ToolSettings, ui: &mut Ui, out: &mut Out) {
+fn tool_options(
+    ctx: &ViewCtx<'_>,
+    tools: &mut crate::model::ToolSettings,
+    ui: &mut Ui,
+    out: &mut Out,
+) {
     let m = ctx.model;
     match tools.tool {
         Tool::Link | Tool::Waypoint | Tool::Select => {
@@ -113,7 +118,7 @@ fn tool_options(ctx: &ViewCtx<'_>, tools: &mut crate::model::ToolSettings, ui: &
                 ui.add(
                     egui::DragValue::new(&mut tools.brush_radius)
                         .range(4.0..=120.0)
-        .clamp_existing_to_range(false)
+                        .clamp_existing_to_range(false)
                         .speed(0.5)
                         .suffix(" px"),
                 )
@@ -127,17 +132,34 @@ fn tool_options(ctx: &ViewCtx<'_>, tools: &mut crate::model::ToolSettings, ui: &
             let archetypes: Vec<String> = def.archetypes.0.iter().map(|(n, _)| n.clone()).collect();
             let factions: Vec<String> = def.factions.iter().map(|f| f.name.clone()).collect();
             ui.label("archetype");
-            choose(ui, "toolbar-archetype", &mut tools.place_archetype, &archetypes, None);
+            choose(
+                ui,
+                "toolbar-archetype",
+                &mut tools.place_archetype,
+                &archetypes,
+                None,
+            );
             ui.label("faction");
-            choose(ui, "toolbar-faction", &mut tools.place_faction, &factions, None);
+            choose(
+                ui,
+                "toolbar-faction",
+                &mut tools.place_faction,
+                &factions,
+                None,
+            );
             if archetypes.is_empty() {
-                ui.label(RichText::new("(a `guard` archetype and a faction come with the first agent)").weak());
+                ui.label(
+                    RichText::new("(a `guard` archetype and a faction come with the first agent)")
+                        .weak(),
+                );
             }
         }
         Tool::Wall | Tool::Region => {
             if ui
                 .button(format!("{} Compute PVS", icons::PVS))
-                .on_hover_text("Cast sample rays between regions against the walls and store what each sees")
+                .on_hover_text(
+                    "Cast sample rays between regions against the walls and store what each sees",
+                )
                 .clicked()
             {
                 out.push(Command::ComputePvs);

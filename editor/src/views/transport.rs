@@ -107,8 +107,9 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
     if r.changed() && tick != sim.tick() {
         out.push(Command::Seek(tick));
     }
-    ui.label(RichText::new(status).monospace())
-        .on_hover_text("Ticks run, and the state hash kiai run prints for the same content, seed and ticks");
+    ui.label(RichText::new(status).monospace()).on_hover_text(
+        "Ticks run, and the state hash kiai run prints for the same content, seed and ticks",
+    );
     if let Some(t) = sim.mismatch {
         ui.colored_label(
             ctx.palette.status[0],

@@ -38,7 +38,11 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         .auto_shrink([false, false])
         .show_rows(ui, row, v.findings.1.len(), |ui, rows| {
             for f in &v.findings.1[rows] {
-                let colour = if f.diagnostic.is_error() { error } else { warning };
+                let colour = if f.diagnostic.is_error() {
+                    error
+                } else {
+                    warning
+                };
                 let text = RichText::new(f.diagnostic.to_string())
                     .color(colour)
                     .monospace();

@@ -42,19 +42,28 @@ fn name(sim: &Sim, id: Option<kiai_core::AgentId>) -> Option<String> {
 pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
     let m = ctx.model;
     let Some(sim) = &m.sim else {
-        ui.label(RichText::new("Press Play (Space) or Step (.) to run the map, then select an agent.").weak());
+        ui.label(
+            RichText::new("Press Play (Space) or Step (.) to run the map, then select an agent.")
+                .weak(),
+        );
         return;
     };
     if let Some(hit) = &sim.hit {
-        let by = hit.breakpoint.and_then(|k| m.breakpoints.0.get(k)).map_or_else(
-            || "next event of the selected agent".to_owned(),
-            |b| format!("breakpoint: {}", b.describe()),
-        );
+        let by = hit
+            .breakpoint
+            .and_then(|k| m.breakpoints.0.get(k))
+            .map_or_else(
+                || "next event of the selected agent".to_owned(),
+                |b| format!("breakpoint: {}", b.describe()),
+            );
         egui::Frame::group(ui.style()).show(ui, |ui| {
             ui.label(
-                RichText::new(format!("Stopped at tick {}: {} — {}", hit.tick, hit.name, hit.cause))
-                    .strong()
-                    .color(ctx.palette.status[1]),
+                RichText::new(format!(
+                    "Stopped at tick {}: {} — {}",
+                    hit.tick, hit.name, hit.cause
+                ))
+                .strong()
+                .color(ctx.palette.status[1]),
             );
             ui.label(RichText::new(by).weak());
         });
@@ -89,15 +98,16 @@ fn decision(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
     let tick = sim.tick();
     let d = agents.decisions()[agent];
     let target = name(sim, d.target).unwrap_or_else(|| "(no target)".to_owned());
-    ui.label(
-        RichText::new(format!("tick {tick}: {} {target}", state_words(d.state))).strong(),
-    );
+    ui.label(RichText::new(format!("tick {tick}: {} {target}", state_words(d.state))).strong());
     if let Some(label) = sim.script_label(agent) {
         ui.label(format!("its script calls it: {label}"));
     }
     match sim.trace(agent) {
         Some(t) => {
-            ui.label(format!("decided by: {}", decided_by_words(t.decided_by.name())));
+            ui.label(format!(
+                "decided by: {}",
+                decided_by_words(t.decided_by.name())
+            ));
             let yes_no = |b: bool| if b { "yes" } else { "no" };
             ui.label(format!(
                 "could chase: {} · could evade: {} · chased last tick: {}",
@@ -105,7 +115,10 @@ fn decision(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
                 name(sim, t.evade_option).unwrap_or_else(|| "nobody".into()),
                 yes_no(t.chased)
             ));
-            ui.label(format!("weights: chase {:.2}, evade {:.2}", t.weights[0], t.weights[1]));
+            ui.label(format!(
+                "weights: chase {:.2}, evade {:.2}",
+                t.weights[0], t.weights[1]
+            ));
             for r in t.rolls.iter() {
                 ui.label(format!(
                     "roll to {}: {:.2} against {:.2}",
@@ -120,7 +133,10 @@ fn decision(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
         }
         None => match sim.script_of(agent) {
             Some(path) => {
-                ui.label(format!("decided by the Lua script {}", files::tidy(&path).display()));
+                ui.label(format!(
+                    "decided by the Lua script {}",
+                    files::tidy(&path).display()
+                ));
             }
             None => {
                 ui.label(RichText::new("no trace for this tick").weak());
@@ -133,7 +149,11 @@ fn decision(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
             Some(t) => {
                 let same = t.state == d.state.name()
                     && t.target.as_deref() == name(sim, d.target).as_deref();
-                let colour = if same { ctx.palette.status[2] } else { ctx.palette.status[0] };
+                let colour = if same {
+                    ctx.palette.status[2]
+                } else {
+                    ctx.palette.status[0]
+                };
                 ui.colored_label(
                     colour,
                     format!(
@@ -174,7 +194,9 @@ fn percepts(sim: &Sim, agent: usize, ui: &mut Ui) {
                     .percepts()
                     .sounds()
                     .get(h.sound)
-                    .map_or_else(String::new, |s| format!(" at {}", units::point(s.position.x, s.position.z)));
+                    .map_or_else(String::new, |s| {
+                        format!(" at {}", units::point(s.position.x, s.position.z))
+                    });
                 format!("a sound{from}, loudness {}", units::loudness(h.loudness))
             })
             .collect();
@@ -200,8 +222,14 @@ fn percepts(sim: &Sim, agent: usize, ui: &mut Ui) {
         for mem in memory {
             ui.label(format!(
                 "{} via {} at {}, {} ago",
-                agents.names().get(mem.target.index()).map_or("?", String::as_str),
-                archetype.senses.get(mem.sense as usize).map_or("?", |s| s.name.as_str()),
+                agents
+                    .names()
+                    .get(mem.target.index())
+                    .map_or("?", String::as_str),
+                archetype
+                    .senses
+                    .get(mem.sense as usize)
+                    .map_or("?", |s| s.name.as_str()),
                 units::point(mem.position.x, mem.position.z),
                 units::ticks(world.tick().saturating_sub(mem.tick))
             ));
@@ -222,7 +250,10 @@ fn strip(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
         if let Some(k) = sim.state_at(t + 1, agent) {
             let x = rect.left() + (t - start) as f32 * w;
             ui.painter().rect_filled(
-                egui::Rect::from_min_size(egui::pos2(x, rect.top()), egui::vec2(w.max(1.0), rect.height())),
+                egui::Rect::from_min_size(
+                    egui::pos2(x, rect.top()),
+                    egui::vec2(w.max(1.0), rect.height()),
+                ),
                 0.0,
                 ctx.palette.state(k),
             );

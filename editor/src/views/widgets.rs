@@ -34,13 +34,22 @@ impl Form<'_> {
     }
 
     /// A row whose control is one widget, labelled by the row's label.
-    pub fn field(&mut self, label: &str, help: &str, add: impl FnOnce(&mut Ui) -> Response) -> Response {
+    pub fn field(
+        &mut self,
+        label: &str,
+        help: &str,
+        add: impl FnOnce(&mut Ui) -> Response,
+    ) -> Response {
         let l = self.ui.label(label);
         if !help.is_empty() {
             l.clone().on_hover_text(help);
         }
         let r = add(self.ui).labelled_by(l.id);
-        let r = if help.is_empty() { r } else { r.on_hover_text(help) };
+        let r = if help.is_empty() {
+            r
+        } else {
+            r.on_hover_text(help)
+        };
         self.ui.end_row();
         r
     }
@@ -89,7 +98,11 @@ pub fn angle(value: &mut f32, range: std::ops::RangeInclusive<f32>) -> DragValue
 }
 
 /// A plain number with `decimals` decimals.
-pub fn number(value: &mut f32, range: std::ops::RangeInclusive<f32>, decimals: usize) -> DragValue<'_> {
+pub fn number(
+    value: &mut f32,
+    range: std::ops::RangeInclusive<f32>,
+    decimals: usize,
+) -> DragValue<'_> {
     DragValue::new(value)
         .range(range)
         .clamp_existing_to_range(false)
@@ -118,16 +131,41 @@ pub fn ticks(value: &mut u32) -> DragValue<'_> {
 
 /// X, Y and Z fields of a position in world units.
 pub fn xyz(ui: &mut Ui, v: &mut (f32, f32, f32)) -> Response {
-    let x = ui.add(DragValue::new(&mut v.0).speed(0.1).fixed_decimals(1).prefix("x "));
-    let y = ui.add(DragValue::new(&mut v.1).speed(0.1).fixed_decimals(1).prefix("y "));
-    let z = ui.add(DragValue::new(&mut v.2).speed(0.1).fixed_decimals(1).prefix("z "));
+    let x = ui.add(
+        DragValue::new(&mut v.0)
+            .speed(0.1)
+            .fixed_decimals(1)
+            .prefix("x "),
+    );
+    let y = ui.add(
+        DragValue::new(&mut v.1)
+            .speed(0.1)
+            .fixed_decimals(1)
+            .prefix("y "),
+    );
+    let z = ui.add(
+        DragValue::new(&mut v.2)
+            .speed(0.1)
+            .fixed_decimals(1)
+            .prefix("z "),
+    );
     x | y | z
 }
 
 /// X and Z fields of a point of the X-Z plane in world units.
 pub fn xz(ui: &mut Ui, v: &mut (f32, f32)) -> Response {
-    let x = ui.add(DragValue::new(&mut v.0).speed(0.1).fixed_decimals(1).prefix("x "));
-    let z = ui.add(DragValue::new(&mut v.1).speed(0.1).fixed_decimals(1).prefix("z "));
+    let x = ui.add(
+        DragValue::new(&mut v.0)
+            .speed(0.1)
+            .fixed_decimals(1)
+            .prefix("x "),
+    );
+    let z = ui.add(
+        DragValue::new(&mut v.1)
+            .speed(0.1)
+            .fixed_decimals(1)
+            .prefix("z "),
+    );
     x | z
 }
 

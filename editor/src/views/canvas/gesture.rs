@@ -6,7 +6,9 @@
 use std::collections::BTreeMap;
 
 use eframe::egui::{Pos2, Rect, Vec2};
-use kiai_content::def::{AgentDef, ArchetypeDef, ContentDef, LinkDef, RegionDef, WallDef, WaypointDef};
+use kiai_content::def::{
+    AgentDef, ArchetypeDef, ContentDef, LinkDef, RegionDef, WallDef, WaypointDef,
+};
 
 use super::handles::{self, Handle};
 use super::paint::{to_scene, to_world};

@@ -100,10 +100,18 @@ pub fn add(mesh: &mut Mesh, g: &Glyph) {
         let base = g.at + f * (g.r * 0.7);
         triangle(
             mesh,
-            [tip + f * border, base + n * (g.r * 0.7 + border), base - n * (g.r * 0.7 + border)],
+            [
+                tip + f * border,
+                base + n * (g.r * 0.7 + border),
+                base - n * (g.r * 0.7 + border),
+            ],
             g.outline,
         );
-        triangle(mesh, [tip, base + n * g.r * 0.6, base - n * g.r * 0.6], g.fill);
+        triangle(
+            mesh,
+            [tip, base + n * g.r * 0.6, base - n * g.r * 0.6],
+            g.fill,
+        );
     }
     fan(mesh, g.at, &g.shape.points(g.at, g.r + border), g.outline);
     fan(mesh, g.at, &g.shape.points(g.at, g.r), g.fill);

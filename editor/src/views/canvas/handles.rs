@@ -40,8 +40,6 @@ pub struct Handle {
     pub at: (f32, f32),
 }
 
-
-
 /// The unit X-Z facing of an agent's start pose (+X when zero).
 pub fn facing_xz(a: &AgentDef) -> Vec2 {
     let f = Vec2::new(a.facing.0, a.facing.2);
@@ -209,4 +207,3 @@ fn fov_from(d: Vec2, f: Vec2) -> f32 {
     let cos = (d.normalized().dot(f)).clamp(-1.0, 1.0);
     (cos.acos().to_degrees() * 2.0).clamp(1.0, 360.0)
 }
-

@@ -129,9 +129,7 @@ fn place(r: &Request, size: Vec2, taken: &[Rect], clip: Rect) -> Option<(Rect, b
         (Align2::LEFT_BOTTOM, Vec2::new(far * 0.7, -far * 0.7)),
         (Align2::RIGHT_BOTTOM, Vec2::new(-far * 0.7, -far * 0.7)),
     ];
-    let fits = |rect: Rect| {
-        clip.contains_rect(rect) && taken.iter().all(|t| !t.intersects(rect))
-    };
+    let fits = |rect: Rect| clip.contains_rect(rect) && taken.iter().all(|t| !t.intersects(rect));
     for (align, offset) in near {
         let rect = align.anchor_size(r.anchor + offset, size);
         if fits(rect) {

@@ -87,7 +87,11 @@ pub fn shape_words(shape: &ShapeDef) -> String {
     match *shape {
         ShapeDef::Sphere { radius } => format!("all around, {}", units::distance(radius)),
         ShapeDef::Cone { range, fov_deg } => {
-            format!("cone, {}, {}", units::distance(range), units::angle(fov_deg))
+            format!(
+                "cone, {}, {}",
+                units::distance(range),
+                units::angle(fov_deg)
+            )
         }
         ShapeDef::Sector {
             range,
@@ -164,12 +168,22 @@ fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
         }
         group(ui, "shape: faction");
         for (f, faction) in def.factions.iter().enumerate() {
-            row(ui, Swatch::Glyph(glyph::Shape::of_faction(f), p.text_weak), faction.name.clone(), p);
+            row(
+                ui,
+                Swatch::Glyph(glyph::Shape::of_faction(f), p.text_weak),
+                faction.name.clone(),
+                p,
+            );
         }
     } else {
         group(ui, "factions");
         for (f, faction) in def.factions.iter().enumerate() {
-            row(ui, Swatch::Glyph(glyph::Shape::of_faction(f), p.faction(f)), faction.name.clone(), p);
+            row(
+                ui,
+                Swatch::Glyph(glyph::Shape::of_faction(f), p.faction(f)),
+                faction.name.clone(),
+                p,
+            );
         }
     }
     if let Some(i) = model.selection.agent()
@@ -200,7 +214,12 @@ fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
     if model.doc.def().waypoints.iter().any(|w| !w.active) {
         group(ui, "waypoints");
         row(ui, Swatch::Square(p.waypoint), "waypoint", p);
-        row(ui, Swatch::Ring(p.waypoint_inactive), "inactive waypoint", p);
+        row(
+            ui,
+            Swatch::Ring(p.waypoint_inactive),
+            "inactive waypoint",
+            p,
+        );
     }
     if model.tools.path_pick.0.is_some() {
         group(ui, "routes");

@@ -44,7 +44,14 @@ pub fn hit(model: &Model, at: Pos2, r: f32) -> Option<Sel> {
 
 impl MenuState {
     /// Tooltip for the object under the pointer and the right-click menu.
-    pub fn ui(&mut self, ctx: &ViewCtx<'_>, r: &Response, cursor: Option<Pos2>, pick_r: f32, out: &mut Out) {
+    pub fn ui(
+        &mut self,
+        ctx: &ViewCtx<'_>,
+        r: &Response,
+        cursor: Option<Pos2>,
+        pick_r: f32,
+        out: &mut Out,
+    ) {
         let model = ctx.model;
         let under = cursor.and_then(|c| hit(model, c, pick_r));
         if let Some(sel) = under
@@ -78,8 +85,14 @@ pub fn describe(model: &Model, sel: Sel) -> Vec<String> {
     let def = model.doc.def();
     match sel {
         Sel::Waypoint(i) => {
-            let Some(w) = def.waypoints.get(i) else { return Vec::new() };
-            let links = def.links.iter().filter(|l| l.from == w.id || l.to == w.id).count();
+            let Some(w) = def.waypoints.get(i) else {
+                return Vec::new();
+            };
+            let links = def
+                .links
+                .iter()
+                .filter(|l| l.from == w.id || l.to == w.id)
+                .count();
             let mut head = format!("waypoint {}", w.id);
             if let Some(n) = &w.name {
                 head.push_str(&format!(" “{n}”"));
@@ -88,7 +101,11 @@ pub fn describe(model: &Model, sel: Sel) -> Vec<String> {
                 head,
                 format!(
                     "{} · {} · at {}",
-                    if w.active { "active" } else { "inactive: never entered (T switches)" },
+                    if w.active {
+                        "active"
+                    } else {
+                        "inactive: never entered (T switches)"
+                    },
                     crate::model::ops::count(links, "link", "links"),
                     units::point(w.pos.0, w.pos.2)
                 ),
@@ -100,23 +117,36 @@ pub fn describe(model: &Model, sel: Sel) -> Vec<String> {
         }
         Sel::Link(i) => link_lines(model, i),
         Sel::Wall(i) => {
-            let Some(w) = def.walls.get(i) else { return Vec::new() };
-            let name = w.name.as_ref().map_or_else(String::new, |n| format!(" “{n}”"));
+            let Some(w) = def.walls.get(i) else {
+                return Vec::new();
+            };
+            let name = w
+                .name
+                .as_ref()
+                .map_or_else(String::new, |n| format!(" “{n}”"));
             let kind = match (w.door, w.open) {
                 (true, true) => "door, open",
                 (true, false) => "door, closed",
                 _ => "wall",
             };
-            vec![format!("wall {i}{name}: {kind}, {} high", units::distance(w.height))]
+            vec![format!(
+                "wall {i}{name}: {kind}, {} high",
+                units::distance(w.height)
+            )]
         }
         Sel::Region(i) => {
-            let Some(r) = def.regions.get(i) else { return Vec::new() };
+            let Some(r) = def.regions.get(i) else {
+                return Vec::new();
+            };
             let sees = match &r.sees {
                 Some(list) if list.is_empty() => "sees no other region".to_owned(),
                 Some(list) => format!("sees {}", list.join(", ")),
                 None => "what it sees is computed when the map loads".to_owned(),
             };
-            vec![format!("region {} · {} corners", r.name, r.polygon.len()), sees]
+            vec![
+                format!("region {} · {} corners", r.name, r.polygon.len()),
+                sees,
+            ]
         }
         Sel::Agent(i) => agent_lines(model, i),
         Sel::Archetype(_) | Sel::Profile(_) | Sel::Faction(_) => Vec::new(),
@@ -125,7 +155,9 @@ pub fn describe(model: &Model, sel: Sel) -> Vec<String> {
 
 fn link_lines(model: &Model, i: usize) -> Vec<String> {
     let def = model.doc.def();
-    let Some(l) = def.links.get(i) else { return Vec::new() };
+    let Some(l) = def.links.get(i) else {
+        return Vec::new();
+    };
     let pos = |id: u32| def.waypoints.iter().find(|w| w.id == id).map(|w| w.pos);
     let length = match (pos(l.from), pos(l.to)) {
         (Some(a), Some(b)) => {
@@ -178,7 +210,11 @@ fn agent_lines(model: &Model, i: usize) -> Vec<String> {
                 Some(t) => format!("{state} {t}"),
                 None => state,
             });
-            lines.push(format!("at {} (tick {})", units::position(p.x, p.y, p.z), sim.tick()));
+            lines.push(format!(
+                "at {} (tick {})",
+                units::position(p.x, p.y, p.z),
+                sim.tick()
+            ));
         }
         crate::model::Scene::Start(_) => {
             lines.push(format!("starts at {}", units::position(p.x, p.y, p.z)));
@@ -199,12 +235,18 @@ fn button(ui: &mut Ui, out: &mut Out, label: &str, what: impl FnOnce(&mut Out)) 
 fn menu(model: &Model, target: Target, ui: &mut Ui, out: &mut Out) {
     match target {
         Target::Empty(at) => {
-            button(ui, out, "Add a waypoint here", |o| o.push(Command::PlaceWaypoint(at)));
-            button(ui, out, "Add an agent here", |o| o.push(Command::PlaceAgent(at)));
+            button(ui, out, "Add a waypoint here", |o| {
+                o.push(Command::PlaceWaypoint(at))
+            });
+            button(ui, out, "Add an agent here", |o| {
+                o.push(Command::PlaceAgent(at))
+            });
             ui.separator();
             button(ui, out, "Frame everything (F)", |o| o.ui(UiIntent::Fit));
             if !model.selection.is_empty() {
-                button(ui, out, "Select nothing (Esc)", |o| o.push(Command::ClearSelection));
+                button(ui, out, "Select nothing (Esc)", |o| {
+                    o.push(Command::ClearSelection)
+                });
             }
         }
         Target::Object(sel) => {
@@ -238,13 +280,27 @@ fn object_items(model: &Model, sel: Sel, ui: &mut Ui, out: &mut Out) {
     };
     match sel {
         Sel::Waypoint(i) => {
-            let Some(w) = def.waypoints.get(i) else { return };
-            let toggle = if w.active { "Switch off (T)" } else { "Switch on (T)" };
-            act(ui, toggle, vec![Command::Select(vec![sel]), Command::ToggleActive]);
+            let Some(w) = def.waypoints.get(i) else {
+                return;
+            };
+            let toggle = if w.active {
+                "Switch off (T)"
+            } else {
+                "Switch on (T)"
+            };
+            act(
+                ui,
+                toggle,
+                vec![Command::Select(vec![sel]), Command::ToggleActive],
+            );
             let mut tools = model.tools.clone();
             tools.path_pick = (Some(w.id), None);
             tools.tool = Tool::Path;
-            act(ui, "Route from here (path tool)", vec![Command::Tools(Box::new(tools))]);
+            act(
+                ui,
+                "Route from here (path tool)",
+                vec![Command::Tools(Box::new(tools))],
+            );
             if let (Some(start), None) = model.tools.path_pick {
                 let mut tools = model.tools.clone();
                 tools.path_pick = (Some(start), Some(w.id));
@@ -255,12 +311,18 @@ fn object_items(model: &Model, sel: Sel, ui: &mut Ui, out: &mut Out) {
             let Some(l) = def.links.get(i) else { return };
             let mut flipped = l.clone();
             flipped.two_way = !l.two_way;
-            let label = if l.two_way { "Make one-way" } else { "Make two-way" };
-            let set = |new| Command::Edit(Edit::Set {
-                index: i,
-                old: Item::Link(l.clone()),
-                new: Item::Link(new),
-            });
+            let label = if l.two_way {
+                "Make one-way"
+            } else {
+                "Make two-way"
+            };
+            let set = |new| {
+                Command::Edit(Edit::Set {
+                    index: i,
+                    old: Item::Link(l.clone()),
+                    new: Item::Link(new),
+                })
+            };
             act(ui, label, vec![set(flipped)]);
             let list = model.current_list();
             let mut painted = l.clone();
@@ -277,21 +339,39 @@ fn object_items(model: &Model, sel: Sel, ui: &mut Ui, out: &mut Out) {
         }
         Sel::Wall(i) => {
             let Some(w) = def.walls.get(i) else { return };
-            let set = |new| Command::Edit(Edit::Set {
-                index: i,
-                old: Item::Wall(w.clone()),
-                new: Item::Wall(new),
-            });
+            let set = |new| {
+                Command::Edit(Edit::Set {
+                    index: i,
+                    old: Item::Wall(w.clone()),
+                    new: Item::Wall(new),
+                })
+            };
             let mut door = w.clone();
             door.door = !w.door;
-            act(ui, if w.door { "Make a plain wall" } else { "Make a door" }, vec![set(door)]);
+            act(
+                ui,
+                if w.door {
+                    "Make a plain wall"
+                } else {
+                    "Make a door"
+                },
+                vec![set(door)],
+            );
             if w.door {
                 let mut open = w.clone();
                 open.open = !w.open;
-                act(ui, if w.open { "Start closed" } else { "Start open" }, vec![set(open)]);
+                act(
+                    ui,
+                    if w.open { "Start closed" } else { "Start open" },
+                    vec![set(open)],
+                );
             }
         }
-        Sel::Region(_) => act(ui, "Compute what regions see (PVS)", vec![Command::ComputePvs]),
+        Sel::Region(_) => act(
+            ui,
+            "Compute what regions see (PVS)",
+            vec![Command::ComputePvs],
+        ),
         Sel::Agent(i) => agent_items(model, i, ui, out),
         Sel::Archetype(_) | Sel::Profile(_) | Sel::Faction(_) => {}
     }
@@ -324,7 +404,8 @@ fn agent_items(model: &Model, i: usize, ui: &mut Ui, out: &mut Out) {
         vec![Command::Select(vec![Sel::Agent(i)]), Command::StepToEvent],
         vec![UiIntent::Focus(Pane::Why)],
     );
-    let bp = |who: Who, on: &[Trigger]| Command::AddBreakpoint(Breakpoint::new(who, on.iter().copied()));
+    let bp =
+        |who: Who, on: &[Trigger]| Command::AddBreakpoint(Breakpoint::new(who, on.iter().copied()));
     act(
         ui,
         &format!("Break when {name}'s decision changes"),

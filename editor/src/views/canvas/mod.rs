@@ -161,7 +161,8 @@ impl CanvasView {
         });
         self.scene_rect = scene_rect;
         if let Some(r) = response {
-            self.menu.ui(ctx, &r, self.cursor, PICK / self.zoom().max(1e-6), out);
+            self.menu
+                .ui(ctx, &r, self.cursor, PICK / self.zoom().max(1e-6), out);
         }
         self.draw_labels(ui, labels, ctx);
         self.popup_was_open = egui::Popup::is_any_open(ui.ctx());
@@ -321,7 +322,13 @@ impl CanvasView {
         self.geometry = Some(geometry);
     }
 
-    fn draw_agents(&mut self, model: &Model, scene: crate::model::Scene<'_>, in_image: bool, p: &mut Paint<'_>) {
+    fn draw_agents(
+        &mut self,
+        model: &Model,
+        scene: crate::model::Scene<'_>,
+        in_image: bool,
+        p: &mut Paint<'_>,
+    ) {
         let selected = model.selection.agent();
         let o = &model.overlays;
         if let (crate::model::Scene::Live(sim), Some(_)) = (scene, o.fog) {
@@ -506,7 +513,11 @@ mod tests {
             .collect();
         assert_eq!(xs, (-1..=10).map(|k| k as f32 * 100.0).collect::<Vec<_>>());
         assert_eq!(grid.len() - xs.len(), 6, "horizontal lines 0, 100, …, 500");
-        assert_eq!(grid[1].1, egui::Color32::from_gray(55), "x = 0 is a major line");
+        assert_eq!(
+            grid[1].1,
+            egui::Color32::from_gray(55),
+            "x = 0 is a major line"
+        );
         assert_eq!(grid[2].1, egui::Color32::from_gray(38));
         assert_eq!(axes[0].0, [Pos2::new(0.0, 0.0), Pos2::new(0.0, 500.0)]);
         assert_eq!(axes[1].0, [Pos2::new(-5.0, 0.0), Pos2::new(995.0, 0.0)]);

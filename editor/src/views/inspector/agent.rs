@@ -23,7 +23,9 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, i: usize, ui: &mut Ui, out: &mut Out) {
     }
     let def = m.doc.def();
     let Some(a) = def.agents.get(i) else {
-        ui.label(RichText::new("Spawned by a script during the run: it has no start in the map.").weak());
+        ui.label(
+            RichText::new("Spawned by a script during the run: it has no start in the map.").weak(),
+        );
         return;
     };
     let title = if scene.is_live() {
@@ -36,27 +38,45 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, i: usize, ui: &mut Ui, out: &mut Out) {
     let factions: Vec<String> = def.factions.iter().map(|f| f.name.clone()).collect();
     edit(out, i, a, Item::Agent, |a: &mut AgentDef| {
         form(ui, ("agent", i), |f| {
-            f.field("name", "Unique among agents; scripts and traces name it", |ui| {
-                ui.add(widgets::text(&mut a.name, 180.0))
-            });
+            f.field(
+                "name",
+                "Unique among agents; scripts and traces name it",
+                |ui| ui.add(widgets::text(&mut a.name, 180.0)),
+            );
             f.field("archetype", "What it senses and how it moves", |ui| {
-                choose(ui, ("agent-archetype", i), &mut a.archetype, &archetypes, None)
+                choose(
+                    ui,
+                    ("agent-archetype", i),
+                    &mut a.archetype,
+                    &archetypes,
+                    None,
+                )
             });
-            f.field("faction", "Whose side it is on (its shape on the map)", |ui| {
-                choose(ui, ("agent-faction", i), &mut a.faction, &factions, None)
-            });
-            f.row("position", "Where it starts: x, y, z in world units (or drag it on the map)", |ui| {
-                widgets::xyz(ui, &mut a.pos);
-            });
+            f.field(
+                "faction",
+                "Whose side it is on (its shape on the map)",
+                |ui| choose(ui, ("agent-faction", i), &mut a.faction, &factions, None),
+            );
+            f.row(
+                "position",
+                "Where it starts: x, y, z in world units (or drag it on the map)",
+                |ui| {
+                    widgets::xyz(ui, &mut a.pos);
+                },
+            );
             let mut angle = a.facing.2.atan2(a.facing.0).to_degrees();
             let changed = f
-                .field("facing", "Degrees from +X toward +Z; or drag the facing handle", |ui| {
-                    ui.add(widgets::angle(&mut angle, -180.0..=180.0))
-                })
+                .field(
+                    "facing",
+                    "Degrees from +X toward +Z; or drag the facing handle",
+                    |ui| ui.add(widgets::angle(&mut angle, -180.0..=180.0)),
+                )
                 .changed();
             if changed {
                 let r = angle.to_radians();
-                let h = (a.facing.0 * a.facing.0 + a.facing.2 * a.facing.2).sqrt().max(1e-3);
+                let h = (a.facing.0 * a.facing.0 + a.facing.2 * a.facing.2)
+                    .sqrt()
+                    .max(1e-3);
                 a.facing = (r.cos() * h, a.facing.1, r.sin() * h);
             }
         });
@@ -110,13 +130,17 @@ fn now(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, i: usize, ui: &mut Ui) {
         form.row("speed", "World units per second", |ui| {
             ui.label(units::speed(v.length()));
         });
-        form.row("doing", "Its state now (a script's label, or the runtime's)", |ui| {
-            let state = sim.state_name(i);
-            ui.label(match target {
-                Some(t) => format!("{state} {t}"),
-                None => state,
-            });
-        });
+        form.row(
+            "doing",
+            "Its state now (a script's label, or the runtime's)",
+            |ui| {
+                let state = sim.state_name(i);
+                ui.label(match target {
+                    Some(t) => format!("{state} {t}"),
+                    None => state,
+                });
+            },
+        );
     });
     let sensed: Vec<String> = ctx
         .model

@@ -27,7 +27,12 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, index: usize, ui: &mut Ui, out: &mut Out) {
     };
     ui.heading(format!("Archetype {name}"));
     if ctx.model.is_live() {
-        ui.label(RichText::new("The run keeps the archetype it started with: reset (Ctrl+R) to use edits.").weak());
+        ui.label(
+            RichText::new(
+                "The run keeps the archetype it started with: reset (Ctrl+R) to use edits.",
+            )
+            .weak(),
+        );
     }
     let names = Names {
         profiles: def.profiles.0.iter().map(|(n, _)| n.clone()).collect(),
@@ -79,9 +84,19 @@ fn body(f: &mut Form<'_>, a: &mut ArchetypeDef) {
 /// Profile, decider, script, noise.
 fn decision(f: &mut Form<'_>, a: &mut ArchetypeDef, names: &Names, pick_script: &mut bool) {
     let mut profile = a.profile.clone().unwrap_or_default();
-    let r = f.field("profile", "Chase/evade weights of seed 002 (none: evade beats chase)", |ui| {
-        choose(ui, "arch-profile", &mut profile, &names.profiles, Some("none: evade beats chase"))
-    });
+    let r = f.field(
+        "profile",
+        "Chase/evade weights of seed 002 (none: evade beats chase)",
+        |ui| {
+            choose(
+                ui,
+                "arch-profile",
+                &mut profile,
+                &names.profiles,
+                Some("none: evade beats chase"),
+            )
+        },
+    );
     if r.changed() {
         a.profile = (!profile.is_empty()).then_some(profile);
     }
@@ -97,15 +112,22 @@ fn decision(f: &mut Form<'_>, a: &mut ArchetypeDef, names: &Names, pick_script: 
         a.script = (!script.trim().is_empty()).then(|| script.trim().to_owned());
     }
     let mut decider = a.decider.clone().unwrap_or_default();
-    let r = f.field("decider", "A decider the game registers by name, asked before the profile (none: no plugin)", |ui| {
-        ui.add(widgets::text(&mut decider, 150.0).hint_text("none"))
-    });
+    let r = f.field(
+        "decider",
+        "A decider the game registers by name, asked before the profile (none: no plugin)",
+        |ui| ui.add(widgets::text(&mut decider, 150.0).hint_text("none")),
+    );
     if r.changed() {
         a.decider = (!decider.trim().is_empty()).then(|| decider.trim().to_owned());
     }
-    optional(f, "noise", "Volume of the noise they make while moving (off: silent); hearing senses hear it", &mut a.noise, 1.0, |v| {
-        widgets::number(v, 0.0..=1e6, 1)
-    });
+    optional(
+        f,
+        "noise",
+        "Volume of the noise they make while moving (off: silent); hearing senses hear it",
+        &mut a.noise,
+        1.0,
+        |v| widgets::number(v, 0.0..=1e6, 1),
+    );
 }
 
 /// An optional number: a checkbox, then its field.
@@ -130,7 +152,14 @@ fn optional(
 }
 
 /// The movement kinds, for the variant picker.
-const MOVEMENTS: [&str; 6] = ["Static", "Walker", "WaypointWalker", "Wander", "Missile", "Custom"];
+const MOVEMENTS: [&str; 6] = [
+    "Static",
+    "Walker",
+    "WaypointWalker",
+    "Wander",
+    "Missile",
+    "Custom",
+];
 
 fn movement_kind(m: &MovementDef) -> &'static str {
     match m {
@@ -192,15 +221,30 @@ fn movement(f: &mut Form<'_>, a: &mut ArchetypeDef, names: &Names) {
     }
     movement_fields(f, &mut a.movement);
     let mut list = a.cost_list.clone().unwrap_or_default();
-    let r = f.field("cost list", "The movement-cost list waypoint walkers route with (none: the first)", |ui| {
-        choose(ui, "arch-cost-list", &mut list, &names.lists, Some("the first list"))
-    });
+    let r = f.field(
+        "cost list",
+        "The movement-cost list waypoint walkers route with (none: the first)",
+        |ui| {
+            choose(
+                ui,
+                "arch-cost-list",
+                &mut list,
+                &names.lists,
+                Some("the first list"),
+            )
+        },
+    );
     if r.changed() {
         a.cost_list = (!list.is_empty()).then_some(list);
     }
-    optional(f, "separation", "Keep this far from agents the all-around senses notice, world units, > 0 (off: no separation)", &mut a.separation, 1.0, |v| {
-        widgets::distance(v, 0.01..=1000.0)
-    });
+    optional(
+        f,
+        "separation",
+        "Keep this far from agents the all-around senses notice, world units, > 0 (off: no separation)",
+        &mut a.separation,
+        1.0,
+        |v| widgets::distance(v, 0.01..=1000.0),
+    );
 }
 
 fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
@@ -212,10 +256,22 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
             direction_change_factor,
             planar,
         } => {
-            f.field("min speed", "World units per second, >= 0", |ui| ui.add(widgets::speed(min_speed, 0.0..=1000.0)));
-            f.field("max speed", "World units per second, >= min speed", |ui| ui.add(widgets::speed(max_speed, 0.0..=1000.0)));
-            f.field("turn every", "Mean ticks between direction changes (below 5 counts as 5)", |ui| ui.add(widgets::ticks(direction_change_factor)));
-            f.field("planar", "Stay on the X-Z plane (off: 3D, as in seed 000)", |ui| ui.checkbox(planar, ""));
+            f.field("min speed", "World units per second, >= 0", |ui| {
+                ui.add(widgets::speed(min_speed, 0.0..=1000.0))
+            });
+            f.field("max speed", "World units per second, >= min speed", |ui| {
+                ui.add(widgets::speed(max_speed, 0.0..=1000.0))
+            });
+            f.field(
+                "turn every",
+                "Mean ticks between direction changes (below 5 counts as 5)",
+                |ui| ui.add(widgets::ticks(direction_change_factor)),
+            );
+            f.field(
+                "planar",
+                "Stay on the X-Z plane (off: 3D, as in seed 000)",
+                |ui| ui.checkbox(planar, ""),
+            );
         }
         MovementDef::WaypointWalker {
             speed,
@@ -223,17 +279,31 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
             arrive_radius,
             jitter,
         } => {
-            f.field("speed", "World units per second, >= 0", |ui| ui.add(widgets::speed(speed, 0.0..=1000.0)));
+            f.field("speed", "World units per second, >= 0", |ui| {
+                ui.add(widgets::speed(speed, 0.0..=1000.0))
+            });
             f.row("route", "Seed 001's local choice at each waypoint (Select), or A* routes to the destination", |ui| {
                 ui.selectable_value(route, RouteDef::Select, "Select");
                 ui.selectable_value(route, RouteDef::AStar, "A*");
             });
-            f.field("arrive within", "A waypoint counts as reached within this distance, world units, > 0", |ui| ui.add(widgets::distance(arrive_radius, 0.01..=1000.0)));
-            f.field("jitter", "Random variation of the local choice's costs, >= 0", |ui| ui.add(widgets::number(jitter, 0.0..=1000.0, 2)));
+            f.field(
+                "arrive within",
+                "A waypoint counts as reached within this distance, world units, > 0",
+                |ui| ui.add(widgets::distance(arrive_radius, 0.01..=1000.0)),
+            );
+            f.field(
+                "jitter",
+                "Random variation of the local choice's costs, >= 0",
+                |ui| ui.add(widgets::number(jitter, 0.0..=1000.0, 2)),
+            );
         }
         MovementDef::Wander { speed, turn_deg } => {
-            f.field("speed", "World units per second, >= 0", |ui| ui.add(widgets::speed(speed, 0.0..=1000.0)));
-            f.field("turn", "Largest turn per tick, degrees, 0 to 180", |ui| ui.add(widgets::angle(turn_deg, 0.0..=180.0)));
+            f.field("speed", "World units per second, >= 0", |ui| {
+                ui.add(widgets::speed(speed, 0.0..=1000.0))
+            });
+            f.field("turn", "Largest turn per tick, degrees, 0 to 180", |ui| {
+                ui.add(widgets::angle(turn_deg, 0.0..=180.0))
+            });
         }
         MovementDef::Missile {
             speed,
@@ -242,10 +312,25 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
             control,
             arrival_distance,
             precision,
-        } => missile_fields(f, speed, turn_rate_deg, guidance, control, (arrival_distance, precision)),
+        } => missile_fields(
+            f,
+            speed,
+            turn_rate_deg,
+            guidance,
+            control,
+            (arrival_distance, precision),
+        ),
         MovementDef::Custom { name, max_speed } => {
-            f.field("behaviour", "The steering behaviour's registered name", |ui| ui.add(widgets::text(name, 150.0)));
-            f.field("max speed", "Speed cap, world units per second, >= 0", |ui| ui.add(widgets::speed(max_speed, 0.0..=1000.0)));
+            f.field(
+                "behaviour",
+                "The steering behaviour's registered name",
+                |ui| ui.add(widgets::text(name, 150.0)),
+            );
+            f.field(
+                "max speed",
+                "Speed cap, world units per second, >= 0",
+                |ui| ui.add(widgets::speed(max_speed, 0.0..=1000.0)),
+            );
         }
     }
 }
@@ -258,7 +343,9 @@ fn missile_fields(
     control: &mut ControlDef,
     (arrival, precision): (&mut f32, &mut f32),
 ) {
-    f.field("speed", "World units per second, >= 0", |ui| ui.add(widgets::speed(speed, 0.0..=1000.0)));
+    f.field("speed", "World units per second, >= 0", |ui| {
+        ui.add(widgets::speed(speed, 0.0..=1000.0))
+    });
     f.field("turn rate", "Degrees per second, > 0", |ui| {
         ui.add(widgets::angle(turn, 0.1..=3600.0).suffix("°/s"))
     });
@@ -278,8 +365,16 @@ fn missile_fields(
         ui.selectable_value(control, ControlDef::SeedTwoAxis, "seed two-axis");
         ui.selectable_value(control, ControlDef::MaxRate, "max rate");
     });
-    f.field("stop within", "Stops this close to the target, world units, >= 0", |ui| ui.add(widgets::distance(arrival, 0.0..=1000.0)));
-    f.field("precision", "Cosine of the seed's dead-band half-angle, -1 to 1 (0.95 ≈ 18°)", |ui| ui.add(widgets::number(precision, -1.0..=1.0, 3)));
+    f.field(
+        "stop within",
+        "Stops this close to the target, world units, >= 0",
+        |ui| ui.add(widgets::distance(arrival, 0.0..=1000.0)),
+    );
+    f.field(
+        "precision",
+        "Cosine of the seed's dead-band half-angle, -1 to 1 (0.95 ≈ 18°)",
+        |ui| ui.add(widgets::number(precision, -1.0..=1.0, 3)),
+    );
 }
 
 /// What they reveal in the fog of war.
@@ -305,11 +400,17 @@ fn fog_sight(f: &mut Form<'_>, a: &mut ArchetypeDef) {
     });
     match &mut a.sight {
         Some(SightDef::Circle { radius }) => {
-            f.field("radius", "World units, > 0 (at most 127 tiles)", |ui| ui.add(widgets::distance(radius, 0.01..=10_000.0)));
+            f.field("radius", "World units, > 0 (at most 127 tiles)", |ui| {
+                ui.add(widgets::distance(radius, 0.01..=10_000.0))
+            });
         }
         Some(SightDef::Flashlight { radius, fov_deg }) => {
-            f.field("radius", "World units, > 0 (at most 127 tiles)", |ui| ui.add(widgets::distance(radius, 0.01..=10_000.0)));
-            f.field("angle", "Full angle in degrees, 0 to 360", |ui| ui.add(widgets::angle(fov_deg, 1.0..=360.0)));
+            f.field("radius", "World units, > 0 (at most 127 tiles)", |ui| {
+                ui.add(widgets::distance(radius, 0.01..=10_000.0))
+            });
+            f.field("angle", "Full angle in degrees, 0 to 360", |ui| {
+                ui.add(widgets::angle(fov_deg, 1.0..=360.0))
+            });
         }
         None => {}
     }

@@ -49,7 +49,12 @@ impl InspectorView {
         let selection: Vec<Sel> = m.selection.iter().collect();
         match selection.as_slice() {
             [] => {
-                ui.label(RichText::new("Nothing selected. Click an object on the map or in the outliner.").weak());
+                ui.label(
+                    RichText::new(
+                        "Nothing selected. Click an object on the map or in the outliner.",
+                    )
+                    .weak(),
+                );
                 ui.separator();
                 document::ui(ctx, ui, out);
             }
@@ -67,8 +72,19 @@ fn findings(ctx: &ViewCtx<'_>, sel: Sel, ui: &mut Ui) {
     let (errors, warnings) = (ctx.palette.status[0], ctx.palette.status[1]);
     for f in &ctx.model.validation.findings.1 {
         if f.target == Some(sel) {
-            let colour = if f.diagnostic.is_error() { errors } else { warnings };
-            ui.label(RichText::new(format!("{} {}", super::icons::WARNING, f.diagnostic.message)).color(colour));
+            let colour = if f.diagnostic.is_error() {
+                errors
+            } else {
+                warnings
+            };
+            ui.label(
+                RichText::new(format!(
+                    "{} {}",
+                    super::icons::WARNING,
+                    f.diagnostic.message
+                ))
+                .color(colour),
+            );
         }
     }
 }

@@ -53,7 +53,13 @@ fn outline(shape: ShapeDef, eye: Vec2, f: Vec2) -> (Vec<Pos2>, Option<Pos2>) {
             (pts, Some(to_scene(c.x, c.y)))
         }
         ShapeDef::Hearing { threshold, falloff } => (
-            arc(eye, hearing_radius(threshold, falloff), 0.0, std::f32::consts::TAU, 64),
+            arc(
+                eye,
+                hearing_radius(threshold, falloff),
+                0.0,
+                std::f32::consts::TAU,
+                64,
+            ),
             None,
         ),
     }
@@ -85,13 +91,16 @@ pub fn senses(p: &mut Paint<'_>, archetype: &ArchetypeDef, eye: Vec2, f: Vec2) {
                     mesh.add_triangle(0, i, i + 1);
                 }
                 p.painter.add(Shape::mesh(mesh));
-                p.painter.add(PathShape::closed_line(points.clone(), stroke));
+                p.painter
+                    .add(PathShape::closed_line(points.clone(), stroke));
             }
         }
         let at = match sense.shape {
             ShapeDef::Cone { range, .. } | ShapeDef::Sector { range, .. } => eye + f * range * 0.6,
             ShapeDef::Sphere { radius } => eye + rotate(f, 2.2) * radius,
-            ShapeDef::Ellipse { a, center_ahead, .. } => eye + f * (center_ahead + a * 0.6),
+            ShapeDef::Ellipse {
+                a, center_ahead, ..
+            } => eye + f * (center_ahead + a * 0.6),
             ShapeDef::Hearing { threshold, falloff } => {
                 eye + rotate(f, -2.4) * hearing_radius(threshold, falloff)
             }
@@ -210,7 +219,12 @@ pub fn start_positions(p: &mut Paint<'_>, def: &ContentDef, scene: Scene<'_>) {
             let now = scene.pos(i);
             let to = to_scene(now.x, now.z);
             if at.distance(to) > 2.0 * r {
-                let dashes = Shape::dashed_line(&[at, to], p.stroke(1.0, colour.gamma_multiply(0.6)), 3.0 * p.px, 4.0 * p.px);
+                let dashes = Shape::dashed_line(
+                    &[at, to],
+                    p.stroke(1.0, colour.gamma_multiply(0.6)),
+                    3.0 * p.px,
+                    4.0 * p.px,
+                );
                 p.painter.extend(dashes);
             }
         }

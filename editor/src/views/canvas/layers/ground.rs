@@ -78,7 +78,9 @@ fn centroid(points: &[Pos2]) -> Option<Pos2> {
     if points.is_empty() {
         return None;
     }
-    let sum = points.iter().fold(eframe::egui::Vec2::ZERO, |a, p| a + p.to_vec2());
+    let sum = points
+        .iter()
+        .fold(eframe::egui::Vec2::ZERO, |a, p| a + p.to_vec2());
     Some((sum / points.len() as f32).to_pos2())
 }
 
@@ -92,8 +94,10 @@ pub fn regions(p: &mut Paint<'_>, def: &ContentDef, selection: &Selection) {
         } else {
             p.palette.region
         };
-        p.painter
-            .add(PathShape::closed_line(points.clone(), p.stroke(1.5, colour)));
+        p.painter.add(PathShape::closed_line(
+            points.clone(),
+            p.stroke(1.5, colour),
+        ));
         if let Some(c) = centroid(&points) {
             p.labels.add(Request {
                 anchor: p.screen(c),

@@ -48,10 +48,10 @@ pub fn fog(p: &mut Paint<'_>, sim: &Sim, choice: Option<Option<u8>>, cache: &mut
             })
             .collect();
         let image = egui::ColorImage::new([w, h], pixels);
-        let texture = p
-            .painter
-            .ctx()
-            .load_texture("kiai-fog", image, egui::TextureOptions::NEAREST);
+        let texture =
+            p.painter
+                .ctx()
+                .load_texture("kiai-fog", image, egui::TextureOptions::NEAREST);
         *cache = Some((key, texture));
     }
     if let Some((_, texture)) = cache {
@@ -81,8 +81,11 @@ pub fn motion(p: &mut Paint<'_>, sim: &Sim, o: &Overlays, selected: Option<usize
     if o.sounds {
         for sound in world.percepts().sounds() {
             let r = sound.volume.max(0.0).sqrt();
-            p.painter
-                .circle_stroke(p2(sound.position), r.max(0.5), p.stroke(1.5, p.palette.sound));
+            p.painter.circle_stroke(
+                p2(sound.position),
+                r.max(0.5),
+                p.stroke(1.5, p.palette.sound),
+            );
         }
     }
     if o.paths

@@ -139,7 +139,13 @@ pub fn waypoints(p: &mut Paint<'_>, n: &Network<'_>) {
     let any_selected = n.selection.any_like(Sel::Waypoint(0));
     let mut dots = Mesh::default();
     let half = 3.0 * p.px;
-    for (i, (w, &at)) in n.def.waypoints.iter().zip(&n.geometry.positions).enumerate() {
+    for (i, (w, &at)) in n
+        .def
+        .waypoints
+        .iter()
+        .zip(&n.geometry.positions)
+        .enumerate()
+    {
         if !cull.contains(at) {
             continue;
         }
@@ -206,6 +212,18 @@ fn inactive(p: &Paint<'_>, mesh: &mut Mesh, at: Pos2, selected: bool) {
         quad(mesh, q0, q1, w, colour);
     }
     let d = r * 0.75;
-    quad(mesh, at + Vec2::new(-d, -d), at + Vec2::new(d, d), w, colour);
-    quad(mesh, at + Vec2::new(-d, d), at + Vec2::new(d, -d), w, colour);
+    quad(
+        mesh,
+        at + Vec2::new(-d, -d),
+        at + Vec2::new(d, d),
+        w,
+        colour,
+    );
+    quad(
+        mesh,
+        at + Vec2::new(-d, d),
+        at + Vec2::new(d, -d),
+        w,
+        colour,
+    );
 }

@@ -16,7 +16,10 @@ pub fn sight_tiles(p: &mut Paint<'_>, sight: &Sight) {
     for &(c, side) in &sight.tiles {
         let at = to_scene(c.x, c.y);
         if cull.contains(at) {
-            mesh.add_colored_rect(Rect::from_center_size(at, Vec2::splat(side)), p.palette.sight);
+            mesh.add_colored_rect(
+                Rect::from_center_size(at, Vec2::splat(side)),
+                p.palette.sight,
+            );
         }
     }
     p.painter.add(Shape::mesh(mesh));
@@ -24,8 +27,16 @@ pub fn sight_tiles(p: &mut Paint<'_>, sight: &Sight) {
 
 /// The path tool's picks and its A* (solid) and greedy (wide, under it)
 /// routes.
-pub fn path(p: &mut Paint<'_>, picks: (Option<u32>, Option<u32>), preview: Option<&PathPreview>, g: &Geometry) {
-    for (id, colour) in [(picks.0, p.palette.path_ends[0]), (picks.1, p.palette.path_ends[1])] {
+pub fn path(
+    p: &mut Paint<'_>,
+    picks: (Option<u32>, Option<u32>),
+    preview: Option<&PathPreview>,
+    g: &Geometry,
+) {
+    for (id, colour) in [
+        (picks.0, p.palette.path_ends[0]),
+        (picks.1, p.palette.path_ends[1]),
+    ] {
         if let Some(&i) = id.and_then(|id| g.index.get(&id)) {
             p.painter
                 .circle_stroke(g.positions[i], 10.0 * p.px, p.stroke(2.5, colour));
@@ -69,11 +80,14 @@ pub fn tool(p: &mut Paint<'_>, feedback: &Feedback) {
             p.painter.circle_stroke(*at, r * p.px, p.stroke(1.0, c));
         }
         Feedback::Corners(points) => {
-            p.painter
-                .add(PathShape::line(points.clone(), p.stroke(2.0, p.palette.selected)));
+            p.painter.add(PathShape::line(
+                points.clone(),
+                p.stroke(2.0, p.palette.selected),
+            ));
         }
         Feedback::Link(from, to) => {
-            p.painter.circle_stroke(*from, 9.0 * p.px, p.stroke(2.0, p.palette.path_astar));
+            p.painter
+                .circle_stroke(*from, 9.0 * p.px, p.stroke(2.0, p.palette.path_astar));
             p.painter
                 .line_segment([*from, *to], p.stroke(1.5, p.palette.path_astar));
         }
