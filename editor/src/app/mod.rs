@@ -415,6 +415,12 @@ impl egui_tiles::Behavior<Pane> for Behavior<'_, '_> {
         pane: &mut Pane,
     ) -> egui_tiles::UiResponse {
         let (v, c, out) = (&mut *self.views, self.ctx, &mut *self.out);
+        if *pane != Pane::Canvas {
+            // The window is cleared to the map's colour (see
+            // `clear_color`); the other panes sit on the panel colour.
+            let fill = ui.visuals().panel_fill;
+            ui.painter().rect_filled(ui.max_rect(), 0.0, fill);
+        }
         match pane {
             Pane::Canvas => v.canvas.ui(c, ui, out),
             Pane::Inspector => panel(ui, |ui| v.inspector.ui(c, ui, out)),
@@ -445,6 +451,12 @@ impl egui_tiles::Behavior<Pane> for Behavior<'_, '_> {
 }
 
 impl eframe::App for EditorApp {
+    /// The map's background: the map pane draws no fill of its own (on
+    /// software OpenGL a full-canvas layer costs milliseconds a frame).
+    fn clear_color(&self, _visuals: &egui::Visuals) -> [f32; 4] {
+        Palette::of(self.theme).canvas.to_normalized_gamma_f32()
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let started = self.clock.begin();
         let ctx = ui.ctx().clone();

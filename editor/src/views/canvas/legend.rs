@@ -68,18 +68,55 @@ fn swatch(ui: &mut Ui, s: &Swatch, p: &Palette) {
     }
 }
 
-/// The start of a group of rows.
-fn group(ui: &mut Ui, title: &str) {
-    ui.separator();
-    ui.label(RichText::new(title).weak());
+/// Where a group's title waits for the group's first row, so the two
+/// wrap together.
+fn pending_id() -> egui::Id {
+    egui::Id::unique("kiai-legend-group-title")
 }
 
+/// The start of a group of rows: its title is drawn with the first row.
+fn group(ui: &mut Ui, title: &str) {
+    let title = title.to_owned();
+    ui.data_mut(|d| d.insert_temp(pending_id(), title));
+}
+
+/// A swatch and its text (after its group's title, for a group's first
+/// row), sized to fit, so the strip wraps a row that does not fit onto the
+/// next line instead of cutting it off.
 fn row(ui: &mut Ui, s: Swatch, text: impl Into<String>, p: &Palette) {
-    ui.horizontal(|ui| {
-        ui.spacing_mut().item_spacing.x = 4.0;
-        swatch(ui, &s, p);
-        ui.label(text.into());
-    });
+    let title: Option<String> = ui.data_mut(|d| d.remove_temp(pending_id()));
+    let galley = |ui: &Ui, text: egui::WidgetText| {
+        text.into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        )
+    };
+    let text = galley(ui, text.into().into());
+    let title = title.map(|t| galley(ui, RichText::new(t).weak().into()));
+    let gap = 4.0;
+    let lead = title
+        .as_ref()
+        .map_or(0.0, |t| 12.0 + t.size().x + 2.0 * gap);
+    let size = Vec2::new(lead + 16.0 + gap + text.size().x, text.size().y.max(16.0));
+    ui.allocate_ui_with_layout(
+        size,
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.spacing_mut().item_spacing.x = gap;
+            if let Some(title) = title {
+                ui.add_space(4.0);
+                let (rect, _) = ui.allocate_exact_size(Vec2::new(1.0, 16.0), Sense::hover());
+                ui.painter()
+                    .vline(rect.center().x, rect.y_range(), (1.0, p.text_weak));
+                ui.add_space(3.0);
+                ui.add(egui::Label::new(title).selectable(false));
+            }
+            swatch(ui, &s, p);
+            ui.add(egui::Label::new(text).selectable(false));
+        },
+    );
 }
 
 /// A sense's shape in words: `cone, 45.0 u, 120°`.
@@ -207,9 +244,31 @@ fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
             row(ui, Swatch::Ring(p.percept_memory), "remembered position", p);
         }
     }
-    if scene.is_live() && model.overlays.start_positions {
-        group(ui, "run");
-        row(ui, Swatch::Ring(p.start_ghost), "where agents started", p);
+    if scene.is_live() {
+        let o = &model.overlays;
+        let rows = [
+            (
+                o.start_positions,
+                Swatch::Ring(p.start_ghost),
+                "where agents started (dashed: to where it is)",
+            ),
+            (
+                o.sounds,
+                Swatch::Ring(p.sound),
+                "a sound this tick (ring: how far)",
+            ),
+            (o.paths, Swatch::Line(p.route), "waypoint route"),
+        ];
+        let mut first = true;
+        for (on, swatch, text) in rows {
+            if on {
+                if first {
+                    group(ui, "run");
+                    first = false;
+                }
+                row(ui, swatch, text, p);
+            }
+        }
     }
     if model.doc.def().waypoints.iter().any(|w| !w.active) {
         group(ui, "waypoints");
