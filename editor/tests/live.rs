@@ -409,3 +409,30 @@ fn each_script_edit_shows_once_in_the_console() {
     assert_eq!(lines.len(), 1, "{lines:#?}");
     assert!(lines[0].text.contains("captain.lua"), "{lines:#?}");
 }
+
+/// A document opened by a relative name (`guards.ron`, directory "") names
+/// a script it cannot find by its full path, without `..`, in the console.
+#[test]
+fn a_missing_script_is_named_by_its_full_path() {
+    use kiai_editor::model::sim::{LineKind, Sim};
+    let def = kiai_content::Content::load(&root().join("content/demo/guards.ron"))
+        .unwrap()
+        .into_def();
+    // Run from the editor's crate folder, `../../scripts` is outside the
+    // repository: the scripts are missing.
+    let sim = Sim::new(&def, Path::new(""), def.seed).unwrap();
+    let errors: Vec<&str> = sim
+        .console
+        .iter()
+        .filter(|l| l.kind == LineKind::Error)
+        .map(|l| l.text.as_str())
+        .collect();
+    assert_eq!(errors.len(), 4, "{errors:?}");
+    let here = std::env::current_dir().unwrap();
+    let outside = here.parent().unwrap().parent().unwrap().join("scripts");
+    for e in errors {
+        assert!(e.starts_with(&outside.display().to_string()), "{e}");
+        assert!(!e.contains(".."), "{e}");
+        assert!(e.contains(": cannot read"), "{e}");
+    }
+}

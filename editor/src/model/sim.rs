@@ -139,7 +139,15 @@ impl Sim {
     /// A run of `def` with `seed`; scripts are files resolved against `dir`
     /// (the document's directory).
     pub fn new(def: &ContentDef, dir: &Path, seed: u64) -> Result<Self, String> {
-        Self::build(def, kiai::lua::document_scripts(def, dir), seed)
+        // Absolute, so the console names scripts by a path that works from
+        // anywhere (a document opened as `map.ron` has the directory "").
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        Self::build(def, kiai::lua::document_scripts(def, &dir), seed)
     }
 
     /// A run of loaded `content` (a content file or a pack, with the
