@@ -354,3 +354,30 @@ fn waypoint_names_are_drawn_and_inactive_waypoints_stand_out() {
     let ratio = contrast(centre, background);
     assert!(ratio >= 3.0, "inactive waypoint contrast {ratio:.2}:1");
 }
+
+/// Selecting an agent adds its senses to the legend strip under the map,
+/// which can take another line: the map keeps its zoom and position, so
+/// what is under the pointer stays there.
+#[test]
+fn the_legend_growing_does_not_move_the_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let guards = common::copy_guards(dir.path());
+    let mut h = editor(&guards);
+    run_to(&mut h, 100);
+    let (a, b) = (screen(&h, 0.0, 0.0), screen(&h, 10.0, 10.0));
+    let p = {
+        let sim = h.state().model.sim.as_ref().unwrap();
+        let i = sim.world().agents().find("guard_3").unwrap().index();
+        sim.world().agents().positions()[i]
+    };
+    key(&mut h, Key::V);
+    let at = screen(&h, p.x, p.z);
+    click(&mut h, at);
+    assert!(h.state().selected_agent().is_some());
+    h.run_steps(2);
+    assert!(
+        shows(&h, "senses of guard_3"),
+        "the legend shows its senses"
+    );
+    assert_eq!((screen(&h, 0.0, 0.0), screen(&h, 10.0, 10.0)), (a, b));
+}

@@ -36,7 +36,7 @@ pub(crate) fn default_tree() -> Tree<Pane> {
     let bottom = tiles.insert_tab_tile(bottom);
     let right = tiles.insert_tab_tile(right);
     let middle = tiles.insert_vertical_tile(vec![canvas, bottom]);
-    share(&mut tiles, middle, &[(canvas, 2.6), (bottom, 1.0)]);
+    share(&mut tiles, middle, &[(canvas, 3.3), (bottom, 1.0)]);
     let root = tiles.insert_horizontal_tile(vec![left, middle, right]);
     share(
         &mut tiles,

@@ -112,15 +112,19 @@ impl CanvasView {
     /// Draws the map and runs the active tool.
     pub fn ui(&mut self, ctx: &ViewCtx<'_>, ui: &mut egui::Ui, out: &mut Out) {
         let model = ctx.model;
-        if let Some(fit) = self.fit.take() {
+        let fitted = self.fit.take().map(|fit| {
             self.scene_rect = if fit.is_positive() {
                 fit
             } else {
                 fit_rect(model.doc.def())
             };
-        }
+        });
         self.legend.ui(ctx, ui);
-        self.rect = ui.available_rect_before_wrap();
+        let rect = ui.available_rect_before_wrap();
+        if fitted.is_none() {
+            self.keep_scale(rect);
+        }
+        self.rect = rect;
         self.space_pan(ui);
         let mut scene_rect = self.scene_rect;
         let mut labels = Labels::default();
@@ -166,6 +170,23 @@ impl CanvasView {
         }
         self.draw_labels(ui, labels, ctx);
         self.popup_was_open = egui::Popup::is_any_open(ui.ctx());
+    }
+
+    /// When the map's rectangle changes size (the legend strip grows by a
+    /// line when an agent is selected, a panel is resized), keeps the zoom
+    /// and the world point at its top-left corner, so nothing under the
+    /// pointer moves, in the middle of a drag or otherwise.
+    fn keep_scale(&mut self, rect: Rect) {
+        let scale = self.to_screen.scaling;
+        if !self.rect.is_positive()
+            || !rect.is_positive()
+            || scale <= 0.0
+            || (rect.size() - self.rect.size()).length() < 0.5
+        {
+            return;
+        }
+        let min = self.to_screen.inverse() * rect.min;
+        self.scene_rect = Rect::from_min_size(min, rect.size() / scale);
     }
 
     /// Space held with the primary button pans.
