@@ -13,13 +13,18 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
         return;
     };
     let names = ["sense", "decide", "steer", "integrate", "fog"];
+    // The last tick's figures, each in its line's colour: the plot's
+    // legend, outside the plot so it never covers a line.
     if let Some((_, last)) = sim.timings.back() {
-        let text: Vec<String> = names
-            .iter()
-            .zip(last)
-            .map(|(n, v)| format!("{n} {}", units::ms(*v)))
-            .collect();
-        ui.label(RichText::new(text.join(" · ")).monospace());
+        ui.horizontal_wrapped(|ui| {
+            for (k, (n, v)) in names.iter().zip(last).enumerate() {
+                ui.label(
+                    RichText::new(format!("━ {n} {}", units::ms(*v)))
+                        .monospace()
+                        .color(ctx.palette.timings[k]),
+                );
+            }
+        });
     }
     let top = sim
         .timings
@@ -27,7 +32,6 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
         .flat_map(|(_, ms)| ms.iter().copied())
         .fold(0.01f32, f32::max);
     egui_plot::Plot::new("stage-timings")
-        .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop))
         .y_axis_label("ms per tick")
         .x_axis_label("tick")
         .include_y(0.0)
@@ -36,7 +40,13 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
             let s = nice_step(f64::from(top) / 4.0);
             [s, s * 5.0, s * 10.0]
         }))
-        .y_axis_formatter(|mark, _| units::ms(mark.value as f32))
+        .y_axis_formatter(|mark, _| {
+            if mark.value.abs() < 1e-9 {
+                "0 ms".to_owned()
+            } else {
+                units::ms(mark.value as f32)
+            }
+        })
         .allow_scroll(false)
         .show(ui, |plot| {
             for (k, n) in names.iter().enumerate() {

@@ -97,6 +97,8 @@ fn weights(f: &mut Form<'_>, p: &mut ProfileDef) {
             ui.add(
                 egui::Slider::new(&mut chase, 0.0..=100.0)
                     .logarithmic(true)
+                    .smallest_positive(0.01)
+                    .max_decimals(2)
                     .clamping(egui::SliderClamping::Edits),
             )
         });
@@ -104,6 +106,8 @@ fn weights(f: &mut Form<'_>, p: &mut ProfileDef) {
             ui.add(
                 egui::Slider::new(&mut evade, 0.0..=100.0)
                     .logarithmic(true)
+                    .smallest_positive(0.01)
+                    .max_decimals(2)
                     .clamping(egui::SliderClamping::Edits),
             )
         });
