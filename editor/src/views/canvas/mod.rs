@@ -358,7 +358,11 @@ impl CanvasView {
         if let crate::model::Scene::Live(sim) = scene {
             layers::live::motion(p, sim, o, selected);
             if o.start_positions {
-                layers::agents::start_positions(p, model.doc.def(), scene);
+                // A crowd's thousand rings and lines would hide the map
+                // (and cost a software renderer a frame's budget): only the
+                // selected agent's then.
+                let only = in_image.then_some(selected);
+                layers::agents::start_positions(p, model.doc.def(), scene, only);
             }
         }
         for i in 0..scene.len() {

@@ -208,11 +208,20 @@ pub fn agents(p: &mut Paint<'_>, a: &Agents<'_>) {
 }
 
 /// Where agents started, as faint rings with a line to where they are
-/// now (the run is past tick 0).
-pub fn start_positions(p: &mut Paint<'_>, def: &ContentDef, scene: Scene<'_>) {
+/// now (the run is past tick 0); `only`: just this agent (`Some(None)`:
+/// none), for crowds.
+pub fn start_positions(
+    p: &mut Paint<'_>,
+    def: &ContentDef,
+    scene: Scene<'_>,
+    only: Option<Option<usize>>,
+) {
     let r = glyph::radius(p.zoom()) * p.px;
     let colour = p.palette.start_ghost;
     for (i, a) in def.agents.iter().enumerate() {
+        if only.is_some_and(|o| o != Some(i)) {
+            continue;
+        }
         let at = to_scene(a.pos.0, a.pos.2);
         p.painter.circle_stroke(at, r, p.stroke(1.0, colour));
         if scene.alive(i) {
