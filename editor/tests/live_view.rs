@@ -168,6 +168,43 @@ fn fog_of_war_switches_on_from_the_view_menu() {
     assert_eq!(h.state().model.overlays.fog, Some(None), "fog of war is on");
 }
 
+/// Problem 3, the panel: the Layers tab beside the Outliner has the fog of
+/// war (and every other overlay) as plain choices that stay on screen.
+#[test]
+fn fog_of_war_and_overlays_switch_from_the_layers_tab() {
+    use egui::accesskit::Role;
+    let arena = root().join("content/demo/arena.ron");
+    let mut h = editor(&arena);
+    run_to(&mut h, 20);
+    h.get_by_label("Layers").click();
+    h.run_steps(2);
+    let factions: Vec<String> = h
+        .state()
+        .doc()
+        .def()
+        .factions
+        .iter()
+        .map(|f| f.name.clone())
+        .collect();
+    h.get_by_role_and_label(Role::RadioButton, &factions[1])
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().model.overlays.fog, Some(Some(1)));
+    h.get_by_role_and_label(Role::RadioButton, "spectator")
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().model.overlays.fog, Some(None));
+    let before = h.state().model.overlays.sounds;
+    h.get_by_role_and_label(Role::CheckBox, "This tick's sounds")
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().model.overlays.sounds, !before);
+    // Still there: the tab does not close like a menu.
+    h.get_by_role_and_label(Role::RadioButton, "off").click();
+    h.run_steps(2);
+    assert_eq!(h.state().model.overlays.fog, None);
+}
+
 /// Problem 4: labels overlapped until unreadable.
 #[test]
 fn labels_never_overlap_while_playing() {
