@@ -248,7 +248,8 @@ fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
         let o = &model.overlays;
         let rows = [
             (
-                o.start_positions,
+                // Crowds show the selected agent's only.
+                o.start_positions && (!super::is_crowd(model) || model.selection.agent().is_some()),
                 Swatch::Ring(p.start_ghost),
                 "where agents started (dashed: to where it is)",
             ),

@@ -440,17 +440,21 @@ impl CanvasView {
     }
 }
 
+/// Whether the agents are drawn into the map image: over 300 of them on a
+/// map of over 3,000 waypoints and links.
+pub fn is_crowd(model: &Model) -> bool {
+    let def = model.doc.def();
+    def.waypoints.len() + def.links.len() > raster::RASTER_ABOVE
+        && model.scene().len() > raster::CROWD_ABOVE
+}
+
 /// The crowd drawn into the map image (over 300 agents on a large map):
 /// a key that changes when it moves or changes colour, and the agents.
 fn crowd(model: &Model, p: &Paint<'_>) -> Option<(u64, Vec<raster::CrowdAgent>)> {
-    let def = model.doc.def();
-    if def.waypoints.len() + def.links.len() <= raster::RASTER_ABOVE {
+    if !is_crowd(model) {
         return None;
     }
     let scene = model.scene();
-    if scene.len() <= raster::CROWD_ABOVE {
-        return None;
-    }
     let agents = (0..scene.len())
         .filter(|&i| scene.alive(i))
         .map(|i| {
