@@ -112,6 +112,10 @@ fn a_decision_breakpoint_stops_on_the_tick_the_agent_changes_its_mind() {
     assert_eq!(hit.breakpoint, Some(0));
     assert_eq!(h.state().selected_agent(), Some(slot), "it is selected");
     let (_, from, to) = expected;
+    assert!(
+        label_starting(&h, "Stopped at tick ").is_some(),
+        "the Why tab comes forward by itself"
+    );
     let line = why_stop_line(&mut h);
     let words = |s: kiai_core::BehaviourState| s.name().replace('_', " ");
     assert!(

@@ -263,17 +263,31 @@ impl EditorApp {
         self.views.dialogs.ui(&ctx, ui.ctx(), out);
     }
 
+    /// Whether the run is paused where a breakpoint or "next event" stopped
+    /// it.
+    fn stopped_at_a_hit(&self) -> bool {
+        self.model
+            .sim
+            .as_ref()
+            .is_some_and(|s| !s.playing && s.hit.is_some())
+    }
+
     /// Applies what the views asked for: model commands first, then the
     /// UI requests. A new selection brings the inspector forward (the Why
     /// tab stays in front for an agent of a running map).
     fn apply(&mut self, ctx: &egui::Context, out: Out) {
         let before = self.model.selection.clone();
         let mut busy_cancel = false;
+        let mut step_to_event = false;
         for command in out.commands {
             if matches!(command, crate::model::Command::SetTool(_)) {
                 busy_cancel = true;
             }
+            step_to_event |= matches!(command, crate::model::Command::StepToEvent);
             self.model.apply(command);
+        }
+        if step_to_event && self.stopped_at_a_hit() {
+            dock::focus(&mut self.tree, Pane::Why);
         }
         if busy_cancel {
             self.views.canvas.gesture.cancel();
@@ -503,8 +517,13 @@ impl eframe::App for EditorApp {
             self.title = title;
         }
         let dt = ctx.input(|i| i.stable_dt).min(0.25);
+        let was_playing = self.model.sim.as_ref().is_some_and(|s| s.playing);
         if self.model.advance(dt, crate::model::sim::FRAME_BUDGET) {
             ctx.request_repaint();
+        }
+        if was_playing && self.stopped_at_a_hit() {
+            // A breakpoint stopped the run: the Why tab says why.
+            dock::focus(&mut self.tree, Pane::Why);
         }
         self.show_new_script_errors();
         self.model.prepare();
