@@ -222,3 +222,40 @@ fn a_link_painted_with_the_default_multiplier_is_avoided() {
         .unwrap_or_default();
     assert!(text.ends_with("4 waypoints"), "{text}");
 }
+
+/// Item 8: the wheel zooms around the cursor (as Tiled, LDtk and Godot
+/// do): the world point under the pointer stays under it, and the map gets
+/// bigger.
+#[test]
+fn the_wheel_zooms_around_the_cursor() {
+    let village = root().join("content/demo/village.ron");
+    let mut h = editor(&village);
+    let at = screen(&h, 20.0, 30.0);
+    let before = (screen(&h, 0.0, 0.0), screen(&h, 10.0, 0.0));
+    h.hover_at(at);
+    h.step();
+    for _ in 0..3 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, 1.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.run_steps(3);
+    let after = (screen(&h, 0.0, 0.0), screen(&h, 10.0, 0.0));
+    let scale = |(a, b): (egui::Pos2, egui::Pos2)| (b.x - a.x) / 10.0;
+    assert!(
+        scale(after) > scale(before) * 1.1,
+        "zoomed in: {} -> {} points per unit",
+        scale(before),
+        scale(after)
+    );
+    let still = screen(&h, 20.0, 30.0);
+    assert!(
+        still.distance(at) < 2.0,
+        "the point under the cursor moved from {at:?} to {still:?}"
+    );
+}
