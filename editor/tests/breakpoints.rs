@@ -249,7 +249,12 @@ fn a_script_error_breakpoint_stops_on_the_failing_tick() {
             .console
             .iter()
             .find(|l| l.kind == LineKind::Error && l.text.contains("radio broke"));
-        if error.is_some() {
+        if let Some(l) = error {
+            assert_eq!(
+                l.tick,
+                sim.tick(),
+                "the console numbers it as the transport bar"
+            );
             break sim.tick();
         }
         assert!(sim.tick() < 200, "the captain's script never failed");

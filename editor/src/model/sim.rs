@@ -367,8 +367,10 @@ impl Sim {
                 self.tick_failures.push(ScriptFailure { script: k, error });
             }
         }
+        // Numbered like the transport bar and the prints: the ticks run
+        // (the script saw `ctx.tick` one less during this tick).
         for r in reports {
-            self.report(&r.error, r.tick);
+            self.report(&r.error, tick);
         }
         for text in log {
             self.console.push(ConsoleLine {
