@@ -326,3 +326,54 @@ fn next_event_steps_the_selected_agent_to_its_next_event() {
         format!("Stopped at tick {}: raider_1 — {}", expected.0, expected.1)
     );
 }
+
+/// A scripted agent's decision change is told with the names its script
+/// gives its states (`investigate`), as the map and the legend show them,
+/// not the runtime's state under them.
+#[test]
+fn a_scripted_decision_change_is_told_with_the_scripts_state_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let guards = copy_guards(dir.path());
+    let mut h = editor(&guards);
+    h.state_mut()
+        .model
+        .apply(Command::AddBreakpoint(Breakpoint::new(
+            Who::Agent("guard_3".to_owned()),
+            [Trigger::Decision],
+        )));
+
+    // Outside the editor: the first tick guard_3's decision changes, and
+    // the state names before and after, as the run records them.
+    let mut sim = reference(&h, guards.parent().unwrap());
+    let slot = sim.world().agents().find("guard_3").unwrap().index();
+    let mut before = sim.world().agents().decisions()[slot];
+    let (tick, from, to) = loop {
+        sim.step();
+        let now = sim.world().agents().decisions()[slot];
+        if now.state != before.state || now.target != before.target {
+            let t = sim.tick();
+            let from = match t {
+                1 => before.state.name().replace('_', " "),
+                _ => sim.state_name_at(slot, t - 1).unwrap(),
+            };
+            break (t, from, sim.state_name_at(slot, t).unwrap());
+        }
+        before = now;
+        assert!(sim.tick() < 500, "guard_3 never changes its mind");
+    };
+    assert!(
+        sim.script_label(slot).is_some(),
+        "its script names the state it is in"
+    );
+    assert_eq!(to, sim.script_label(slot).unwrap().replace('_', " "));
+
+    play_until_paused(&mut h);
+    assert_eq!(h.state().model.sim.as_ref().unwrap().tick(), tick);
+    let line = why_stop_line(&mut h);
+    assert!(
+        line.starts_with(&format!(
+            "Stopped at tick {tick}: guard_3 — decision changed: {from} -> {to}"
+        )),
+        "{line}"
+    );
+}

@@ -144,6 +144,27 @@ pub struct TickReport<'a> {
     pub failures: &'a [ScriptFailure],
     /// The script deciding the agent in a slot, if any.
     pub script_of: &'a dyn Fn(usize) -> Option<u32>,
+    /// The state of the agent in a slot after a tick, in words, with the
+    /// names scripts give (`investigate`), if recorded.
+    pub state_of: &'a dyn Fn(usize, u64) -> Option<String>,
+}
+
+impl TickReport<'_> {
+    /// An event of this tick in words, decision changes with the states'
+    /// names as the run shows them (a script's `investigate`, not the
+    /// runtime's `chase` under it).
+    fn describe(&self, kind: &EventKind) -> String {
+        let EventKind::DecisionChanged { agent, from, to } = *kind else {
+            return describe(self.world, kind);
+        };
+        let (slot, tick) = (agent.index(), self.world.tick());
+        let before = tick
+            .checked_sub(1)
+            .and_then(|t| (self.state_of)(slot, t))
+            .unwrap_or_else(|| state_words(from));
+        let now = (self.state_of)(slot, tick).unwrap_or_else(|| state_words(to.state));
+        decision_words(self.world, &before, &now, to)
+    }
 }
 
 /// The breakpoints of the session, in the order they were added.
@@ -177,7 +198,7 @@ impl Breakpoints {
                 return Some(hit(
                     report.world,
                     slot,
-                    describe(report.world, &event.kind),
+                    report.describe(&event.kind),
                     Some(k),
                 ));
             }
@@ -233,7 +254,7 @@ pub fn event_of(report: &TickReport<'_>, slot: usize) -> Option<String> {
         .iter()
         .filter(|e| e.kind.agent().is_some_and(|a| a.index() == slot))
         .find(|e| !matches!(e.kind, EventKind::Spawned { .. }))
-        .map(|e| describe(report.world, &e.kind));
+        .map(|e| report.describe(&e.kind));
     from_events.or_else(|| {
         let script = (report.script_of)(slot)?;
         report
@@ -272,21 +293,22 @@ fn sense_name(world: &World, agent: AgentId, sense: u16) -> String {
         .map_or_else(|| format!("sense {sense}"), |s| s.name.clone())
 }
 
+/// `decision changed: random walk -> chase baker` (or `toward (x, z)`).
+fn decision_words(world: &World, from: &str, to: &str, decision: kiai_core::Decision) -> String {
+    let target = match (decision.target, decision.goal) {
+        (Some(t), _) => format!(" {}", agent_name(world, Some(t))),
+        (None, Some(g)) => format!(" toward ({:.1}, {:.1})", g.x, g.z),
+        (None, None) => String::new(),
+    };
+    format!("decision changed: {from} -> {to}{target}")
+}
+
 /// An event in words, from the agent's point of view: `decision changed:
 /// random walk → chase baker`, `eyes started sensing raider_1`.
 pub fn describe(world: &World, kind: &EventKind) -> String {
     match *kind {
         EventKind::DecisionChanged { from, to, .. } => {
-            let target = match (to.target, to.goal) {
-                (Some(t), _) => format!(" {}", agent_name(world, Some(t))),
-                (None, Some(g)) => format!(" toward ({:.1}, {:.1})", g.x, g.z),
-                (None, None) => String::new(),
-            };
-            format!(
-                "decision changed: {} -> {}{target}",
-                state_words(from),
-                state_words(to.state)
-            )
+            decision_words(world, &state_words(from), &state_words(to.state), to)
         }
         EventKind::Gained {
             agent,

@@ -393,21 +393,25 @@ impl Sim {
     /// What the last tick did, for breakpoints.
     pub fn check(&self, breakpoints: &Breakpoints) -> Option<Hit> {
         let script_of = |slot: usize| self.script_id(slot);
+        let state_of = |slot: usize, tick: u64| self.state_name_at(slot, tick);
         breakpoints.check(&TickReport {
             world: &self.world,
             failures: &self.tick_failures,
             script_of: &script_of,
+            state_of: &state_of,
         })
     }
 
     /// The first thing the last tick did to the agent in `slot`, in words.
     pub fn event_of(&self, slot: usize) -> Option<String> {
         let script_of = |s: usize| self.script_id(s);
+        let state_of = |slot: usize, tick: u64| self.state_name_at(slot, tick);
         breakpoints::event_of(
             &TickReport {
                 world: &self.world,
                 failures: &self.tick_failures,
                 script_of: &script_of,
+                state_of: &state_of,
             },
             slot,
         )
@@ -667,6 +671,13 @@ impl Sim {
     /// Ticks recorded (the timeline's length).
     pub fn recorded(&self) -> u64 {
         self.hashes.len() as u64
+    }
+
+    /// The name of the state of the agent in `slot` after tick `tick`
+    /// (script names included), if recorded.
+    pub fn state_name_at(&self, slot: usize, tick: u64) -> Option<String> {
+        let k = self.state_at(tick, slot)?;
+        self.state_names.get(k).cloned()
     }
 
     /// The state of `agent` after tick `tick` (1-based), as an index into
