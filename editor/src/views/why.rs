@@ -97,7 +97,11 @@ fn decision(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
     let agents = sim.world().agents();
     let tick = sim.tick();
     let d = agents.decisions()[agent];
-    let target = name(sim, d.target).unwrap_or_else(|| "(no target)".to_owned());
+    let target = match (name(sim, d.target), d.goal) {
+        (Some(t), _) => t,
+        (None, Some(g)) => format!("toward {}", units::point(g.x, g.z)),
+        (None, None) => "(no target)".to_owned(),
+    };
     ui.label(RichText::new(format!("tick {tick}: {} {target}", state_words(d.state))).strong());
     if let Some(label) = sim.script_label(agent) {
         ui.label(format!("its script calls it: {label}"));
