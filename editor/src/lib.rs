@@ -3,15 +3,21 @@
 //! An [eframe] application to build waypoint maps, paint movement-cost
 //! lists, draw walls and PVS regions, place agents, drag their senses'
 //! handles, tune behaviour profiles against a chart sampled from the
-//! runtime's decider, validate with kiai-content's diagnostics, save
-//! atomically and export runtime packs.
+//! runtime's decider, validate with kiai-content's diagnostics, play the
+//! map with the runtime's own pipeline, debug it with breakpoints, save
+//! keeping the file's text and export runtime packs.
 //!
-//! The document ([`doc::Document`]) is a [`kiai_content::def::ContentDef`]
-//! changed only through [`doc::Edit`]s, which makes every change undoable
-//! at the cost of the items it touches. The canvas ([`canvas`]) shows the
-//! map top-down in an [`egui::Scene`](eframe::egui::Scene); the dock
-//! ([egui_tiles]) holds the inspector, outliner, validation, profile and
-//! cost-list panels, and its layout is remembered between runs.
+//! Three layers, imported one way (`tests/modules.rs` checks it):
+//!
+//! - [`model`]: the document ([`model::Document`], changed only through
+//!   undoable [`model::Edit`]s), the selection, tool settings, the run
+//!   ([`model::sim::Sim`]) and breakpoints, changed only by
+//!   [`model::Command`]s applied by [`model::Model::apply`]. No egui.
+//! - [`views`] (and the [`theme`]'s palette): each view draws from a
+//!   read-only [`views::ViewCtx`], keeps its own view state and says what
+//!   it wants as commands and UI requests ([`views::Out`]).
+//! - [`app`]: the one owner, [`EditorApp`], which runs the views, applies
+//!   what they ask, and handles files, dialogs and the dock.
 //!
 //! ```no_run
 //! let app = kiai_editor::EditorApp::new(
@@ -24,15 +30,12 @@
 //! assert!(!app.doc().def().waypoints.is_empty());
 //! ```
 
-pub mod analysis;
 pub mod app;
-pub mod canvas;
-pub mod doc;
-pub mod live;
-mod live_canvas;
-pub mod panels;
-mod raster;
-pub mod sim;
+pub mod model;
+pub mod theme;
+pub mod views;
 
-pub use app::{EditorApp, Options, Pane, State, Tool};
-pub use doc::{Document, Edit, Item, Sel};
+pub use app::{EditorApp, Options};
+pub use model::{Document, Edit, Item, Sel};
+pub use views::Pane;
+pub use views::canvas;

@@ -34,6 +34,9 @@ struct Args {
     /// Start with the default panel layout instead of the remembered one.
     #[arg(long)]
     reset_layout: bool,
+    /// Colours: `dark` or `light` (default: the last one used, else dark).
+    #[arg(long, value_parser = ["dark", "light"])]
+    theme: Option<String>,
     /// Window size in points, `WIDTHxHEIGHT`.
     #[arg(long, default_value = "1440x900", value_parser = parse_size)]
     size: (f32, f32),
@@ -61,6 +64,13 @@ fn main() -> ExitCode {
         reset_layout: args.reset_layout,
         screenshot: false,
         play: args.play,
+        theme: args.theme.map(|t| {
+            if t == "light" {
+                kiai_editor::model::Theme::Light
+            } else {
+                kiai_editor::model::Theme::Dark
+            }
+        }),
     };
     let mut native = eframe::NativeOptions {
         viewport: eframe::egui::ViewportBuilder::default()

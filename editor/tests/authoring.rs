@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use eframe::egui::{Key, Modifiers};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use kiai_content::def::ShapeDef;
 use kiai_editor::Sel;
 
@@ -60,7 +60,8 @@ fn place_connect_paint_undo_redo_save_and_reload() {
     let b = screen(&h, 0.0, -4.0);
     drag(&mut h, a, b);
     let painted = h.state().doc().def().clone();
-    assert_eq!(painted.links[0].costs.get("default"), Some(&3.0));
+    let brush = kiai_editor::model::settings::DEFAULT_BRUSH;
+    assert_eq!(painted.links[0].costs.get("default"), Some(&brush));
     assert_eq!(
         painted.links[1].costs.get("default"),
         None,
@@ -117,7 +118,7 @@ fn dragging_a_cone_handle_changes_the_archetype_range() {
     key(&mut h, Key::V);
     let p = screen(&h, a.pos.0, a.pos.2);
     click(&mut h, p);
-    assert_eq!(h.state().state.selected_agent(), Some(raider));
+    assert_eq!(h.state().selected_agent(), Some(raider));
 
     // Its archetype's cone: drag the range handle 10 units farther out.
     let archetype = def.archetypes.position("raider").unwrap();
@@ -160,7 +161,8 @@ fn a_file_with_errors_opens_with_its_diagnostics_and_they_select() {
     assert_eq!(h.state().doc().def().agents.len(), 1);
     let errors: Vec<String> = h
         .state()
-        .state
+        .model
+        .validation
         .findings
         .1
         .iter()
@@ -177,7 +179,7 @@ fn a_file_with_errors_opens_with_its_diagnostics_and_they_select() {
     node.click();
     h.step();
     h.step();
-    assert!(h.state().state.selection.contains(&Sel::Agent(0)));
+    assert!(h.state().model.selection.contains(&Sel::Agent(0)));
 }
 
 #[test]
@@ -194,8 +196,8 @@ fn renders_the_village_to_a_png() {
     click(&mut h, p);
     // The vehicle list's heat map and its route across the village.
     let vehicle = def.cost_lists.iter().position(|n| n == "vehicle").unwrap();
-    h.state_mut().state.cost_list = vehicle;
-    h.state_mut().state.path_pick = (Some(0), Some(69));
+    h.state_mut().model.tools.cost_list = vehicle;
+    h.state_mut().model.tools.path_pick = (Some(0), Some(69));
     h.run_steps(2);
     let image = h.render().expect("renders on the CPU");
     assert_eq!(image.width(), 1400);
@@ -239,7 +241,8 @@ fn first_map_in_five_minutes() {
         "neighbours 10 apart, not diagonals"
     );
 
-    // 2. Two cost lists in the Cost lists tab.
+    // 2. Two cost lists in the Cost lists tab: type a name, Add, type the
+    //    next (the field is empty again), Add.
     h.get_by_label("Cost lists").click();
     h.run_steps(3);
     for name in ["infantry", "vehicle"] {
@@ -250,11 +253,6 @@ fn first_map_in_five_minutes() {
         h.get_by_label("Add").click();
         h.step();
         h.step();
-        let field = h.get_by_label("list");
-        field.focus();
-        h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-        h.key_press(Key::Backspace);
-        h.step();
     }
     assert_eq!(
         h.state().doc().def().cost_lists,
@@ -262,7 +260,7 @@ fn first_map_in_five_minutes() {
     );
 
     // 3. Paint the vehicle list (the list just added is current) over the
-    //    first row's left link.
+    //    first row's left link, with the tool bar's default multiplier.
     h.remove_cursor();
     key(&mut h, Key::Escape);
     key(&mut h, Key::C);
@@ -275,9 +273,28 @@ fn first_map_in_five_minutes() {
         .def()
         .links
         .iter()
-        .filter(|l| l.costs.get("vehicle") == Some(&3.0))
+        .filter(|l| l.costs.get("vehicle").is_some_and(|m| *m > 1.0))
+        .cloned()
         .collect();
     assert_eq!(painted.len(), 1, "one link under the brush");
+
+    // "Vehicles now avoid it": the path tool's A* route for the vehicle
+    // list between the link's ends goes around it, as the Cost lists tab
+    // says.
+    key(&mut h, Key::H);
+    for x in [-10.0, 0.0] {
+        let p = screen(&h, x, 0.0);
+        click(&mut h, p);
+    }
+    h.run_steps(2);
+    let node = h.get_by_label_contains("A* (vehicle)");
+    let text = node
+        .accesskit_node()
+        .label()
+        .or_else(|| node.accesskit_node().value())
+        .unwrap_or_default();
+    assert!(text.ends_with("4 waypoints"), "{text}");
+    key(&mut h, Key::Escape);
 
     // 4. Three agents (A): a `guard` archetype and a faction come with the
     //    first.
@@ -343,8 +360,8 @@ fn unsaved_changes_are_autosaved_and_offered_back() {
     let p = screen(&h, 47.0, 52.0);
     click(&mut h, p);
     let edited = h.state().doc().def().clone();
-    assert!(h.state().state.doc.is_dirty());
-    h.state_mut().state.autosave_now();
+    assert!(h.state().doc().is_dirty());
+    h.state_mut().model.autosave_now();
     let recovery = kiai_editor::app::recovery_path(Some(&path));
     assert!(recovery.exists());
     // The file itself is untouched; the next start offers the recovery.
@@ -352,13 +369,13 @@ fn unsaved_changes_are_autosaved_and_offered_back() {
     let mut h = editor(&path);
     assert_ne!(h.state().doc().def(), &edited);
     assert!(matches!(
-        h.state().state.dialog,
+        h.state().dialog().cloned(),
         Some(kiai_editor::app::Dialog::Recover(_))
     ));
     h.get_by_label("Recover").click();
     h.run_steps(3);
     assert_eq!(h.state().doc().def(), &edited);
-    assert!(h.state().state.doc.is_dirty(), "recovered, not saved yet");
+    assert!(h.state().doc().is_dirty(), "recovered, not saved yet");
 }
 
 /// Bad input never panics: every file of the malformed corpus opens (or
@@ -378,7 +395,7 @@ fn every_malformed_file_opens_without_a_panic() {
     for file in files {
         let mut h = editor(&file);
         if !h.state().doc().def().agents.is_empty() {
-            h.state_mut().state.selection.insert(Sel::Agent(0));
+            h.state_mut().model.selection.add([Sel::Agent(0)]);
         }
         h.run_steps(3);
         // Playing builds the runtime world from it: refused with a
@@ -386,7 +403,7 @@ fn every_malformed_file_opens_without_a_panic() {
         h.key_press(Key::Space);
         h.run_steps(3);
         assert!(
-            !h.state().state.findings.1.is_empty(),
+            !h.state().model.validation.findings.1.is_empty(),
             "{}: no diagnostics shown",
             file.display()
         );
@@ -460,7 +477,7 @@ fn random_editing_never_panics_and_undo_all_restores_the_file() {
         "the monkey edited something"
     );
     while h.state().doc().undo_len() > 0 {
-        h.state_mut().state.undo();
+        h.state_mut().model.apply(kiai_editor::model::Command::Undo);
     }
     assert_eq!(h.state().doc().def(), &original);
 }
@@ -475,30 +492,31 @@ fn the_editors_own_prompt_saves_as_and_exports_without_a_system_dialog() {
     let path = dir.path().join("level.ron");
     std::fs::copy(root().join("content/demo/village.ron"), &path).unwrap();
     let mut h = editor(&path);
-    h.state_mut().state.system_dialogs = false;
+    h.state_mut().system_dialogs = false;
 
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
     h.run_steps(2);
     let suggested = dir.path().join("level.ron").display().to_string();
     assert_eq!(
-        h.state().state.dialog,
+        h.state().dialog().cloned(),
         Some(Dialog::Path(PathFor::SaveAs, suggested))
     );
     let copy = dir.path().join("copy.ron");
-    h.state_mut().state.dialog = Some(Dialog::Path(PathFor::SaveAs, copy.display().to_string()));
+    h.state_mut()
+        .set_dialog(Dialog::Path(PathFor::SaveAs, copy.display().to_string()));
     h.run_steps(2);
     h.get_by_label("OK").click();
     h.run_steps(2);
-    assert_eq!(h.state().state.dialog, None);
+    assert_eq!(h.state().dialog().cloned(), None);
     assert_eq!(h.state().doc().path(), Some(copy.as_path()));
     let saved = kiai_content::Content::load(&copy).expect("the saved file validates");
     assert_eq!(saved.def(), Some(h.state().doc().def()));
 
     // Export as asks too, suggesting the document's name.
-    h.state_mut().state.export_as();
+    h.state_mut().export_as();
     h.run_steps(2);
     assert!(matches!(
-        h.state().state.dialog,
+        h.state().dialog().cloned(),
         Some(Dialog::Path(PathFor::ExportAs, ref p)) if p.ends_with("copy.kiaipack")
     ));
     h.get_by_label("OK").click();
@@ -510,21 +528,22 @@ fn the_editors_own_prompt_saves_as_and_exports_without_a_system_dialog() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::O);
     h.run_steps(2);
     assert!(matches!(
-        h.state().state.dialog,
+        h.state().dialog().cloned(),
         Some(Dialog::Path(PathFor::Open, _))
     ));
     h.key_press(Key::Escape);
     h.run_steps(2);
-    assert_eq!(h.state().state.dialog, None);
+    assert_eq!(h.state().dialog().cloned(), None);
     assert_eq!(h.state().doc().path(), Some(copy.as_path()));
 
     // Opening through the prompt keeps using it for the next file.
     h.key_press_modifiers(Modifiers::COMMAND, Key::O);
     h.run_steps(2);
-    h.state_mut().state.dialog = Some(Dialog::Path(PathFor::Open, path.display().to_string()));
+    h.state_mut()
+        .set_dialog(Dialog::Path(PathFor::Open, path.display().to_string()));
     h.run_steps(2);
     h.get_by_label("OK").click();
     h.run_steps(2);
     assert_eq!(h.state().doc().path(), Some(path.as_path()));
-    assert!(!h.state().state.system_dialogs);
+    assert!(!h.state().system_dialogs);
 }

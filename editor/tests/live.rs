@@ -12,7 +12,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use kiai_editor::EditorApp;
 
 mod common;
-use common::{click, editor, root};
+use common::{click, copy_guards, editor, root};
 
 /// The target directory cargo builds this test in (`CARGO_TARGET_TMPDIR` is
 /// its `tmp/`), wherever `CARGO_TARGET_DIR`, `--target-dir` or a config
@@ -88,7 +88,7 @@ fn play_pause_inspect_matches_the_trace_and_scrubbing_replays_exactly() {
     // Play (Space) until at least 100 ticks ran, then pause.
     h.key_press(Key::Space);
     let start = Instant::now();
-    while h.state().state.sim.as_ref().map_or(0, |s| s.tick()) < 100 {
+    while h.state().model.sim.as_ref().map_or(0, |s| s.tick()) < 100 {
         h.step();
         assert!(
             start.elapsed() < Duration::from_secs(120),
@@ -97,12 +97,12 @@ fn play_pause_inspect_matches_the_trace_and_scrubbing_replays_exactly() {
     }
     h.key_press(Key::Space);
     h.step();
-    assert!(!h.state().state.sim.as_ref().unwrap().playing, "paused");
+    assert!(!h.state().model.sim.as_ref().unwrap().playing, "paused");
     // Playing overshoots by a frame's ticks: scrub to exactly 100.
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "tick")
         .set_value_accesskit(100.0);
     h.run_steps(2);
-    assert_eq!(h.state().state.sim.as_ref().unwrap().tick(), 100);
+    assert_eq!(h.state().model.sim.as_ref().unwrap().tick(), 100);
 
     // Pick an agent that is chasing in the trace's last tick.
     let trace: Vec<serde_json::Value> = std::fs::read_to_string(&trace_path)
@@ -118,33 +118,33 @@ fn play_pause_inspect_matches_the_trace_and_scrubbing_replays_exactly() {
         .unwrap()
         .clone();
     let name = line["agent"].as_str().unwrap().to_owned();
-    let sim = h.state().state.sim.as_ref().unwrap();
+    let sim = h.state().model.sim.as_ref().unwrap();
     let index = sim.world().agents().find(&name).unwrap().index();
     let p = sim.world().agents().positions()[index];
     let pos = h.state().world_to_screen(p.x, p.z);
     h.key_press(Key::V);
     h.step();
     click(&mut h, pos);
-    assert_eq!(
-        h.state().state.selected_agent(),
-        Some(index),
-        "clicked {name}"
-    );
+    assert_eq!(h.state().selected_agent(), Some(index), "clicked {name}");
 
-    // The Why tab shows the decision of tick 99 (the 100th tick).
+    // The Why tab shows the decision of the 100th tick (the trace's tick
+    // 99: traces count from 0), in the transport bar's numbering.
     h.get_by_label("Why").click();
     h.run_steps(3);
-    let shown = label_starting(&mut h, "tick 99 decision:");
+    let shown = label_starting(&mut h, "tick 100:");
     let expected = format!(
-        "tick 99 decision: {} -> {}",
-        line["state"].as_str().unwrap(),
-        line["target"].as_str().unwrap_or("-")
+        "tick 100: {} {}",
+        line["state"].as_str().unwrap().replace('_', " "),
+        line["target"].as_str().unwrap_or("(no target)")
     );
     assert_eq!(shown, expected);
     let decided = label_starting(&mut h, "decided by:");
     assert_eq!(
         decided,
-        format!("decided by: {}", line["decided_by"].as_str().unwrap())
+        format!(
+            "decided by: {}",
+            kiai_editor::views::why::decided_by_words(line["decided_by"].as_str().unwrap())
+        )
     );
 
     // Scrub back 50 ticks: the state hash is a fresh run's to tick 50.
@@ -159,27 +159,11 @@ fn play_pause_inspect_matches_the_trace_and_scrubbing_replays_exactly() {
 }
 
 /// Script errors the console has shown so far.
-fn errors(sim: &kiai_editor::sim::Sim) -> usize {
+fn errors(sim: &kiai_editor::model::sim::Sim) -> usize {
     sim.console
         .iter()
-        .filter(|l| l.kind == kiai_editor::sim::LineKind::Error)
+        .filter(|l| l.kind == kiai_editor::model::sim::LineKind::Error)
         .count()
-}
-
-fn copy_guards(dir: &Path) -> PathBuf {
-    let content = dir.join("content/demo");
-    std::fs::create_dir_all(&content).unwrap();
-    std::fs::create_dir_all(dir.join("scripts")).unwrap();
-    std::fs::copy(
-        root().join("content/demo/guards.ron"),
-        content.join("guards.ron"),
-    )
-    .unwrap();
-    for f in std::fs::read_dir(root().join("scripts")).unwrap() {
-        let f = f.unwrap().path();
-        std::fs::copy(&f, dir.join("scripts").join(f.file_name().unwrap())).unwrap();
-    }
-    content.join("guards.ron")
 }
 
 fn wait_for(h: &mut Harness<'_, EditorApp>, what: &str, f: impl Fn(&EditorApp) -> bool) {
@@ -205,15 +189,15 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
     h.run_steps(3);
     h.key_press(Key::Space);
     wait_for(&mut h, "ticks", |a| {
-        a.state.sim.as_ref().is_some_and(|s| s.tick() > 5)
+        a.model.sim.as_ref().is_some_and(|s| s.tick() > 5)
     });
 
     // Save a script with a syntax error while playing.
     std::fs::write(&script, "function decide(agent, ctx)\n  return (\nend\n").unwrap();
     wait_for(&mut h, "the error in the console", |a| {
-        a.state.sim.as_ref().is_some_and(|s| {
+        a.model.sim.as_ref().is_some_and(|s| {
             s.console.iter().any(|l| {
-                l.kind == kiai_editor::sim::LineKind::Error && l.text.contains("guard.lua")
+                l.kind == kiai_editor::model::sim::LineKind::Error && l.text.contains("guard.lua")
             })
         })
     });
@@ -221,26 +205,26 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
     h.run_steps(2);
     let shown = label_starting(&mut h, "[");
     assert!(shown.contains("guard.lua:"), "{shown}");
-    let before = h.state().state.sim.as_ref().unwrap().tick();
+    let before = h.state().model.sim.as_ref().unwrap().tick();
     wait_for(&mut h, "more ticks", |a| {
-        a.state.sim.as_ref().is_some_and(|s| s.tick() > before + 5)
+        a.model.sim.as_ref().is_some_and(|s| s.tick() > before + 5)
     });
 
     // Fix it: the script reloads and decides again.
     std::fs::write(&script, &good).unwrap();
     wait_for(&mut h, "the reload", |a| {
-        a.state.sim.as_ref().is_some_and(|s| {
+        a.model.sim.as_ref().is_some_and(|s| {
             s.console.iter().any(|l| {
-                l.kind == kiai_editor::sim::LineKind::Info && l.text.starts_with("reloaded")
+                l.kind == kiai_editor::model::sim::LineKind::Info && l.text.starts_with("reloaded")
             })
         })
     });
-    let errors_before = errors(h.state().state.sim.as_ref().unwrap());
-    let before = h.state().state.sim.as_ref().unwrap().tick();
+    let errors_before = errors(h.state().model.sim.as_ref().unwrap());
+    let before = h.state().model.sim.as_ref().unwrap().tick();
     wait_for(&mut h, "ticks after the fix", |a| {
-        a.state.sim.as_ref().is_some_and(|s| s.tick() > before + 10)
+        a.model.sim.as_ref().is_some_and(|s| s.tick() > before + 10)
     });
-    let sim = h.state().state.sim.as_ref().unwrap();
+    let sim = h.state().model.sim.as_ref().unwrap();
     let errors_after = errors(sim);
     assert_eq!(errors_before, errors_after, "no new errors once fixed");
     assert!(sim.playing, "still playing");
@@ -248,7 +232,7 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
     // Pause, select a scripted guard and ask the REPL about it.
     h.key_press(Key::Space);
     h.step();
-    let sim = h.state().state.sim.as_ref().unwrap();
+    let sim = h.state().model.sim.as_ref().unwrap();
     let guard = (0..sim.world().agents().len())
         .find(|&i| sim.script_of(i).is_some_and(|p| p.ends_with("guard.lua")))
         .unwrap();
@@ -258,7 +242,7 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
     h.key_press(Key::V);
     h.step();
     click(&mut h, pos);
-    assert_eq!(h.state().state.selected_agent(), Some(guard));
+    assert_eq!(h.state().selected_agent(), Some(guard));
     let field = h.get_by_label("lua>");
     field.focus();
     field.type_text("agent.name");
@@ -267,7 +251,7 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
     h.run_steps(2);
     let last = h
         .state()
-        .state
+        .model
         .sim
         .as_ref()
         .unwrap()
@@ -282,7 +266,7 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
 fn seeking_back_from_snapshots_matches_the_recorded_hashes() {
     let arena = root().join("content/demo/arena.ron");
     let def = kiai_content::Content::load(&arena).unwrap().into_def();
-    let mut sim = kiai_editor::sim::Sim::new(&def, &root(), def.seed).unwrap();
+    let mut sim = kiai_editor::model::sim::Sim::new(&def, &root(), def.seed).unwrap();
     sim.seek(120).unwrap();
     let hashes = sim.hashes.clone();
     assert!(
@@ -306,7 +290,7 @@ fn seeking_back_from_snapshots_matches_the_recorded_hashes() {
 
 #[test]
 fn a_pack_plays_with_its_bundled_scripts_like_its_content_file() {
-    use kiai_editor::sim::Sim;
+    use kiai_editor::model::sim::Sim;
     let ron = kiai_content::Content::load(&root().join("content/demo/guards.ron")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let pack_path = dir.path().join("guards.kiaipack");
@@ -340,25 +324,25 @@ fn a_pack_plays_with_its_bundled_scripts_like_its_content_file() {
 
 /// The console's reload and error lines (not script prints) that appear
 /// while playing for 2.5 s.
-fn console_window(h: &mut Harness<'_, EditorApp>) -> Vec<kiai_editor::sim::ConsoleLine> {
-    let from = h.state().state.sim.as_ref().unwrap().console.len();
+fn console_window(h: &mut Harness<'_, EditorApp>) -> Vec<kiai_editor::model::sim::ConsoleLine> {
+    let from = h.state().model.sim.as_ref().unwrap().console.len();
     let end = Instant::now() + Duration::from_millis(2500);
     while Instant::now() < end {
         h.step();
         std::thread::sleep(Duration::from_millis(20));
     }
-    let sim = h.state().state.sim.as_ref().unwrap();
+    let sim = h.state().model.sim.as_ref().unwrap();
     assert!(sim.playing, "still playing");
     sim.console[from..]
         .iter()
-        .filter(|l| l.kind != kiai_editor::sim::LineKind::Log)
+        .filter(|l| l.kind != kiai_editor::model::sim::LineKind::Log)
         .cloned()
         .collect()
 }
 
 #[test]
 fn each_script_edit_shows_once_in_the_console() {
-    use kiai_editor::sim::LineKind;
+    use kiai_editor::model::sim::LineKind;
     let dir = tempfile::tempdir().unwrap();
     let guards = copy_guards(dir.path());
     let guard = dir.path().join("scripts/guard.lua");
@@ -368,7 +352,7 @@ fn each_script_edit_shows_once_in_the_console() {
     h.run_steps(3);
     h.key_press(Key::Space);
     wait_for(&mut h, "ticks", |a| {
-        a.state.sim.as_ref().is_some_and(|s| s.tick() > 5)
+        a.model.sim.as_ref().is_some_and(|s| s.tick() > 5)
     });
     assert_eq!(
         console_window(&mut h),
@@ -424,4 +408,31 @@ fn each_script_edit_shows_once_in_the_console() {
     let lines = console_window(&mut h);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     assert!(lines[0].text.contains("captain.lua"), "{lines:#?}");
+}
+
+/// A document opened by a relative name (`guards.ron`, directory "") names
+/// a script it cannot find by its full path, without `..`, in the console.
+#[test]
+fn a_missing_script_is_named_by_its_full_path() {
+    use kiai_editor::model::sim::{LineKind, Sim};
+    let def = kiai_content::Content::load(&root().join("content/demo/guards.ron"))
+        .unwrap()
+        .into_def();
+    // Run from the editor's crate folder, `../../scripts` is outside the
+    // repository: the scripts are missing.
+    let sim = Sim::new(&def, Path::new(""), def.seed).unwrap();
+    let errors: Vec<&str> = sim
+        .console
+        .iter()
+        .filter(|l| l.kind == LineKind::Error)
+        .map(|l| l.text.as_str())
+        .collect();
+    assert_eq!(errors.len(), 4, "{errors:?}");
+    let here = std::env::current_dir().unwrap();
+    let outside = here.parent().unwrap().parent().unwrap().join("scripts");
+    for e in errors {
+        assert!(e.starts_with(&outside.display().to_string()), "{e}");
+        assert!(!e.contains(".."), "{e}");
+        assert!(e.contains(": cannot read"), "{e}");
+    }
 }

@@ -54,7 +54,7 @@ fn dragging_one_agent_and_saving_changes_only_its_pos_text() {
     );
 
     // Saving again without a change writes the same bytes.
-    h.state_mut().state.save();
+    h.state_mut().save();
     h.step();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), saved);
 }
@@ -87,7 +87,7 @@ fn document_edits_of_every_demo_save_as_small_text_changes() {
             },
             None,
         );
-        let doc = &mut app.state.doc;
+        let doc = &mut app.model.doc;
 
         // One value through an Edit: only its line changes.
         let old = doc.def().agents[0].clone();
@@ -99,13 +99,13 @@ fn document_edits_of_every_demo_save_as_small_text_changes() {
             new: Item::Agent(new),
         })
         .unwrap();
-        assert!(app.state.save(), "{name}");
+        assert!(app.save(), "{name}");
         let once = std::fs::read_to_string(&path).unwrap();
         assert_eq!(changed(&original, &once).len(), 1, "{name}");
 
         // An added agent and a removed waypoint (or the agent added only):
         // every comment line of the file survives.
-        let doc = &mut app.state.doc;
+        let doc = &mut app.model.doc;
         let mut added = doc.def().agents[0].clone();
         added.name = "added_in_the_editor".to_owned();
         let index = doc.def().agents.len();
@@ -118,7 +118,7 @@ fn document_edits_of_every_demo_save_as_small_text_changes() {
             let edit = doc.remove_waypoints_edit(&[0]);
             doc.apply(edit).unwrap();
         }
-        assert!(app.state.save(), "{name}");
+        assert!(app.save(), "{name}");
         let twice = std::fs::read_to_string(&path).unwrap();
         let comments = |t: &str| -> Vec<String> {
             t.lines()
@@ -128,7 +128,7 @@ fn document_edits_of_every_demo_save_as_small_text_changes() {
         };
         assert_eq!(comments(&twice), comments(&original), "{name}");
         let reloaded = kiai_content::parse(&twice, &name).unwrap();
-        assert_eq!(&reloaded, app.state.doc.def(), "{name}");
+        assert_eq!(&reloaded, app.model.doc.def(), "{name}");
         let agent_line = twice
             .lines()
             .find(|l| l.contains("added_in_the_editor"))
@@ -139,4 +139,49 @@ fn document_edits_of_every_demo_save_as_small_text_changes() {
                 .starts_with("(name: \"added_in_the_editor\"")
         );
     }
+}
+
+/// Problem 7: autosave ran only while the mouse or keyboard was used: an
+/// edited map left idle had no recovery file. Here the editor is driven
+/// as eframe drives it: a frame runs only when the editor asked for one.
+#[test]
+fn autosave_runs_on_a_timer_while_nobody_touches_the_editor() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("village.ron");
+    std::fs::copy(root().join("content/demo/village.ron"), &path).unwrap();
+    let mut h = editor(&path);
+    h.state_mut().model.autosave_every = Duration::from_millis(1500);
+    key(&mut h, Key::W);
+    let p = screen(&h, 47.0, 52.0);
+    common::click(&mut h, p);
+    assert!(h.state().doc().is_dirty());
+    h.remove_cursor();
+    h.step();
+    let recovery = kiai_editor::app::recovery_path(Some(&path));
+    let deadline = Instant::now() + Duration::from_secs(6);
+    let mut frames = 0;
+    while Instant::now() < deadline && !recovery.exists() {
+        let delay = h
+            .output()
+            .viewport_output
+            .get(&eframe::egui::ViewportId::ROOT)
+            .map_or(Duration::MAX, |v| v.repaint_delay);
+        let left = deadline.saturating_duration_since(Instant::now());
+        if delay >= left {
+            // Nothing asked for a frame before the deadline: eframe sleeps.
+            std::thread::sleep(left);
+            break;
+        }
+        std::thread::sleep(delay.max(Duration::from_millis(5)));
+        h.step();
+        frames += 1;
+    }
+    assert!(
+        recovery.exists(),
+        "no recovery file after 6 s idle ({frames} frames ran)"
+    );
+    let text = std::fs::read_to_string(&recovery).unwrap();
+    let saved = kiai_content::parse(&text, "recovery").unwrap();
+    assert_eq!(&saved, h.state().doc().def(), "the recovery holds the edit");
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use kiai::lua::Limits;
 use kiai_core::{Pipeline, state_hash};
-use kiai_editor::sim::{LineKind, Sim, load_recording, save_recording};
+use kiai_editor::model::sim::{LineKind, Sim, load_recording, save_recording};
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data")

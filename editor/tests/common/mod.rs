@@ -86,3 +86,90 @@ pub(crate) fn key(h: &mut Harness<'_, EditorApp>, key: Key) {
     h.key_press(key);
     h.step();
 }
+
+/// A rendered frame: RGBA pixels, row by row.
+pub(crate) struct Shot {
+    /// Width in pixels.
+    pub(crate) width: u32,
+    /// Height in pixels.
+    pub(crate) height: u32,
+    rgba: Vec<u8>,
+}
+
+/// The editor drawn on the CPU, one pixel per point.
+pub(crate) fn render(h: &mut Harness<'_, EditorApp>) -> Shot {
+    let image = h.render().expect("renders on the CPU");
+    Shot {
+        width: image.width(),
+        height: image.height(),
+        rgba: image.into_raw(),
+    }
+}
+
+/// The colour of the pixel at screen point `p` (clamped into the image).
+pub(crate) fn pixel(image: &Shot, p: Pos2) -> [u8; 3] {
+    let x = (p.x.round().max(0.0) as u32).min(image.width - 1) as usize;
+    let y = (p.y.round().max(0.0) as u32).min(image.height - 1) as usize;
+    let at = (y * image.width as usize + x) * 4;
+    [image.rgba[at], image.rgba[at + 1], image.rgba[at + 2]]
+}
+
+/// WCAG relative luminance of an sRGB colour.
+pub(crate) fn luminance(c: [u8; 3]) -> f32 {
+    let lin = |v: u8| {
+        let v = f32::from(v) / 255.0;
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+}
+
+/// WCAG contrast ratio of two colours (1 to 21).
+pub(crate) fn contrast(a: [u8; 3], b: [u8; 3]) -> f32 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// Euclidean distance of two colours in RGB.
+pub(crate) fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (f32::from(*x) - f32::from(y)).powi(2))
+        .sum::<f32>()
+        .sqrt()
+}
+
+/// Pauses the run at tick `tick`: Step (.) builds the run, then the
+/// recording is simulated to that tick.
+pub(crate) fn run_to(h: &mut Harness<'_, EditorApp>, tick: u64) {
+    if h.state().model.sim.is_none() {
+        h.key_press(Key::Period);
+        h.run_steps(2);
+    }
+    let sim = h.state_mut().model.sim.as_mut().expect("the run is built");
+    sim.playing = false;
+    sim.seek(tick).expect("the run simulates");
+    h.run_steps(3);
+}
+
+/// The guards demo and its scripts copied into `dir` as the repository
+/// lays them out (`content/demo/guards.ron`, `scripts/*.lua`); returns the
+/// content file.
+pub(crate) fn copy_guards(dir: &Path) -> PathBuf {
+    let content = dir.join("content/demo");
+    std::fs::create_dir_all(&content).unwrap();
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::copy(
+        root().join("content/demo/guards.ron"),
+        content.join("guards.ron"),
+    )
+    .unwrap();
+    for f in std::fs::read_dir(root().join("scripts")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join("scripts").join(f.file_name().unwrap())).unwrap();
+    }
+    content.join("guards.ron")
+}

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use kiai_content::def::{
-    AgentDef, ArchetypeDef, BoundsDef, ContentDef, FactionDef, LinkDef, ProfileDef, RegionDef,
-    WallDef, WaypointDef,
+    AgentDef, ArchetypeDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef,
+    PerceptionBudgetDef, ProfileDef, RegionDef, WallDef, WaypointDef,
 };
 
 /// One item of one of the document's collections.
@@ -39,6 +39,8 @@ pub enum Item {
     Bounds(Option<BoundsDef>),
     /// The document's `name`, `seed` and `tick_seconds` (index 0 only).
     Meta(String, u64, f32),
+    /// The document's `fog` and `perception_budget` (index 0 only).
+    Settings(Option<FogDef>, Option<PerceptionBudgetDef>),
 }
 
 /// Which collection an [`Item`] lives in.
@@ -66,6 +68,8 @@ pub enum Kind {
     Bounds,
     /// `name`, `seed`, `tick_seconds`
     Meta,
+    /// `fog`, `perception_budget`
+    Settings,
 }
 
 impl Item {
@@ -93,6 +97,7 @@ impl Item {
             Item::CostList(_) => Kind::CostList,
             Item::Bounds(_) => Kind::Bounds,
             Item::Meta(..) => Kind::Meta,
+            Item::Settings(..) => Kind::Settings,
         }
     }
 }
@@ -200,6 +205,14 @@ fn put(def: &mut ContentDef, index: usize, item: Item, op: Op) -> Result<(), Edi
             def.tick_seconds = tick_seconds;
             Ok(())
         }
+        Item::Settings(fog, budget) => {
+            if index != 0 || op == Op::Insert {
+                return Err(EditError("the document settings can only be set".into()));
+            }
+            def.fog = fog;
+            def.perception_budget = budget;
+            Ok(())
+        }
     }
 }
 
@@ -223,7 +236,9 @@ fn take(def: &mut ContentDef, kind: Kind, index: usize) -> Result<(), EditError>
         Kind::Bounds => Err(EditError(
             "bounds cannot be removed; set them to None".into(),
         )),
-        Kind::Meta => Err(EditError("the document settings cannot be removed".into())),
+        Kind::Meta | Kind::Settings => {
+            Err(EditError("the document settings cannot be removed".into()))
+        }
     }
 }
 
@@ -432,6 +447,14 @@ impl Document {
         self.revision += 1;
     }
 
+    /// Applies `edit` without recording a step (a drag previewing its
+    /// result); finish with [`Document::record`] of the whole change.
+    pub fn preview_edit(&mut self, edit: &Edit) -> Result<(), EditError> {
+        edit.apply(&mut self.def)?;
+        self.revision += 1;
+        Ok(())
+    }
+
     /// Undoes the last step; false when there is none.
     pub fn undo(&mut self) -> bool {
         let Some((serial, edit)) = self.undo.pop() else {
@@ -542,14 +565,6 @@ impl Document {
             self.def.cost_lists.clone()
         }
     }
-}
-
-/// `stem1`, `stem2`, ...: the first that `taken` refuses is not taken.
-pub(crate) fn unique_name(taken: impl Fn(&str) -> bool, stem: &str) -> String {
-    (1..)
-        .map(|i| format!("{stem}{i}"))
-        .find(|n| !taken(n))
-        .unwrap_or_else(|| stem.to_owned())
 }
 
 /// A content definition with nothing in it, in the newest format.
@@ -694,79 +709,5 @@ mod tests {
         assert_eq!(doc.def().links.len(), 1);
         doc.undo();
         assert_eq!(doc.def(), &before);
-    }
-}
-
-/// One selectable object of the document, by index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Sel {
-    /// `waypoints[i]`
-    Waypoint(usize),
-    /// `links[i]`
-    Link(usize),
-    /// `walls[i]`
-    Wall(usize),
-    /// `regions[i]`
-    Region(usize),
-    /// `agents[i]`
-    Agent(usize),
-    /// `archetypes{i}`
-    Archetype(usize),
-    /// `profiles{i}`
-    Profile(usize),
-    /// `factions[i]`
-    Faction(usize),
-}
-
-impl Sel {
-    /// The object a content path names (`waypoints[12].pos` → waypoint 12,
-    /// `archetypes{1}.senses[0]` → archetype 1), as printed by
-    /// [`kiai_content::SpanIndex::path_at`].
-    pub fn from_path(path: &str) -> Option<Sel> {
-        let head = path.split('.').next()?;
-        let (name, rest) = head.split_at(head.find(['[', '{'])?);
-        let index: usize = rest.get(1..rest.len().checked_sub(1)?)?.parse().ok()?;
-        Some(match name {
-            "waypoints" => Sel::Waypoint(index),
-            "links" => Sel::Link(index),
-            "walls" => Sel::Wall(index),
-            "regions" => Sel::Region(index),
-            "agents" => Sel::Agent(index),
-            "archetypes" => Sel::Archetype(index),
-            "profiles" => Sel::Profile(index),
-            "factions" => Sel::Faction(index),
-            _ => return None,
-        })
-    }
-
-    /// Whether the object still exists in `def`.
-    pub fn exists(self, def: &ContentDef) -> bool {
-        match self {
-            Sel::Waypoint(i) => i < def.waypoints.len(),
-            Sel::Link(i) => i < def.links.len(),
-            Sel::Wall(i) => i < def.walls.len(),
-            Sel::Region(i) => i < def.regions.len(),
-            Sel::Agent(i) => i < def.agents.len(),
-            Sel::Archetype(i) => i < def.archetypes.len(),
-            Sel::Profile(i) => i < def.profiles.len(),
-            Sel::Faction(i) => i < def.factions.len(),
-        }
-    }
-}
-
-#[cfg(test)]
-mod sel_tests {
-    use super::Sel;
-
-    #[test]
-    fn paths_name_objects() {
-        assert_eq!(Sel::from_path("waypoints[12].pos"), Some(Sel::Waypoint(12)));
-        assert_eq!(
-            Sel::from_path("archetypes{1}.senses[0].shape"),
-            Some(Sel::Archetype(1))
-        );
-        assert_eq!(Sel::from_path("links[3]"), Some(Sel::Link(3)));
-        assert_eq!(Sel::from_path("format"), None);
-        assert_eq!(Sel::from_path("sounds[2]"), None);
     }
 }

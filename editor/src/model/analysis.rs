@@ -14,7 +14,7 @@ use kiai_core::{BehaviourState, Occluders, RollLog};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::doc::Sel;
+use super::selection::Sel;
 
 /// One diagnostic and the object it is about, when known.
 #[derive(Clone, Debug)]
@@ -150,8 +150,9 @@ fn v3(v: (f32, f32, f32)) -> Vec3 {
     Vec3::new(v.0, v.1, v.2)
 }
 
-/// Which agents and tiles agent `index` senses in `def`, walls and PVS of
-/// `occluders` included. `tile` is the tile side (world units, > 0).
+/// Which agents and tiles agent `index` senses in `def` at the start
+/// positions, walls and PVS of `occluders` included. `tile` is the tile
+/// side (world units, > 0).
 pub fn sight(def: &ContentDef, index: usize, occluders: Option<&Occluders>, tile: f32) -> Sight {
     let mut out = Sight {
         agents: vec![Vec::new(); def.agents.len()],
@@ -165,14 +166,7 @@ pub fn sight(def: &ContentDef, index: usize, occluders: Option<&Occluders>, tile
         return out;
     };
     let eye = v3(me.pos);
-    let facing = {
-        let f = v3(me.facing);
-        if f.length_squared() > 0.0 {
-            f.normalize()
-        } else {
-            Vec3::X
-        }
-    };
+    let facing = unit(v3(me.facing));
     let hostile = |a: &str, b: &str| {
         def.factions
             .iter()
@@ -180,13 +174,6 @@ pub fn sight(def: &ContentDef, index: usize, occluders: Option<&Occluders>, tile
             .is_some_and(|f| f.hostile.iter().any(|h| h == b))
     };
     let mut scratch = RayScratch::new();
-    let visible = |target: Vec3, scratch: &mut RayScratch| match occluders {
-        Some(o) => {
-            o.pvs.as_ref().is_none_or(|p| p.can_see_points(eye, target))
-                && !o.walls.blocks(eye, target, scratch)
-        }
-        None => true,
-    };
     let senses: Vec<_> = archetype
         .senses
         .iter()
@@ -205,28 +192,75 @@ pub fn sight(def: &ContentDef, index: usize, occluders: Option<&Occluders>, tile
             };
             if passes_filter
                 && shape.contains(eye, facing, target)
-                && (!sense.occluded || visible(target, &mut scratch))
+                && (!sense.occluded || visible(occluders, eye, target, &mut scratch))
             {
                 out.agents[j].push(s);
             }
         }
     }
+    let (tiles, side) = sight_tiles(archetype, eye, facing, occluders, tile);
+    out.tiles = tiles;
+    out.tile = side;
+    out
+}
+
+fn unit(f: Vec3) -> Vec3 {
+    if f.length_squared() > 0.0 {
+        f.normalize()
+    } else {
+        Vec3::X
+    }
+}
+
+/// Whether `target` can be seen from `eye` through the walls and PVS.
+fn visible(
+    occluders: Option<&Occluders>,
+    eye: Vec3,
+    target: Vec3,
+    scratch: &mut RayScratch,
+) -> bool {
+    match occluders {
+        Some(o) => {
+            o.pvs.as_ref().is_none_or(|p| p.can_see_points(eye, target))
+                && !o.walls.blocks(eye, target, scratch)
+        }
+        None => true,
+    }
+}
+
+/// The tiles around an agent of `archetype` at `eye` facing `facing` that
+/// some non-hearing sense contains and no wall hides: X-Z centres, and the
+/// tile side used (world units; at most 96 tiles per side, so long senses
+/// get coarser tiles than `tile`).
+pub fn sight_tiles(
+    archetype: &kiai_content::def::ArchetypeDef,
+    eye: Vec3,
+    facing: Vec3,
+    occluders: Option<&Occluders>,
+    tile: f32,
+) -> (Vec<(Vec2, f32)>, f32) {
+    let facing = unit(facing);
+    let senses: Vec<_> = archetype
+        .senses
+        .iter()
+        .map(|s| (kiai_content::shape(&s.shape).compile(), s))
+        .collect();
     let reach = archetype
         .senses
         .iter()
         .map(|s| kiai_content::shape(&s.shape).reach())
         .fold(0.0f32, f32::max);
     if reach <= 0.0 || !tile.is_finite() || tile <= 0.0 {
-        return out;
+        return (Vec::new(), tile);
     }
-    // At most 96 tiles per side: coarser tiles for long senses.
     let tile = tile.max(2.0 * reach / 96.0);
-    out.tile = tile;
     let n = (reach / tile).ceil() as i32;
     let base = Vec2::new(
         (eye.x / tile).floor() * tile + tile * 0.5,
         (eye.z / tile).floor() * tile + tile * 0.5,
     );
+    let mut scratch = RayScratch::new();
+    let mut tiles = Vec::new();
     for dz in -n..=n {
         for dx in -n..=n {
             let c = base + Vec2::new(dx as f32, dz as f32) * tile;
@@ -234,14 +268,14 @@ pub fn sight(def: &ContentDef, index: usize, occluders: Option<&Occluders>, tile
             let hit = senses.iter().any(|(shape, sense)| {
                 !matches!(sense.shape, ShapeDef::Hearing { .. })
                     && shape.contains(eye, facing, target)
-                    && (!sense.occluded || visible(target, &mut scratch))
+                    && (!sense.occluded || visible(occluders, eye, target, &mut scratch))
             });
             if hit {
-                out.tiles.push((c, tile));
+                tiles.push((c, tile));
             }
         }
     }
-    out
+    (tiles, tile)
 }
 
 /// Shares of each decision for three situations, sampled from seed 002's

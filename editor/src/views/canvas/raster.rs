@@ -29,6 +29,7 @@ struct Key {
     list: String,
     grid_step: u32,
     crowd: Option<u64>,
+    dark: bool,
 }
 
 /// The cached image of the map layer.
@@ -97,6 +98,19 @@ impl Canvas {
         }
     }
 
+    /// A one-pixel ring of radius `r` with a cross through it.
+    fn ring(&mut self, c: Pos2, r: i32, colour: Color32) {
+        let steps = (r * 8).max(8);
+        for k in 0..steps {
+            let a = k as f32 / steps as f32 * std::f32::consts::TAU;
+            let p = c + egui::vec2(a.cos(), a.sin()) * r as f32;
+            self.put(p.x.floor() as i32, p.y.floor() as i32, colour);
+        }
+        let d = r as f32 * 0.7;
+        self.line(c + egui::vec2(-d, -d), c + egui::vec2(d, d), colour, 1);
+        self.line(c + egui::vec2(-d, d), c + egui::vec2(d, -d), colour, 1);
+    }
+
     fn square(&mut self, c: Pos2, half: i32, colour: Color32) {
         let (x, y) = (c.x.floor() as i32, c.y.floor() as i32);
         for dy in -half..=half {
@@ -107,25 +121,47 @@ impl Canvas {
     }
 }
 
+/// What the map image shows this frame.
+pub(crate) struct Frame<'a> {
+    /// The content.
+    pub def: &'a ContentDef,
+    /// Waypoint positions and link ends (scene coordinates).
+    pub geometry: &'a crate::views::canvas::layers::network::Geometry,
+    /// Scene to screen.
+    pub to_screen: TSTransform,
+    /// The visible part of the scene.
+    pub visible: Rect,
+    /// The document revision drawn.
+    pub revision: u64,
+    /// Colour links by `list`'s multipliers.
+    pub heat: bool,
+    /// The current cost list.
+    pub list: &'a str,
+    /// The grid's step (scene units) and its lines over `visible`.
+    pub grid: (f32, &'a [crate::views::canvas::layers::ground::GridLine]),
+    /// The crowd drawn over the map: a key that changes when it moves, and
+    /// the agents.
+    pub crowd: Option<(u64, &'a [CrowdAgent])>,
+    /// The colours.
+    pub palette: &'a crate::theme::Palette,
+}
+
 /// Draws the layer for this frame: redraws the image if anything it
-/// depends on changed, then paints it over the canvas's `screen` rect
-/// (`visible` is the same rect in scene coordinates). `grid` is the grid's
-/// step (scene units) and its lines over `visible`, drawn under the links.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn paint(
-    layer: &mut MapLayer,
-    painter: &egui::Painter,
-    def: &ContentDef,
-    positions: &[Pos2],
-    link_ends: &[Option<(usize, usize)>],
-    to_screen: TSTransform,
-    visible: Rect,
-    revision: u64,
-    heat: bool,
-    list: &str,
-    grid: (f32, &[crate::canvas::GridLine]),
-    crowd: Option<(u64, &[CrowdAgent])>,
-) {
+/// depends on changed, then paints it over the canvas (`f.visible` in
+/// scene coordinates).
+pub(crate) fn paint(layer: &mut MapLayer, painter: &egui::Painter, f: &Frame<'_>) {
+    let (def, to_screen, visible, revision, heat, list, grid, crowd) = (
+        f.def,
+        f.to_screen,
+        f.visible,
+        f.revision,
+        f.heat,
+        f.list,
+        f.grid,
+        f.crowd,
+    );
+    let positions = &f.geometry.positions;
+    let link_ends = &f.geometry.link_ends;
     let ppp = painter.ctx().pixels_per_point();
     let screen = to_screen * visible;
     let size = [
@@ -144,6 +180,7 @@ pub(crate) fn paint(
         list: list.to_owned(),
         grid_step: grid.0.to_bits(),
         crowd: crowd.map(|(k, _)| k),
+        dark: f.palette.theme == crate::model::Theme::Dark,
     };
     if layer.key.as_ref() != Some(&key) || layer.texture.is_none() {
         let to_px = |p: Pos2| ((to_screen * p) - screen.min.to_vec2()) * ppp;
@@ -166,21 +203,20 @@ pub(crate) fn paint(
                 let Some((a, b)) = *ends else { continue };
                 let m = l.costs.get(list).copied().unwrap_or(1.0);
                 let colour = if heat {
-                    crate::canvas::heat_colour(m)
+                    f.palette.heat(m)
                 } else {
-                    Color32::from_gray(120)
+                    f.palette.link
                 };
                 let width = if heat && m != 1.0 { 2 } else { 1 };
                 c.line(to_px(positions[a]), to_px(positions[b]), colour, width);
             }
             let half = ((2.5 * ppp).round() as i32).max(1);
             for (w, &p) in def.waypoints.iter().zip(positions) {
-                let colour = if w.active {
-                    Color32::from_gray(225)
+                if w.active {
+                    c.square(to_px(p), half, f.palette.waypoint);
                 } else {
-                    Color32::from_rgb(110, 60, 60)
-                };
-                c.square(to_px(p), half, colour);
+                    c.ring(to_px(p), half + 2, f.palette.waypoint_inactive);
+                }
             }
             layer.base = c.px;
         }
@@ -192,10 +228,11 @@ pub(crate) fn paint(
         };
         if let Some((_, agents)) = crowd {
             let r = ((3.0 * ppp).round() as i32).max(1);
-            for &(p, colour, f) in agents {
+            for &(p, colour, facing) in agents {
                 let at = to_px(p);
+                c.square(at, r + 1, f.palette.outline);
                 c.square(at, r, colour);
-                c.line(at, at + f * (9.0 * ppp), colour, 2);
+                c.line(at, at + facing * (9.0 * ppp), colour, 2);
             }
         }
         let image = ColorImage::new(size, c.px);

@@ -13,10 +13,13 @@ use std::time::{Duration, Instant};
 
 use kiai::content::def::ContentDef;
 use kiai::content::{Content, ScriptRef};
-use kiai::lua::{Limits, LuaDecider, ScriptWatcher};
-use kiai_core::{
-    AgentId, BehaviourState, DecisionTrace, DefaultDecider, Pipeline, World, state_hash,
-};
+use kiai::lua::{Limits, LuaDecider, ScriptId, ScriptWatcher};
+use kiai_core::{AgentId, DecisionTrace, DefaultDecider, Pipeline, World, state_hash};
+
+use super::breakpoints::{self, Breakpoints, Hit, ScriptFailure, TickReport};
+
+/// Wall-clock time the simulation may use per frame while playing.
+pub const FRAME_BUDGET: Duration = Duration::from_millis(8);
 
 /// Slowest and fastest play speeds (× real time).
 pub const SPEEDS: std::ops::RangeInclusive<f32> = 0.1..=8.0;
@@ -94,9 +97,22 @@ pub struct Sim {
     owed: f64,
     /// State hash after each tick ever reached in this run.
     pub hashes: Vec<u64>,
-    /// Behaviour state code of every agent after each tick reached:
-    /// `states[t][agent]`.
+    /// The state of every agent after each tick reached, as an index
+    /// into [`Sim::state_names`]: `states[t][agent]`.
     pub states: Vec<Vec<u8>>,
+    /// Names of the states agents were in so far: the runtime's three
+    /// (`random walk`, `chase`, `evade`), then the labels scripts gave, in
+    /// the order they first appeared.
+    state_names: Vec<String>,
+    /// Failures counted so far per script (by `ScriptId` number).
+    failures: std::collections::BTreeMap<u32, u64>,
+    /// The last error each script reported.
+    last_error: std::collections::BTreeMap<u32, String>,
+    /// Scripts that failed during the last tick.
+    pub tick_failures: Vec<ScriptFailure>,
+    /// Why the run stopped by itself last (a breakpoint or "step to the
+    /// next event"); cleared when it plays or steps again.
+    pub hit: Option<Hit>,
     /// Per-stage timings of the last [`TIMING_WINDOW`] ticks simulated.
     pub timings: std::collections::VecDeque<(u64, StageMs)>,
     /// The Lua console.
@@ -123,7 +139,15 @@ impl Sim {
     /// A run of `def` with `seed`; scripts are files resolved against `dir`
     /// (the document's directory).
     pub fn new(def: &ContentDef, dir: &Path, seed: u64) -> Result<Self, String> {
-        Self::build(def, kiai::lua::document_scripts(def, dir), seed)
+        // Absolute, so the console names scripts by a path that works from
+        // anywhere (a document opened as `map.ron` has the directory "").
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        Self::build(def, kiai::lua::document_scripts(def, &dir), seed)
     }
 
     /// A run of loaded `content` (a content file or a pack, with the
@@ -148,6 +172,14 @@ impl Sim {
             owed: 0.0,
             hashes: Vec::new(),
             states: Vec::new(),
+            state_names: kiai_core::BehaviourState::ALL
+                .iter()
+                .map(|s| breakpoints::state_words(*s))
+                .collect(),
+            failures: Default::default(),
+            last_error: Default::default(),
+            tick_failures: Vec::new(),
+            hit: None,
             timings: Default::default(),
             console: Vec::new(),
             mismatch: None,
@@ -171,11 +203,16 @@ impl Sim {
     }
 
     fn report(&mut self, e: &kiai::lua::ScriptError, tick: u64) {
-        let at = Some((PathBuf::from(&e.file), e.line));
+        let file = super::files::tidy(Path::new(&e.file));
+        let at = Some((file.clone(), e.line));
+        let text = match e.line {
+            Some(line) => format!("{}:{line}: {}", file.display(), e.message),
+            None => format!("{}: {}", file.display(), e.message),
+        };
         self.console.push(ConsoleLine {
             tick,
             kind: LineKind::Error,
-            text: e.to_string(),
+            text,
             traceback: e.traceback.clone(),
             at,
         });
@@ -252,22 +289,7 @@ impl Sim {
             None => self.pipeline.tick(&mut self.world, &mut self.default),
         }
         let tick = self.world.tick();
-        if let Some(lua) = &mut self.lua {
-            let reports = lua.take_reports();
-            let log = lua.take_log();
-            for r in reports {
-                self.report(&r.error, r.tick);
-            }
-            for text in log {
-                self.console.push(ConsoleLine {
-                    tick,
-                    kind: LineKind::Log,
-                    text,
-                    traceback: String::new(),
-                    at: None,
-                });
-            }
-        }
+        self.collect_script_output(tick);
         self.timings.push_back((tick, stage_ms(&self.pipeline)));
         while self.timings.len() > TIMING_WINDOW {
             self.timings.pop_front();
@@ -281,15 +303,184 @@ impl Sim {
             }
         } else {
             self.hashes.push(hash);
-            self.states.push(
-                self.world
-                    .agents()
-                    .decisions()
-                    .iter()
-                    .map(|d| d.state.code())
-                    .collect(),
-            );
         }
+        if index >= self.states.len() {
+            let row = (0..self.world.agents().len())
+                .map(|i| self.state_code(i))
+                .collect();
+            self.states.push(row);
+        }
+    }
+
+    /// The state of agent `slot` now as an index into the state names,
+    /// interning a script's label the first time it appears.
+    fn state_code(&mut self, slot: usize) -> u8 {
+        let label = self
+            .lua
+            .as_ref()
+            .and_then(|l| l.label(AgentId::from_index(slot)))
+            .map(str::to_owned);
+        let name = match label {
+            Some(l) => l.replace('_', " "),
+            None => {
+                let d = self.world.agents().decisions()[slot];
+                breakpoints::state_words(d.state)
+            }
+        };
+        let k = match self.state_names.iter().position(|n| *n == name) {
+            Some(k) => k,
+            None if self.state_names.len() < usize::from(u8::MAX) => {
+                self.state_names.push(name);
+                self.state_names.len() - 1
+            }
+            None => 0,
+        };
+        k as u8
+    }
+
+    /// Takes the scripts' reports and prints of the last tick into the
+    /// console and finds the scripts whose failure count grew.
+    fn collect_script_output(&mut self, tick: u64) {
+        self.tick_failures.clear();
+        let Some(lua) = &mut self.lua else { return };
+        let reports = lua.take_reports();
+        let log = lua.take_log();
+        let scripts: std::collections::BTreeSet<u32> = (0..self.world.archetypes().len())
+            .filter_map(|a| lua.script_of(kiai_core::ArchetypeId::from_index(a)))
+            .map(|id| id.0)
+            .collect();
+        let counts: Vec<(u32, u64)> = scripts
+            .into_iter()
+            .map(|k| (k, lua.failures(ScriptId(k))))
+            .collect();
+        for r in &reports {
+            self.last_error.insert(r.script.0, r.error.to_string());
+        }
+        for (k, n) in counts {
+            let before = self.failures.insert(k, n).unwrap_or(0);
+            if n > before {
+                let error = self
+                    .last_error
+                    .get(&k)
+                    .cloned()
+                    .unwrap_or_else(|| "failed".to_owned());
+                self.tick_failures.push(ScriptFailure { script: k, error });
+            }
+        }
+        // Numbered like the transport bar and the prints: the ticks run
+        // (the script saw `ctx.tick` one less during this tick).
+        for r in reports {
+            self.report(&r.error, tick);
+        }
+        for text in log {
+            self.console.push(ConsoleLine {
+                tick,
+                kind: LineKind::Log,
+                text,
+                traceback: String::new(),
+                at: None,
+            });
+        }
+    }
+
+    /// The script deciding the agent in `slot`, by `ScriptId` number.
+    pub fn script_id(&self, slot: usize) -> Option<u32> {
+        let lua = self.lua.as_ref()?;
+        let archetype = *self.world.agents().archetypes().get(slot)?;
+        lua.script_of(archetype).map(|id| id.0)
+    }
+
+    /// What the last tick did, for breakpoints.
+    pub fn check(&self, breakpoints: &Breakpoints) -> Option<Hit> {
+        let script_of = |slot: usize| self.script_id(slot);
+        let state_of = |slot: usize, tick: u64| self.state_name_at(slot, tick);
+        breakpoints.check(&TickReport {
+            world: &self.world,
+            failures: &self.tick_failures,
+            script_of: &script_of,
+            state_of: &state_of,
+        })
+    }
+
+    /// The first thing the last tick did to the agent in `slot`, in words.
+    pub fn event_of(&self, slot: usize) -> Option<String> {
+        let script_of = |s: usize| self.script_id(s);
+        let state_of = |slot: usize, tick: u64| self.state_name_at(slot, tick);
+        breakpoints::event_of(
+            &TickReport {
+                world: &self.world,
+                failures: &self.tick_failures,
+                script_of: &script_of,
+                state_of: &state_of,
+            },
+            slot,
+        )
+    }
+
+    /// Names of the states agents were in so far (see
+    /// [`Sim::states`]).
+    pub fn state_names(&self) -> &[String] {
+        &self.state_names
+    }
+
+    /// The state of the agent in `slot` now: its script's label, else the
+    /// runtime's state, in words (`investigate`, `random walk`).
+    pub fn state_name(&self, slot: usize) -> String {
+        match self.script_label(slot) {
+            Some(l) => l.replace('_', " "),
+            None => self
+                .world
+                .agents()
+                .decisions()
+                .get(slot)
+                .map_or_else(String::new, |d| breakpoints::state_words(d.state)),
+        }
+    }
+
+    /// The index of state `name` in [`Sim::state_names`], if it appeared.
+    pub fn state_index(&self, name: &str) -> Option<usize> {
+        self.state_names.iter().position(|n| n == name)
+    }
+
+    /// Steps until the agent in `slot` has an event (a decision change, a
+    /// percept gained or lost, a sound, a message, a script failure), at
+    /// most `max_ticks` ticks or `budget` of wall time. Returns why it
+    /// stopped, or how far it went.
+    pub fn step_to_event(
+        &mut self,
+        slot: usize,
+        max_ticks: u64,
+        budget: Duration,
+    ) -> Result<Hit, String> {
+        self.playing = false;
+        let start = Instant::now();
+        for _ in 0..max_ticks {
+            self.step();
+            if let Some(cause) = self.event_of(slot) {
+                let hit = Hit {
+                    tick: self.world.tick(),
+                    agent: slot,
+                    name: self
+                        .world
+                        .agents()
+                        .names()
+                        .get(slot)
+                        .cloned()
+                        .unwrap_or_default(),
+                    cause,
+                    breakpoint: None,
+                };
+                self.hit = Some(hit.clone());
+                return Ok(hit);
+            }
+            if start.elapsed() >= budget {
+                break;
+            }
+        }
+        Err(format!(
+            "nothing happened to it up to tick {}",
+            self.world.tick()
+        ))
     }
 
     /// Evaluates `code` in the sandbox of the script deciding `agent`, with
@@ -304,7 +495,10 @@ impl Sim {
             None => Err("no archetype has a script".to_owned()),
         };
         let (kind, text) = match &result {
-            Ok(v) => (LineKind::Log, format!("> {code}\n{v}")),
+            Ok(v) => (
+                LineKind::Log,
+                format!("> {code}\n{v}{}", handle_names(&self.world, code, v)),
+            ),
             Err(e) => (LineKind::Error, format!("> {code}\n{e}")),
         };
         self.console.push(ConsoleLine {
@@ -378,11 +572,14 @@ impl Sim {
 
     /// Advances by real time `dt` (seconds) at the play speed, running at
     /// most `budget` of wall-clock time; ticks that do not fit are dropped
-    /// (the run slows down rather than the UI). Returns ticks run.
-    pub fn advance(&mut self, dt: f32, budget: Duration) -> u32 {
+    /// (the run slows down rather than the UI). A tick that hits one of
+    /// `breakpoints` pauses the run there ([`Sim::hit`] says why). Returns
+    /// ticks run.
+    pub fn advance(&mut self, dt: f32, budget: Duration, breakpoints: &Breakpoints) -> u32 {
         if !self.playing {
             return 0;
         }
+        self.hit = None;
         let tick_seconds = self.def.tick_seconds.max(1e-4) as f64;
         self.owed +=
             dt as f64 * self.speed.clamp(*SPEEDS.start(), *SPEEDS.end()) as f64 / tick_seconds;
@@ -392,6 +589,12 @@ impl Sim {
             self.owed -= 1.0;
             self.step();
             ran += 1;
+            if let Some(hit) = self.check(breakpoints) {
+                self.hit = Some(hit);
+                self.playing = false;
+                self.owed = 0.0;
+                break;
+            }
             if start.elapsed() >= budget {
                 self.owed = self.owed.min(1.0);
                 break;
@@ -422,6 +625,7 @@ impl Sim {
                     let console = std::mem::take(&mut self.console);
                     let hashes = std::mem::take(&mut self.hashes);
                     let states = std::mem::take(&mut self.states);
+                    let names = std::mem::take(&mut self.state_names);
                     let snapshots = std::mem::take(&mut self.snapshots);
                     let (playing, speed, mismatch, every) =
                         (self.playing, self.speed, self.mismatch, self.snapshot_every);
@@ -429,6 +633,7 @@ impl Sim {
                     self.console = console;
                     self.hashes = hashes;
                     self.states = states;
+                    self.state_names = names;
                     self.snapshots = snapshots;
                     self.snapshot_every = every;
                     self.playing = playing;
@@ -468,12 +673,50 @@ impl Sim {
         self.hashes.len() as u64
     }
 
-    /// The behaviour state of `agent` after tick `tick` (1-based), if
-    /// reached.
-    pub fn state_at(&self, tick: u64, agent: usize) -> Option<BehaviourState> {
-        let code = *self.states.get(tick.checked_sub(1)? as usize)?.get(agent)?;
-        BehaviourState::ALL.into_iter().find(|s| s.code() == code)
+    /// The name of the state of the agent in `slot` after tick `tick`
+    /// (script names included), if recorded.
+    pub fn state_name_at(&self, slot: usize, tick: u64) -> Option<String> {
+        let k = self.state_at(tick, slot)?;
+        self.state_names.get(k).cloned()
     }
+
+    /// The state of `agent` after tick `tick` (1-based), as an index into
+    /// [`Sim::state_names`], if reached.
+    pub fn state_at(&self, tick: u64, agent: usize) -> Option<usize> {
+        let code = *self.states.get(tick.checked_sub(1)? as usize)?.get(agent)?;
+        Some(usize::from(code))
+    }
+}
+
+/// For REPL results of code that asks for agents (`nearest`, `sensed`,
+/// `target`, `find`, `.id`): the names of the live agents whose handles
+/// appear in `result`, as `  (3 = guard_2)`; empty otherwise.
+fn handle_names(world: &World, code: &str, result: &str) -> String {
+    const ASKS: [&str; 5] = ["nearest", "sensed", "target", "find", ".id"];
+    if !ASKS.iter().any(|a| code.contains(a)) {
+        return String::new();
+    }
+    let mut named = Vec::new();
+    for token in result.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-')) {
+        let Ok(handle) = token.parse::<u64>() else {
+            continue;
+        };
+        let slot = (handle & 0xffff_ffff) as usize;
+        let generation = (handle >> 32) as u32;
+        let agents = world.agents();
+        if slot < agents.len()
+            && agents.alive()[slot]
+            && agents.generation_of(slot) == generation
+            && !named.iter().any(|(h, _)| *h == handle)
+        {
+            named.push((handle, agents.names()[slot].clone()));
+        }
+    }
+    if named.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = named.iter().map(|(h, n)| format!("{h} = {n}")).collect();
+    format!("  ({})", list.join(", "))
 }
 
 /// Writes `recording` to `path` atomically (RON).

@@ -1,0 +1,726 @@
+//! The model layer: the document and everything the editor knows about it
+//! (selection, tool settings, the run, breakpoints, diagnostics), changed
+//! only through [`Command`]s applied by [`Model::apply`]. Nothing here
+//! draws or reads input: no egui (`tests/modules.rs` checks it).
+
+pub mod analysis;
+pub mod breakpoints;
+pub mod command;
+pub mod doc;
+pub mod files;
+pub mod ops;
+pub mod scene;
+pub mod selection;
+pub mod settings;
+pub mod sim;
+pub mod units;
+pub mod validation;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub use command::Command;
+pub use doc::{Document, Edit, Item};
+pub use scene::Scene;
+pub use selection::{Sel, Selection};
+pub use settings::{Overlays, Theme, Tool, ToolSettings};
+
+use analysis::{Finding, PathPreview, Sight};
+use breakpoints::Breakpoints;
+use sim::Sim;
+use validation::Validation;
+
+/// How often unsaved changes are written to the recovery file.
+pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(60);
+
+/// How long "step to the next event" may run, ticks and wall time.
+pub const STEP_TO_EVENT: (u64, Duration) = (100_000, Duration::from_secs(3));
+
+/// The trace file opened for comparison: (tick, agent) → line.
+pub type TraceFile = std::collections::BTreeMap<(u64, String), sim::TraceLine>;
+
+/// Everything the editor knows but the dock layout and the views' own
+/// state.
+pub struct Model {
+    /// The open document.
+    pub doc: Document,
+    /// Selected objects (agents by slot: the same index before and while
+    /// the run plays).
+    pub selection: Selection,
+    /// The canvas tool and its options.
+    pub tools: ToolSettings,
+    /// Live overlays.
+    pub overlays: Overlays,
+    /// The live run, once played or stepped.
+    pub sim: Option<Sim>,
+    /// Why the run could not be built.
+    pub sim_error: Option<String>,
+    /// Seed of the next reset.
+    pub live_seed: u64,
+    /// Breakpoints, checked after every tick played.
+    pub breakpoints: Breakpoints,
+    /// A `kiai run --trace` file opened for comparison.
+    pub trace_file: Option<TraceFile>,
+    /// kiai-content's diagnostics of the document.
+    pub validation: Validation,
+    /// Message in the status bar and when it was set.
+    pub status: Option<(String, Instant)>,
+    /// Recently opened files.
+    pub recent: files::Recent,
+    /// How often unsaved changes go to the recovery file.
+    pub autosave_every: Duration,
+    /// Where an untitled document's recovery file goes.
+    pub data_dir: PathBuf,
+    last_autosave: Instant,
+    occluders: Option<(u64, Option<kiai_core::Occluders>)>,
+    sight: Option<((u64, usize, u64), Sight)>,
+    path: Option<((u64, u32, u32, String), PathPreview)>,
+}
+
+impl Model {
+    /// A model of `doc` with the diagnostics found when it was read.
+    pub fn new(doc: Document, findings: Vec<Finding>, data_dir: PathBuf) -> Self {
+        let def = doc.def();
+        let tools = ToolSettings {
+            place_archetype: def
+                .archetypes
+                .0
+                .first()
+                .map(|(n, _)| n.clone())
+                .unwrap_or_default(),
+            place_faction: def
+                .factions
+                .first()
+                .map(|f| f.name.clone())
+                .unwrap_or_default(),
+            ..ToolSettings::default()
+        };
+        let live_seed = def.seed;
+        let revision = doc.revision();
+        let validation = if findings.is_empty() {
+            Validation::default()
+        } else {
+            Validation::known(revision, findings)
+        };
+        Self {
+            doc,
+            selection: Selection::default(),
+            tools,
+            overlays: Overlays::default(),
+            sim: None,
+            sim_error: None,
+            live_seed,
+            breakpoints: Breakpoints::default(),
+            trace_file: None,
+            validation,
+            status: None,
+            recent: files::Recent::default(),
+            autosave_every: AUTOSAVE_INTERVAL,
+            data_dir,
+            last_autosave: Instant::now(),
+            occluders: None,
+            sight: None,
+            path: None,
+        }
+    }
+
+    /// A model of another document keeping the session: tool settings,
+    /// overlays, breakpoints, recent files, autosave interval.
+    pub fn reopen(&self, doc: Document, findings: Vec<Finding>) -> Self {
+        let mut next = Model::new(doc, findings, self.data_dir.clone());
+        next.tools = ToolSettings {
+            tool: self.tools.tool,
+            snap: self.tools.snap,
+            grid_step: self.tools.grid_step,
+            brush_value: self.tools.brush_value,
+            brush_radius: self.tools.brush_radius,
+            two_way: self.tools.two_way,
+            connect_range: self.tools.connect_range,
+            heat_map: self.tools.heat_map,
+            show_sight: self.tools.show_sight,
+            ..next.tools
+        };
+        next.overlays = self.overlays.clone();
+        next.breakpoints = self.breakpoints.clone();
+        next.recent = self.recent.clone();
+        next.autosave_every = self.autosave_every;
+        if let Some(p) = next.doc.path().map(Path::to_path_buf) {
+            next.recent.touch(&p);
+        }
+        next
+    }
+
+    /// Shows `message` in the status bar for a few seconds.
+    pub fn say(&mut self, message: impl Into<String>) {
+        self.status = Some((message.into(), Instant::now()));
+    }
+
+    /// The name of the cost list being painted and previewed.
+    pub fn current_list(&self) -> String {
+        let names = self.doc.cost_list_names();
+        names
+            .get(self.tools.cost_list)
+            .or(names.first())
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Whether the run is past tick 0 (or playing): the map shows it.
+    pub fn is_live(&self) -> bool {
+        self.sim.as_ref().is_some_and(|s| s.tick() > 0 || s.playing)
+    }
+
+    /// The agents as the views show them (see [`Scene`]).
+    pub fn scene(&self) -> Scene<'_> {
+        match &self.sim {
+            Some(sim) if sim.tick() > 0 => Scene::Live(sim),
+            _ => Scene::Start(self.doc.def()),
+        }
+    }
+
+    /// The document's file name for diagnostics (`untitled.ron` before the
+    /// first save).
+    pub fn file_name(&self) -> String {
+        self.doc
+            .path()
+            .map_or_else(|| "untitled.ron".to_owned(), |p| p.display().to_string())
+    }
+
+    /// Applies `edit` as one undo step; a refused edit is reported.
+    pub fn edit(&mut self, edit: Edit) {
+        let structural = edit.is_structural();
+        if let Err(e) = self.doc.apply(edit) {
+            self.say(format!("edit refused: {e}"));
+        }
+        if structural {
+            self.selection.prune(self.doc.def());
+        }
+    }
+
+    fn op(&mut self, op: Result<ops::Op, String>) {
+        match op {
+            Ok((edit, message)) => {
+                self.edit(edit);
+                self.say(message);
+            }
+            Err(e) => self.say(e),
+        }
+    }
+
+    /// Applies one command.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            Command::Edit(e) => self.edit(e),
+            Command::Preview(e) => {
+                if let Err(err) = self.doc.preview_edit(&e) {
+                    self.say(format!("edit refused: {err}"));
+                }
+            }
+            Command::Record(e) => self.doc.record(e),
+            Command::Undo => {
+                if self.doc.undo() {
+                    self.selection.prune(self.doc.def());
+                    self.say("undone");
+                }
+            }
+            Command::Redo => {
+                if self.doc.redo() {
+                    self.selection.prune(self.doc.def());
+                    self.say("redone");
+                }
+            }
+            Command::Delete => {
+                let op = ops::delete(self.doc.def(), &self.selection);
+                let ok = op.is_ok();
+                self.op(op);
+                if ok {
+                    self.selection.clear();
+                }
+            }
+            Command::AutoConnect => {
+                let selected = self.selection.waypoints();
+                let (range, two_way) = (self.tools.connect_range, self.tools.two_way);
+                self.occluders();
+                let occluders = self.occluders.as_ref().and_then(|(_, o)| o.as_ref());
+                let op = ops::auto_connect(self.doc.def(), &selected, range, two_way, occluders);
+                self.op(op);
+            }
+            Command::ComputePvs => {
+                let op = ops::compute_pvs(self.doc.def());
+                self.op(op);
+            }
+            Command::ToggleActive => {
+                let op = ops::toggle_active(self.doc.def(), &self.selection.waypoints());
+                self.op(op);
+            }
+            Command::ToggleLink(a, b) => {
+                if let Some(op) = ops::toggle_link(self.doc.def(), a, b, self.tools.two_way) {
+                    self.op(Ok(op));
+                }
+            }
+            other => self.apply_placing(other),
+        }
+    }
+
+    fn apply_placing(&mut self, command: Command) {
+        match command {
+            Command::PlaceWaypoint(at) => {
+                let (edit, message) = ops::place_waypoint(self.doc.def(), at);
+                let index = self.doc.def().waypoints.len();
+                self.edit(edit);
+                self.selection.set([Sel::Waypoint(index)]);
+                self.say(message);
+            }
+            Command::PlaceAgent(at) => {
+                let (op, archetype, faction) = ops::place_agent(
+                    self.doc.def(),
+                    at,
+                    &self.tools.place_archetype,
+                    &self.tools.place_faction,
+                );
+                let index = self.doc.def().agents.len();
+                self.tools.place_archetype = archetype;
+                self.tools.place_faction = faction;
+                self.op(Ok(op));
+                self.selection.set([Sel::Agent(index)]);
+            }
+            Command::PlaceWall(from, to) => {
+                let index = self.doc.def().walls.len();
+                let op = ops::place_wall(self.doc.def(), from, to);
+                self.op(Ok(op));
+                self.selection.set([Sel::Wall(index)]);
+            }
+            Command::CloseRegion(polygon) => {
+                let index = self.doc.def().regions.len();
+                let op = ops::close_region(self.doc.def(), polygon);
+                let ok = op.is_ok();
+                self.op(op);
+                if ok {
+                    self.selection.set([Sel::Region(index)]);
+                }
+            }
+            Command::AddArchetype => {
+                let index = self.doc.def().archetypes.len();
+                let op = ops::add_archetype(self.doc.def());
+                self.op(Ok(op));
+                self.selection.set([Sel::Archetype(index)]);
+            }
+            Command::AddProfile => {
+                let index = self.doc.def().profiles.len();
+                let op = ops::add_profile(self.doc.def());
+                self.op(Ok(op));
+                self.selection.set([Sel::Profile(index)]);
+            }
+            Command::AddFaction => {
+                let index = self.doc.def().factions.len();
+                let op = ops::add_faction(self.doc.def());
+                self.op(Ok(op));
+                self.selection.set([Sel::Faction(index)]);
+            }
+            other => self.apply_lists(other),
+        }
+    }
+
+    fn apply_lists(&mut self, command: Command) {
+        match command {
+            Command::AddCostList(name) => match ops::add_cost_list(self.doc.def(), &name) {
+                Ok((op, index)) => {
+                    self.op(Ok(op));
+                    self.tools.cost_list = index;
+                }
+                Err(e) => self.say(e),
+            },
+            Command::RenameCostList(name) => {
+                let op = ops::rename_cost_list(self.doc.def(), &self.current_list(), &name);
+                self.op(op);
+            }
+            Command::DeleteCostList => {
+                let op = ops::delete_cost_list(self.doc.def(), &self.current_list());
+                let ok = op.is_ok();
+                self.op(op);
+                if ok {
+                    self.tools.cost_list = 0;
+                }
+            }
+            Command::Select(items) => self.selection.set(items),
+            Command::SelectMore(items) => self.selection.add(items),
+            Command::ToggleSelect(sel) => self.selection.toggle(sel),
+            Command::SelectAllWaypoints => self
+                .selection
+                .set((0..self.doc.def().waypoints.len()).map(Sel::Waypoint)),
+            Command::ClearSelection => self.selection.clear(),
+            Command::SetTool(tool) => self.tools.tool = tool,
+            Command::Tools(tools) => self.tools = *tools,
+            Command::Overlays(overlays) => self.overlays = overlays,
+            Command::Say(message) => self.say(message),
+            other => self.apply_run(other),
+        }
+    }
+
+    fn apply_run(&mut self, command: Command) {
+        match command {
+            Command::TogglePlay => {
+                if let Some(sim) = self.sim_mut() {
+                    sim.playing = !sim.playing;
+                    sim.hit = None;
+                }
+            }
+            Command::Step => {
+                if let Some(sim) = self.sim_mut() {
+                    sim.playing = false;
+                    sim.hit = None;
+                    sim.step();
+                }
+            }
+            Command::StepToEvent => self.step_to_event(),
+            Command::Reset => self.reset(),
+            Command::Seek(tick) => {
+                if let Some(sim) = &mut self.sim {
+                    sim.playing = false;
+                    if let Err(e) = sim.seek(tick) {
+                        self.sim_error = Some(e);
+                    }
+                }
+            }
+            Command::Speed(speed) => {
+                if let Some(sim) = &mut self.sim {
+                    sim.speed = speed.clamp(*sim::SPEEDS.start(), *sim::SPEEDS.end());
+                }
+            }
+            Command::Seed(seed) => self.live_seed = seed,
+            Command::AddBreakpoint(b) => {
+                self.say(format!("breakpoint: {}", b.describe()));
+                self.breakpoints.0.push(b);
+            }
+            Command::SetBreakpoint(i, b) => {
+                if let Some(slot) = self.breakpoints.0.get_mut(i) {
+                    *slot = b;
+                }
+            }
+            Command::RemoveBreakpoint(i) if i < self.breakpoints.0.len() => {
+                self.breakpoints.0.remove(i);
+            }
+            Command::Eval { agent, code } => {
+                if let Some(sim) = &mut self.sim {
+                    let _ = sim.eval(agent, &code);
+                }
+            }
+            Command::ReloadScripts => {
+                if let Some(sim) = &mut self.sim {
+                    sim.reload_all();
+                }
+            }
+            Command::ClearConsole => {
+                if let Some(sim) = &mut self.sim {
+                    sim.console.clear();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The run, built from the document first if there is none.
+    pub fn sim_mut(&mut self) -> Option<&mut Sim> {
+        if self.sim.is_none() {
+            self.reset();
+        }
+        self.sim.as_mut()
+    }
+
+    /// (Re)builds the run from the document as it is now and the seed,
+    /// keeping the play state, speed and console.
+    pub fn reset(&mut self) {
+        let (playing, speed, console) = match &mut self.sim {
+            Some(sim) => (sim.playing, sim.speed, std::mem::take(&mut sim.console)),
+            None => (false, 1.0, Vec::new()),
+        };
+        let dir = self
+            .doc
+            .path()
+            .and_then(Path::parent)
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        match Sim::new(self.doc.def(), &dir, self.live_seed) {
+            Ok(mut sim) => {
+                sim.playing = playing;
+                sim.speed = speed;
+                let mut console = console;
+                console.append(&mut sim.console);
+                sim.console = console;
+                self.sim = Some(sim);
+                self.sim_error = None;
+            }
+            Err(e) => {
+                self.sim = None;
+                self.sim_error = Some(format!("the map does not run yet: {e}"));
+            }
+        }
+    }
+
+    fn step_to_event(&mut self) {
+        let Some(agent) = self.selection.agent() else {
+            self.say("select an agent first: the run steps to its next event");
+            return;
+        };
+        let Some(sim) = self.sim_mut() else { return };
+        let (ticks, budget) = STEP_TO_EVENT;
+        let result = sim.step_to_event(agent, ticks, budget);
+        match result {
+            Ok(hit) => self.say(format!("tick {}: {} {}", hit.tick, hit.name, hit.cause)),
+            Err(e) => self.say(e),
+        }
+    }
+
+    /// Runs the simulation for `dt` seconds of real time (time-boxed to
+    /// `budget`), stopping at breakpoints. Returns whether it is playing.
+    pub fn advance(&mut self, dt: f32, budget: Duration) -> bool {
+        let Some(sim) = &mut self.sim else {
+            return false;
+        };
+        if !sim.playing {
+            return false;
+        }
+        sim.advance(dt, budget, &self.breakpoints);
+        if let Some(hit) = &sim.hit {
+            let message = format!("stopped at tick {}: {} — {}", hit.tick, hit.name, hit.cause);
+            let agent = hit.agent;
+            self.selection.set([Sel::Agent(agent)]);
+            self.say(message);
+        }
+        self.sim.as_ref().is_some_and(|s| s.playing)
+    }
+
+    /// The walls and regions of the document as the runtime builds them,
+    /// cached per revision.
+    pub fn occluders(&mut self) -> Option<&kiai_core::Occluders> {
+        let revision = self.doc.revision();
+        if self.occluders.as_ref().is_none_or(|(r, _)| *r != revision) {
+            let def = self.doc.def();
+            let o = kiai_content::occluders(def, def.seed);
+            self.occluders = Some((revision, o));
+        }
+        self.occluders.as_ref().and_then(|(_, o)| o.as_ref())
+    }
+
+    /// Refreshes what views read but the model computes lazily: the
+    /// selected agent's sight and the route preview. Call once per frame
+    /// before the views run.
+    pub fn prepare(&mut self) {
+        self.prepare_sight();
+        self.prepare_path();
+    }
+
+    fn prepare_sight(&mut self) {
+        let Some(agent) = self.selection.agent() else {
+            self.sight = None;
+            return;
+        };
+        let live_tick = match &self.sim {
+            Some(sim) if sim.tick() > 0 => sim.tick(),
+            _ => u64::MAX,
+        };
+        let key = (self.doc.revision(), agent, live_tick);
+        if self.sight.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        let tile = self
+            .doc
+            .def()
+            .fog
+            .as_ref()
+            .map_or(1.0, |f| f.tile_size.max(0.05));
+        let sight = if live_tick == u64::MAX {
+            self.occluders();
+            let occluders = self.occluders.as_ref().and_then(|(_, o)| o.as_ref());
+            analysis::sight(self.doc.def(), agent, occluders, tile)
+        } else {
+            live_sight(self.sim.as_ref(), agent, tile)
+        };
+        self.sight = Some((key, sight));
+    }
+
+    fn prepare_path(&mut self) {
+        let (Some(a), Some(b)) = self.tools.path_pick else {
+            self.path = None;
+            return;
+        };
+        let key = (self.doc.revision(), a, b, self.current_list());
+        if self.path.as_ref().is_none_or(|(k, _)| *k != key) {
+            let p = analysis::path_preview(self.doc.def(), a, b, &key.3);
+            self.path = Some((key, p));
+        }
+    }
+
+    /// What the selected agent senses, as of the last [`Model::prepare`]:
+    /// at its start position while editing, where it is in the run once
+    /// the run ticked.
+    pub fn sight(&self) -> Option<&Sight> {
+        self.sight.as_ref().map(|(_, s)| s)
+    }
+
+    /// The route preview between the picked waypoints, as of the last
+    /// [`Model::prepare`].
+    pub fn path_preview(&self) -> Option<&PathPreview> {
+        self.path.as_ref().map(|(_, p)| p)
+    }
+
+    /// Saves to `path` through kiai-content's preserving writer
+    /// (atomically, the previous file kept as `.bak`); the file's text is
+    /// kept but for what changed. Makes `path` the document's and removes
+    /// the recovery file. Returns whether it was written.
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        let base = match self.doc.path() {
+            Some(own) if own == path => None,
+            Some(source) => Some(std::fs::read_to_string(source).unwrap_or_default()),
+            None => Some(String::new()),
+        };
+        match kiai_content::save_preserving(path, base.as_deref(), self.doc.def()) {
+            Ok(_) => {
+                let old_recovery = self.recovery_path();
+                self.doc.set_path(path.to_path_buf());
+                self.doc.mark_saved();
+                let _ = std::fs::remove_file(old_recovery);
+                let _ = std::fs::remove_file(self.recovery_path());
+                self.recent.touch(path);
+                self.say(format!("saved {}", path.display()));
+                true
+            }
+            Err(e) => {
+                self.say(format!(
+                    "cannot save {}: {e} (the previous file is untouched)",
+                    path.display()
+                ));
+                false
+            }
+        }
+    }
+
+    /// Exports the runtime pack to `path`. Content with errors is refused
+    /// with the first error.
+    pub fn export_to(&mut self, path: &Path) -> Result<usize, String> {
+        let text = kiai_content::to_ron(self.doc.def()).map_err(|e| e.to_string())?;
+        let content = kiai_content::Content::from_str(&text, &self.file_name()).map_err(|d| {
+            let first = d.0.iter().find(|d| d.is_error()).map(ToString::to_string);
+            format!(
+                "the content has errors; fix them first: {}",
+                first.unwrap_or_default()
+            )
+        })?;
+        let pack = content.to_pack().map_err(|e| e.to_string())?;
+        let bytes = pack.encode().map_err(|e| e.to_string())?;
+        kiai_content::write_atomic(path, &bytes, false)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(bytes.len())
+    }
+
+    /// Where unsaved changes of this document are autosaved.
+    pub fn recovery_path(&self) -> PathBuf {
+        files::recovery_path(self.doc.path(), &self.data_dir)
+    }
+
+    /// When the next autosave is due (now or in the past when it is late);
+    /// `None` while there is nothing to autosave.
+    pub fn autosave_due(&self) -> Option<Instant> {
+        self.doc
+            .is_dirty()
+            .then(|| self.last_autosave + self.autosave_every)
+    }
+
+    /// Writes unsaved changes to the recovery file when the interval has
+    /// passed.
+    pub fn autosave(&mut self) {
+        if self.last_autosave.elapsed() >= self.autosave_every {
+            self.autosave_now();
+        }
+    }
+
+    /// Writes unsaved changes to the recovery file now.
+    pub fn autosave_now(&mut self) {
+        self.last_autosave = Instant::now();
+        if !self.doc.is_dirty() {
+            return;
+        }
+        let path = self.recovery_path();
+        let result = kiai_content::to_ron(self.doc.def())
+            .map_err(std::io::Error::other)
+            .and_then(|text| {
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir)?;
+                }
+                kiai_content::write_atomic(&path, text.as_bytes(), false)
+            });
+        match result {
+            Ok(()) => self.say(format!("autosaved to {}", path.display())),
+            Err(e) => self.say(format!("autosave failed: {e}")),
+        }
+    }
+
+    /// Replaces the document's content by the recovery file's.
+    pub fn recover(&mut self, path: &Path) {
+        let read = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| {
+                kiai_content::parse(&t, &path.display().to_string()).map_err(|d| d.to_string())
+            });
+        match read {
+            Ok(def) => {
+                let edits = ops::replace_all(self.doc.def(), def);
+                self.edit(edits);
+                self.say("recovered; save to keep it");
+            }
+            Err(e) => self.say(format!("cannot recover: {e}")),
+        }
+    }
+
+    /// Collects a finished check of the document and starts one when it
+    /// changed. Returns whether a check is running.
+    pub fn poll_validation(&mut self) -> bool {
+        let file = self.file_name();
+        let revision = self.doc.revision();
+        self.validation.poll(revision, self.doc.def(), &file)
+    }
+
+    /// Checks the document now unless the diagnostics are current.
+    pub fn validate_now(&mut self) -> &[Finding] {
+        let file = self.file_name();
+        let revision = self.doc.revision();
+        self.validation.now(revision, self.doc.def(), &file)
+    }
+}
+
+/// What the agent in `slot` senses in the run now: the runtime's own
+/// percepts, and the tiles its senses cover where it is.
+fn live_sight(sim: Option<&Sim>, slot: usize, tile: f32) -> Sight {
+    let Some(sim) = sim else {
+        return Sight::default();
+    };
+    let world = sim.world();
+    let agents = world.agents();
+    let mut out = Sight {
+        agents: vec![Vec::new(); agents.len()],
+        tiles: Vec::new(),
+        tile,
+    };
+    let (Some(id), Some(archetype)) = (agents.id(slot), agents.archetypes().get(slot)) else {
+        return out;
+    };
+    let Some(runtime) = world.archetypes().get(archetype.index()) else {
+        return out;
+    };
+    for k in 0..runtime.senses.len() {
+        for other in world.percepts().sensed(id, k) {
+            if let Some(v) = out.agents.get_mut(other.index())
+                && !v.contains(&k)
+            {
+                v.push(k);
+            }
+        }
+    }
+    if let Some(def) = sim.def().archetypes.get(&runtime.name) {
+        let eye = agents.positions()[slot];
+        let facing = agents.facings()[slot];
+        let (tiles, side) = analysis::sight_tiles(def, eye, facing, world.occluders(), tile);
+        out.tiles = tiles;
+        out.tile = side;
+    }
+    out
+}

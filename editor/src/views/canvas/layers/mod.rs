@@ -1,0 +1,11 @@
+//! The map's layers, bottom to top: the ground ([`ground`]: grid, bounds,
+//! regions, walls), the waypoint network ([`network`]: links, waypoints,
+//! names), previews ([`preview`]: sight tiles, routes, tool feedback), the
+//! agents ([`agents`]: senses, glyphs, handles, start positions) and what
+//! the run shows ([`live`]: fog, sounds, routes, steering, percepts).
+
+pub mod agents;
+pub mod ground;
+pub mod live;
+pub mod network;
+pub mod preview;

@@ -1,0 +1,85 @@
+//! The Timings tab: milliseconds per stage of the last ticks, plotted
+//! with a labelled millisecond axis.
+
+use eframe::egui::{RichText, Ui};
+
+use super::{Out, ViewCtx};
+use crate::model::units;
+
+/// Draws the tab.
+pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
+    let Some(sim) = &ctx.model.sim else {
+        ui.label(RichText::new("Stage timings appear while the map runs.").weak());
+        return;
+    };
+    let names = ["sense", "decide", "steer", "integrate", "fog"];
+    // The last tick's figures, each in its line's colour: the plot's
+    // legend, outside the plot so it never covers a line.
+    if let Some((_, last)) = sim.timings.back() {
+        ui.horizontal_wrapped(|ui| {
+            for (k, (n, v)) in names.iter().zip(last).enumerate() {
+                ui.label(
+                    RichText::new(format!("━ {n} {}", units::ms(*v)))
+                        .monospace()
+                        .color(ctx.palette.timings[k]),
+                );
+            }
+        });
+    }
+    let top = sim
+        .timings
+        .iter()
+        .flat_map(|(_, ms)| ms.iter().copied())
+        .fold(0.01f32, f32::max);
+    egui_plot::Plot::new("stage-timings")
+        .y_axis_label("ms per tick")
+        .x_axis_label("tick")
+        .include_y(0.0)
+        .include_y(f64::from(top) * 1.25)
+        .y_grid_spacer(egui_plot::uniform_grid_spacer(move |_| {
+            let s = nice_step(f64::from(top) / 4.0);
+            [s, s * 5.0, s * 10.0]
+        }))
+        .y_axis_formatter(|mark, _| {
+            if mark.value.abs() < 1e-9 {
+                "0 ms".to_owned()
+            } else {
+                units::ms(mark.value as f32)
+            }
+        })
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            for (k, n) in names.iter().enumerate() {
+                let points: Vec<[f64; 2]> = sim
+                    .timings
+                    .iter()
+                    .map(|(t, ms)| [*t as f64, f64::from(ms[k])])
+                    .collect();
+                plot.line(
+                    egui_plot::Line::new(*n, egui_plot::PlotPoints::from(points))
+                        .color(ctx.palette.timings[k]),
+                );
+            }
+        });
+}
+
+/// A step of the form 1, 2 or 5 × 10^k at least `x` (x > 0).
+fn nice_step(x: f64) -> f64 {
+    let x = x.max(1e-6);
+    let base = 10f64.powf(x.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * base)
+        .find(|s| *s >= x)
+        .unwrap_or(base * 10.0)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn steps_are_one_two_or_five() {
+        assert_eq!(super::nice_step(0.3), 0.5);
+        assert_eq!(super::nice_step(1.2), 2.0);
+        assert_eq!(super::nice_step(7.0), 10.0);
+    }
+}

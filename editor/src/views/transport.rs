@@ -1,0 +1,119 @@
+//! The transport bar: play, pause, step, step to the selected agent's
+//! next event, reset, seed, speed, and the timeline (as wide as the bar
+//! allows), the tick and the state hash, and why the run stopped.
+
+use eframe::egui::{self, RichText, Ui};
+
+use super::{Out, ViewCtx, icons};
+use crate::model::Command;
+use crate::model::sim::SPEEDS;
+
+/// Draws the transport bar.
+pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
+    let m = ctx.model;
+    ui.horizontal(|ui| {
+        let playing = m.sim.as_ref().is_some_and(|x| x.playing);
+        let play = if playing {
+            format!("{} Pause", icons::PAUSE)
+        } else {
+            format!("{} Play", icons::PLAY)
+        };
+        if ui
+            .button(play)
+            .on_hover_text("Play or pause the simulation (Space)")
+            .clicked()
+        {
+            out.push(Command::TogglePlay);
+        }
+        if ui
+            .button(format!("{} Step", icons::STEP))
+            .on_hover_text("One tick (.)")
+            .clicked()
+        {
+            out.push(Command::Step);
+        }
+        let event = ui.add_enabled(
+            m.selection.agent().is_some(),
+            egui::Button::new(format!("{} Next event", icons::STEP_TO_EVENT)),
+        );
+        if event
+            .on_hover_text("Run until the selected agent's decision changes, it senses or stops sensing someone, hears, gets a message or its script fails (Shift+.)")
+            .on_disabled_hover_text("Select an agent first")
+            .clicked()
+        {
+            out.push(Command::StepToEvent);
+        }
+        if ui
+            .button(format!("{} Reset", icons::RESET))
+            .on_hover_text("Rebuild the run from the map as edited and the seed (Ctrl+R)")
+            .clicked()
+        {
+            out.push(Command::Reset);
+        }
+        ui.separator();
+        let l = ui.label("seed");
+        let mut seed = m.live_seed;
+        if ui
+            .add(egui::DragValue::new(&mut seed))
+            .labelled_by(l.id)
+            .on_hover_text("Seed of every random stream of the next reset")
+            .changed()
+        {
+            out.push(Command::Seed(seed));
+        }
+        if let Some(sim) = &m.sim {
+            timeline(ctx, sim, ui, out);
+        } else if let Some(e) = &m.sim_error {
+            ui.colored_label(ctx.palette.status[0], e);
+        } else {
+            ui.label(RichText::new("Press Play or Step to run the map").weak());
+        }
+    });
+}
+
+fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &mut Out) {
+    let l = ui.label("speed");
+    let mut speed = sim.speed;
+    if ui
+        .add(
+            egui::Slider::new(&mut speed, SPEEDS)
+                .logarithmic(true)
+                .fixed_decimals(1)
+                .suffix("×"),
+        )
+        .labelled_by(l.id)
+        .on_hover_text("Play speed, × real time (0.1 to 8)")
+        .changed()
+    {
+        out.push(Command::Speed(speed));
+    }
+    ui.separator();
+    let hash = sim
+        .tick()
+        .checked_sub(1)
+        .and_then(|t| sim.hashes.get(t as usize))
+        .map_or_else(|| "-".to_owned(), |h| format!("{h:016x}"));
+    let status = format!("tick {} | state {hash}", sim.tick());
+    let status_width = 260.0;
+    let recorded = sim.recorded();
+    let mut tick = sim.tick();
+    let l = ui.label("tick");
+    let width = (ui.available_width() - status_width - 60.0).max(120.0);
+    ui.spacing_mut().slider_width = width;
+    let r = ui
+        .add(egui::Slider::new(&mut tick, 0..=recorded.max(1)).show_value(true))
+        .labelled_by(l.id)
+        .on_hover_text("Scrub the recorded run: every tick replays exactly");
+    if r.changed() && tick != sim.tick() {
+        out.push(Command::Seek(tick));
+    }
+    ui.label(RichText::new(status).monospace()).on_hover_text(
+        "Ticks run, and the state hash kiai run prints for the same content, seed and ticks",
+    );
+    if let Some(t) = sim.mismatch {
+        ui.colored_label(
+            ctx.palette.status[0],
+            format!("replay differs from the recording at tick {t}"),
+        );
+    }
+}
