@@ -1,5 +1,6 @@
 //! Runs only the local-avoidance scenarios of `kiai bench` (kiai's ORCA
-//! against dodgy_2d at 1k and 10k agents):
+//! against dodgy_2d at 1k and 10k agents, and the avoid stage's share of
+//! a 10k-agent tick):
 //! `cargo run --release -p kiai-bench --example avoidance [-- --quick]`.
 
 /// Counts allocations, so the scenario can show that kiai's pass makes none.
@@ -8,4 +9,5 @@ static ALLOCATOR: kiai_bench::CountingAllocator = kiai_bench::CountingAllocator;
 
 fn main() {
     kiai_bench::print_group(kiai_bench::avoidance::scenarios);
+    kiai_bench::print_group(kiai_bench::avoid_stage::scenarios);
 }

@@ -16,6 +16,7 @@
 use std::time::Instant;
 
 mod alloc;
+pub mod avoid_stage;
 pub mod avoidance;
 pub mod content;
 pub mod fog;
@@ -167,5 +168,6 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     out.extend(nav::scenarios(effort)?);
     out.extend(fog::scenarios(effort)?);
     out.extend(avoidance::scenarios(effort)?);
+    out.extend(avoid_stage::scenarios(effort)?);
     Ok(out)
 }

@@ -34,7 +34,7 @@ pub fn light(n: usize, seed: u64) -> Result<World, String> {
         lose_range: None,
         memory_ticks: 0,
     };
-    crate::tick::armies(n, seed, vec![eyes], None).map(|(world, _)| world)
+    crate::tick::armies(n, seed, vec![eyes], None, None).map(|(world, _)| world)
 }
 
 /// p50 decide stage, p50 of the scripts' part of it (after the default

@@ -4,8 +4,8 @@
 use kiai_core::fog::GridSpec;
 use kiai_core::glam::Vec3;
 use kiai_core::{
-    AgentSpawn, Archetype, DefaultDecider, FogSettings, Movement, Pipeline, Profile, Sense,
-    SenseFilter, Shape, Sight, World, WorldConfig, state_hash,
+    AgentSpawn, Archetype, Avoidance, DefaultDecider, FogSettings, Movement, Pipeline, Profile,
+    Sense, SenseFilter, Shape, Sight, World, WorldConfig, state_hash,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -16,6 +16,12 @@ use crate::{Effort, Scenario};
 /// 30 agents within eye range; berserker and coward profiles; fog of war on
 /// 2-unit tiles.
 pub fn battle(n: usize, seed: u64) -> Result<World, String> {
+    battle_with(n, seed, None)
+}
+
+/// [`battle`] with every agent avoiding the others with `avoidance`
+/// (radius 0.5).
+pub fn battle_with(n: usize, seed: u64, avoidance: Option<Avoidance>) -> Result<World, String> {
     let sense = |name: &str, shape| Sense {
         name: name.into(),
         shape,
@@ -38,7 +44,7 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
         radius: 12.0,
         flashlight_fov_deg: None,
     };
-    let (mut world, side) = armies(n, seed, senses, Some(sight))?;
+    let (mut world, side) = armies(n, seed, senses, Some(sight), avoidance)?;
     let tiles = (side / 2.0).ceil() as u32;
     world
         .enable_fog(&FogSettings {
@@ -54,13 +60,14 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
 /// The battle's armies without fog: two hostile factions ("red", "blue") of
 /// `n / 2` walkers each, uniform on a square sized for about 30 agents
 /// within 15 units, with berserker and coward profiles, every archetype
-/// with `senses` and `sight`. Returns the world and the square's side
-/// (world units).
+/// with `senses`, `sight` and `avoidance`. Returns the world and the
+/// square's side (world units).
 pub fn armies(
     n: usize,
     seed: u64,
     senses: Vec<Sense>,
     sight: Option<Sight>,
+    avoidance: Option<Avoidance>,
 ) -> Result<(World, f32), String> {
     let side = (n as f32 * std::f32::consts::PI * 15.0 * 15.0 / 30.0).sqrt();
     let err = |e: kiai_core::WorldError| e.to_string();
@@ -94,6 +101,7 @@ pub fn armies(
                 senses: senses.clone(),
                 movement: walker,
                 sight,
+                avoidance,
                 profile: Some(Profile {
                     chase,
                     evade,

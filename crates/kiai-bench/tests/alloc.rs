@@ -66,6 +66,7 @@ fn astar_and_distance_fields_allocate_nothing_after_warm_up() {
         cost_list: list,
         exclude: &exclude,
         max_distance: None,
+        min_clearance: 0.0,
     };
     let starts: Vec<_> = ids
         .iter()

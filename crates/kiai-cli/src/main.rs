@@ -8,6 +8,8 @@
 mod bench;
 mod content_cmds;
 mod lua_defs_cmd;
+mod path_cmd;
+mod positions;
 mod set_cmd;
 
 use std::io::IsTerminal;
@@ -19,11 +21,8 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use kiai_content::events::Schedule;
 use kiai_content::{Content, Diagnostic, NavMap};
-use kiai_core::{BehaviourState, DefaultDecider, Pipeline, StageTimings, World, state_hash};
-use kiai_nav::{
-    CostListId, Destination, Heading, NavQuery, NeighbourFilter, PartialReason, PathFilter,
-    PathStatus, SelectOptions, WaypointId,
-};
+use kiai_core::{BehaviourState, DefaultDecider, Pipeline, Stage, StageTimings, World, state_hash};
+use kiai_nav::{CostListId, Destination, Heading, NeighbourFilter, SelectOptions, WaypointId};
 use serde_json::{Value, json};
 
 #[derive(Parser)]
@@ -54,7 +53,7 @@ enum Command {
     /// Check content files and report every problem with file:line:col.
     Validate(ValidateArgs),
     /// Find the cheapest route between two waypoints (A*).
-    Path(PathArgs),
+    Path(path_cmd::PathArgs),
     /// Pick the next waypoint toward or away from a destination (seed 001).
     Select(SelectArgs),
     /// Report the tile fog of war per faction at a given tick.
@@ -106,6 +105,11 @@ struct RunArgs {
     /// weights, target and steering.
     #[arg(long, value_name = "OUT.jsonl")]
     trace: Option<PathBuf>,
+    /// Write every agent's position and velocity after each tick, one JSON
+    /// object per agent and tick (JSON Lines): {"tick", "agent", "pos",
+    /// "vel"}, world units and world units per second.
+    #[arg(long, value_name = "OUT.jsonl")]
+    positions: Option<PathBuf>,
     /// Reload archetypes' Lua scripts when their files change (between
     /// ticks); errors go to stderr and the last good version keeps running.
     #[arg(long)]
@@ -127,24 +131,6 @@ struct ValidateArgs {
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Print one JSON object on stdout instead of diagnostic lines.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Args)]
-struct PathArgs {
-    /// Content file (.ron) with waypoints and links.
-    file: PathBuf,
-    /// Start waypoint id (as in the content file).
-    #[arg(long)]
-    from: u32,
-    /// Goal waypoint id.
-    #[arg(long)]
-    to: u32,
-    /// Cost list to price links with (a unit type); defaults to the first.
-    #[arg(long)]
-    cost_list: Option<String>,
-    /// Print one JSON object on stdout instead of a summary.
     #[arg(long)]
     json: bool,
 }
@@ -208,7 +194,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run(&args),
         Command::Perceive(args) => perceive(&args),
         Command::Validate(args) => validate(&args),
-        Command::Path(args) => path(&args),
+        Command::Path(args) => path_cmd::path(&args),
         Command::Select(args) => select(&args),
         Command::Fog(args) => fog(&args),
         Command::Bench(args) => bench::bench(&args),
@@ -361,6 +347,13 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         )),
         None => None,
     };
+    let mut positions = match &args.positions {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        )),
+        None => None,
+    };
     let scripts = content.scripts();
     anyhow::ensure!(
         scripts.is_empty() || trace.is_none(),
@@ -411,11 +404,17 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             if let Some(out) = &mut trace {
                 write_trace(out, &content, &world, &decider)?;
             }
+            if let Some(out) = &mut positions {
+                positions::write_positions(out, &world)?;
+            }
             if t % 64 == 0 {
                 progress.set_position(t);
             }
         }
         if let Some(out) = &mut trace {
+            std::io::Write::flush(out)?;
+        }
+        if let Some(out) = &mut positions {
             std::io::Write::flush(out)?;
         }
         apply_events(&mut schedule, &mut world);
@@ -472,13 +471,13 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 w["evade"].as_f64().unwrap_or(0.0)
             ))?;
         }
+        let stages: Vec<String> = Stage::ALL
+            .iter()
+            .map(|&stage| format!("{} {:.4}", stage.name(), per(totals.get(stage))))
+            .collect();
         outln(&format!(
-            "time        {ms_per_tick:.4} ms/tick (sense {:.4}, decide {:.4}, steer {:.4}, integrate {:.4}, fog {:.4})",
-            per(totals.sense),
-            per(totals.decide),
-            per(totals.steer),
-            per(totals.integrate),
-            per(totals.fog)
+            "time        {ms_per_tick:.4} ms/tick ({})",
+            stages.join(", ")
         ))?;
     }
     Ok(ExitCode::SUCCESS)
@@ -730,60 +729,6 @@ fn waypoint(nav: &NavMap, id: u32) -> anyhow::Result<WaypointId> {
         .with_context(|| format!("no waypoint with id {id} in this file"))
 }
 
-fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
-    let Some(content) = load(&args.file) else {
-        return Ok(REPORTED);
-    };
-    let (nav, list) = nav_of(&content, args.cost_list.as_deref())?;
-    let (from, to) = (waypoint(&nav, args.from)?, waypoint(&nav, args.to)?);
-    let frozen = nav.graph.freeze();
-    let mut query = NavQuery::new(u32::MAX);
-    let result = frozen
-        .find_path(from, to, &PathFilter::new(list), &mut query)
-        .context("cannot search")?;
-    let ids: Vec<u32> = query
-        .path()
-        .iter()
-        .filter_map(|w| nav.content_id(*w))
-        .collect();
-    let status = match result.status {
-        PathStatus::Complete => "complete",
-        PathStatus::Partial {
-            reason: PartialReason::Unreachable,
-        } => "unreachable",
-        PathStatus::Partial {
-            reason: PartialReason::OutOfNodes,
-        } => "out_of_nodes",
-    };
-    if args.json {
-        print_json(&json!({
-            "found": result.is_complete(),
-            "waypoints": ids,
-            "cost": result.cost,
-            "status": status,
-            "expanded": result.expanded,
-        }))?;
-    } else if result.is_complete() {
-        let route: Vec<String> = ids.iter().map(u32::to_string).collect();
-        outln(&format!(
-            "{} -> {}: cost {:.3} via {}",
-            args.from,
-            args.to,
-            result.cost,
-            route.join(" ")
-        ))?;
-    } else {
-        let route: Vec<String> = ids.iter().map(u32::to_string).collect();
-        outln(&format!(
-            "{} -> {}: no route ({status}); closest reachable: {}",
-            args.from,
-            args.to,
-            route.join(" ")
-        ))?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 fn select(args: &SelectArgs) -> anyhow::Result<ExitCode> {
     use rand::SeedableRng;
 
@@ -817,6 +762,7 @@ fn select(args: &SelectArgs) -> anyhow::Result<ExitCode> {
     options.filter = NeighbourFilter {
         max_distance: args.max_distance,
         exclude: &exclude,
+        ..NeighbourFilter::default()
     };
     options.jitter = args.jitter;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed.unwrap_or(content.seed()));

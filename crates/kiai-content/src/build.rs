@@ -2,8 +2,8 @@
 
 use kiai_core::glam::Vec3;
 use kiai_core::{
-    Aabb, AgentSpawn, Archetype, ArchetypeId, FactionId, Movement, Sense, SenseFilter, Shape,
-    World, WorldConfig, WorldError,
+    Aabb, AgentSpawn, Archetype, ArchetypeId, Avoidance, FactionId, Movement, Sense, SenseFilter,
+    Shape, World, WorldConfig, WorldError,
 };
 
 use kiai_core::Occluders;
@@ -96,6 +96,7 @@ fn movement(def: &MovementDef, plugins: &Plugins) -> Result<Movement, WorldError
             route,
             arrive_radius,
             jitter,
+            smooth,
         } => Movement::WaypointWalker {
             speed,
             route: match route {
@@ -104,6 +105,7 @@ fn movement(def: &MovementDef, plugins: &Plugins) -> Result<Movement, WorldError
             },
             arrive_radius,
             jitter,
+            smooth,
         },
         MovementDef::Wander { speed, turn_deg } => Movement::Wander { speed, turn_deg },
         MovementDef::Custom {
@@ -348,13 +350,14 @@ pub fn build_world_with(
             .factions()
             .find(&a.faction)
             .ok_or_else(|| unknown("faction", &a.faction))?;
-        world.spawn(AgentSpawn {
+        let id = world.spawn(AgentSpawn {
             name: a.name.clone(),
             archetype,
             faction,
             position: v3(a.pos),
             facing: v3(a.facing),
         })?;
+        world.set_goal(id, a.goal.map(v3))?;
     }
     world.set_plugins(plugins);
     if !def.waypoints.is_empty() {
@@ -437,6 +440,13 @@ pub(crate) fn archetype(
         profile: a.profile.map(profile),
         noise: v.noise,
         separation: v.separation,
+        radius: v.radius.unwrap_or(Archetype::DEFAULT_RADIUS),
+        avoidance: v.avoidance.map(|a| Avoidance {
+            time_horizon: a.time_horizon,
+            wall_time_horizon: a.wall_time_horizon,
+            max_neighbours: a.max_neighbours,
+            priority: a.priority,
+        }),
         cost_list: a.cost_list.map(|k| kiai_core::nav::CostListId(k as u16)),
         decider: match v.decider {
             None => None,

@@ -388,10 +388,59 @@ pub struct ArchetypeDef {
     /// > 0 (default: no separation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub separation: Option<f32>,
+    /// Radius of the agents' bodies, world units, >= 0 (default 0.5): how
+    /// close they come to walls and, with avoidance, to each other, and
+    /// which waypoint links are wide enough for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f32>,
+    /// Local avoidance of other agents and walls (ORCA); default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avoidance: Option<AvoidanceDef>,
     /// A Lua script (`kiai-lua`) that decides for these agents, a path
     /// relative to the content file unless absolute (default: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
+}
+
+/// Local avoidance (ORCA) of an archetype: `avoidance: Some(())` takes
+/// every default.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AvoidanceDef {
+    /// How far ahead collisions with other agents are avoided, seconds,
+    /// > 0 (default 4).
+    #[serde(default = "four")]
+    pub time_horizon: f32,
+    /// How far ahead collisions with walls are avoided, seconds, > 0
+    /// (default 1).
+    #[serde(default = "one")]
+    pub wall_time_horizon: f32,
+    /// At most this many nearest agents are avoided, 0 to 64 (default 16).
+    #[serde(default = "sixteen")]
+    pub max_neighbours: u32,
+    /// Agents of higher priority are avoided and do not avoid; equals
+    /// share (default 0).
+    #[serde(default)]
+    pub priority: i32,
+}
+
+impl Default for AvoidanceDef {
+    fn default() -> Self {
+        Self {
+            time_horizon: four(),
+            wall_time_horizon: one(),
+            max_neighbours: sixteen(),
+            priority: 0,
+        }
+    }
+}
+
+fn four() -> f32 {
+    kiai_core::Avoidance::default().time_horizon
+}
+
+fn sixteen() -> u32 {
+    kiai_core::Avoidance::default().max_neighbours
 }
 
 /// One named sense.
@@ -555,6 +604,12 @@ pub enum MovementDef {
         /// Random cost variation of the local choice, >= 0 (default 0).
         #[serde(default)]
         jitter: f32,
+        /// Cut corners where the straight way is clear of walls with the
+        /// agent's radius, and walk straight to the destination once its
+        /// way is clear (default false). Packs encode it, so it is never
+        /// skipped here; the text writer leaves the default out.
+        #[serde(default)]
+        smooth: bool,
     },
     /// Reynolds' wander: constant speed, heading turning smoothly at random.
     Wander {
@@ -634,6 +689,10 @@ pub struct AgentDef {
     /// Facing, any non-zero length (default +X).
     #[serde(default = "default_facing", skip_serializing_if = "is_default_facing")]
     pub facing: Vec3Def,
+    /// Where the agent goes when it has nothing to chase or evade (its
+    /// standing goal), world units; default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<Vec3Def>,
 }
 
 fn default_facing() -> Vec3Def {

@@ -45,7 +45,7 @@ pub const PACK_MAGIC: [u8; 8] = *b"KIAIPACK";
 /// instead of failing to decode (2: archetypes carry their script, noise,
 /// decider, cost list and separation, and packs bundle scripts; 3:
 /// waypoints, links and link costs are columns of little-endian numbers).
-pub const PACK_VERSION: u32 = 4;
+pub const PACK_VERSION: u32 = 5;
 
 /// Bytes before the body: magic, pack version, content format, body length,
 /// checksum.
@@ -166,6 +166,10 @@ pub struct PackArchetype {
     pub cost_list: Option<u32>,
     /// Separation distance, world units.
     pub separation: Option<f32>,
+    /// Body radius, world units (`None`: the default).
+    pub radius: Option<f32>,
+    /// Local avoidance settings.
+    pub avoidance: Option<crate::def::AvoidanceDef>,
     /// Path of its Lua script as written in the content; the text is in
     /// [`Pack::scripts`].
     pub script: Option<String>,
@@ -210,6 +214,8 @@ pub struct PackAgent {
     pub pos: Vec3Def,
     /// Facing, non-zero.
     pub facing: Vec3Def,
+    /// Standing goal, world units.
+    pub goal: Option<Vec3Def>,
 }
 
 /// A bundled script.
@@ -352,6 +358,8 @@ impl Pack {
                         ),
                     },
                     separation: a.separation,
+                    radius: a.radius,
+                    avoidance: a.avoidance,
                     script: a.script.clone(),
                     profile: match &a.profile {
                         None => None,
@@ -377,6 +385,7 @@ impl Pack {
                         faction: faction(&a.faction)?,
                         pos: a.pos,
                         facing: a.facing,
+                        goal: a.goal,
                     })
                 })
                 .collect::<Result<_, PackError>>()?;
@@ -542,6 +551,7 @@ impl Pack {
                     faction: name_at(&factions, a.faction),
                     pos: a.pos,
                     facing: a.facing,
+                    goal: a.goal,
                 })
                 .collect(),
         }
@@ -587,6 +597,8 @@ impl Pack {
                     decider: a.decider.clone(),
                     cost_list: a.cost_list.map(|i| name_at(&self.cost_lists, i)),
                     separation: a.separation,
+                    radius: a.radius,
+                    avoidance: a.avoidance,
                     script: a.script.clone(),
                 };
                 (a.name.clone(), def)

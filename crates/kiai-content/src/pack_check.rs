@@ -206,6 +206,7 @@ pub(crate) fn value_errors(pack: &Pack, file: &str) -> Vec<Diagnostic> {
     }
     for (i, a) in pack.agents.iter().enumerate() {
         c.agent(i, &a.name, (a.pos, a.facing), pack.bounds);
+        c.goal(i, a.goal);
     }
     let mut out = c.out;
     out.retain(Diagnostic::is_error);

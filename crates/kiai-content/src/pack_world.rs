@@ -75,13 +75,14 @@ pub(crate) fn build_world(
         world.add_archetype(archetype(&resolved, &plugins)?)?;
     }
     for a in &pack.agents {
-        world.spawn(AgentSpawn {
+        let id = world.spawn(AgentSpawn {
             name: a.name.clone(),
             archetype: ArchetypeId::from_index(a.archetype as usize),
             faction: faction(a.faction)?,
             position: crate::build::v3(a.pos),
             facing: crate::build::v3(a.facing),
         })?;
+        world.set_goal(id, a.goal.map(crate::build::v3))?;
     }
     world.set_plugins(plugins);
     if !pack.waypoints.is_empty() {

@@ -12,6 +12,9 @@ use crate::diag::Diagnostic;
 use crate::locate::SpanIndex;
 use crate::pack::PackArchetype;
 
+/// Most neighbours an archetype's avoidance may take into account.
+const MAX_NEIGHBOURS: u32 = 64;
+
 /// Collects diagnostics, placing each at its path in the text (1:1 when
 /// there is no text, as for a pack).
 pub(crate) struct Checker<'a> {
@@ -42,6 +45,8 @@ pub(crate) struct ArchetypeValues<'a> {
     pub(crate) sight: Option<SightDef>,
     pub(crate) noise: Option<f32>,
     pub(crate) separation: Option<f32>,
+    pub(crate) radius: Option<f32>,
+    pub(crate) avoidance: Option<crate::def::AvoidanceDef>,
     pub(crate) script: Option<&'a str>,
     /// The game-registered decider it names (checked when a world is built).
     pub(crate) decider: Option<&'a str>,
@@ -56,6 +61,8 @@ impl<'a> From<&'a ArchetypeDef> for ArchetypeValues<'a> {
             sight: a.sight,
             noise: a.noise,
             separation: a.separation,
+            radius: a.radius,
+            avoidance: a.avoidance,
             script: a.script.as_deref(),
             decider: a.decider.as_deref(),
         }
@@ -71,6 +78,8 @@ impl<'a> From<&'a PackArchetype> for ArchetypeValues<'a> {
             sight: a.sight,
             noise: a.noise,
             separation: a.separation,
+            radius: a.radius,
+            avoidance: a.avoidance,
             script: a.script.as_deref(),
             decider: a.decider.as_deref(),
         }
@@ -525,6 +534,12 @@ impl<'a> Checker<'a> {
         if let Some(sep) = a.separation {
             self.positive(&format!("{base}.separation"), "separation", sep);
         }
+        if let Some(radius) = a.radius {
+            self.non_negative(&format!("{base}.radius"), "radius", radius);
+        }
+        if let Some(av) = a.avoidance {
+            self.avoidance(&format!("{base}.avoidance"), av);
+        }
         if let MovementDef::Custom { max_speed, .. } = *a.movement {
             self.non_negative(
                 &format!("{base}.movement.max_speed"),
@@ -545,6 +560,36 @@ impl<'a> Checker<'a> {
                 max_speed,
                 direction_change_factor,
             );
+        }
+    }
+
+    /// An archetype's avoidance: positive horizons, at most 64 neighbours.
+    fn avoidance(&mut self, base: &str, av: crate::def::AvoidanceDef) {
+        self.positive(
+            &format!("{base}.time_horizon"),
+            "time_horizon",
+            av.time_horizon,
+        );
+        self.positive(
+            &format!("{base}.wall_time_horizon"),
+            "wall_time_horizon",
+            av.wall_time_horizon,
+        );
+        if av.max_neighbours > MAX_NEIGHBOURS {
+            self.error(
+                &format!("{base}.max_neighbours"),
+                format!(
+                    "max_neighbours must be at most {MAX_NEIGHBOURS}, not {}",
+                    av.max_neighbours
+                ),
+            );
+        }
+    }
+
+    /// An agent's standing goal must be finite.
+    pub(crate) fn goal(&mut self, i: usize, goal: Option<Vec3Def>) {
+        if let Some(g) = goal {
+            self.finite3(&format!("agents[{i}].goal"), "goal", g);
         }
     }
 

@@ -316,5 +316,6 @@ fn agents(c: &mut Checker<'_>, def: &ContentDef) {
             );
         }
         c.agent(i, &a.name, (a.pos, a.facing), def.bounds);
+        c.goal(i, a.goal);
     }
 }

@@ -64,7 +64,16 @@ fn a_nested_value_changes_only_its_number() {
     for (name, text) in demos() {
         let def = def_of(&name, &text);
         let mut edited = def.clone();
-        let shape = &mut edited.archetypes.0[0].1.senses[0].shape;
+        // The first archetype with a sense (the crossing's have none).
+        let Some(archetype) = edited
+            .archetypes
+            .0
+            .iter_mut()
+            .find(|a| !a.1.senses.is_empty())
+        else {
+            continue;
+        };
+        let shape = &mut archetype.1.senses[0].shape;
         let (old, new) = match shape {
             ShapeDef::Sphere { radius: r }
             | ShapeDef::Cone { range: r, .. }
@@ -159,8 +168,11 @@ fn adding_an_agent_and_removing_an_item_touch_only_their_lines() {
                         a.facing.0, a.facing.1, a.facing.2
                     )
                 };
+                let goal = a.goal.map_or(String::new(), |g| {
+                    format!(", goal: ({:?}, {:?}, {:?})", g.0, g.1, g.2)
+                });
                 expected.push(format!(
-                    "{indent}(name: {:?}, archetype: {:?}, faction: {:?}, pos: ({:?}, {:?}, {:?}){facing}),",
+                    "{indent}(name: {:?}, archetype: {:?}, faction: {:?}, pos: ({:?}, {:?}, {:?}){facing}{goal}),",
                     a.name, a.archetype, a.faction, a.pos.0, a.pos.1, a.pos.2
                 ));
             }

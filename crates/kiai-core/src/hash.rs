@@ -9,7 +9,8 @@ use crate::world::World;
 /// each agent's archetype, faction, position, velocity, facing (as IEEE bit
 /// patterns), decision, mind (random-stream position, saved decision, weights), the last percepts, and the
 /// fog of war's per-faction visible and explored counts and events, and,
-/// when set, the perception budget and its ray cursor.
+/// when set, the perception budget and its ray cursor, standing goals and
+/// walkers' direct points and stall counts.
 ///
 /// Equal hashes mean (with overwhelming probability) bit-identical states.
 /// The value is stable across platforms and runs for the same kiai version.
@@ -55,6 +56,7 @@ pub fn state_hash(world: &World) -> u64 {
         h.update(&[m.saved.map_or(u8::MAX, |s| s.code())]);
         h.update(&m.weights[0].to_bits().to_le_bytes());
         h.update(&m.weights[1].to_bits().to_le_bytes());
+        hash_orders(&mut h, world, i);
         if let Some(missile) = &a.missile[i] {
             for v in [missile.forward(), missile.up()] {
                 for c in v.to_array() {
@@ -108,6 +110,25 @@ fn hash_id(h: &mut Xxh3, id: AgentId) {
     h.update(&id.slot().to_le_bytes());
     if id.generation() != 0 {
         h.update(&id.generation().to_le_bytes());
+    }
+}
+
+/// Slot `i`'s standing goal and its walker's smoothing and stall state,
+/// only when set (worlds without them hash as before they existed).
+fn hash_orders(h: &mut Xxh3, world: &World, i: usize) {
+    let a = &world.agents;
+    let nav = &a.nav[i];
+    for (tag, point) in [(b"goal", a.goal[i]), (b"dirt", nav.direct)] {
+        if let Some(p) = point {
+            h.update(tag);
+            for c in p.to_array() {
+                h.update(&c.to_bits().to_le_bytes());
+            }
+        }
+    }
+    if nav.stalled != 0 {
+        h.update(b"stalled");
+        h.update(&nav.stalled.to_le_bytes());
     }
 }
 

@@ -3,27 +3,26 @@
 //! crossing walls or leaving the world's bounds. Driven and Kinematic
 //! bodies are the game's to move.
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use crate::data::{BodyMode, RayScratch};
+use crate::data::walls::Sweep;
+use crate::data::{BodyMode, RayScratch, Walls};
 use crate::par::PAR_MIN;
-use crate::world::{Agents, World};
+use crate::world::{Aabb, Agents, World};
 
-/// Height above an agent's position at which wall crossings are tested,
-/// world units (walls stand on y = 0).
-const STEP_HEIGHT: f32 = 0.1;
-
-/// Moves every live Simulated agent by one step. A step that would cross a
-/// wall is not taken: the agent turns back (velocity reversed, facing
-/// follows), so walls are never walked through. Missiles fly over walls
-/// lower than them like anything else: the test is the same segment test
-/// as occlusion.
+/// Moves every live Simulated agent by one step: the world's bounds
+/// reflect it, then the walls hold its body (a circle of its archetype's
+/// radius): it slides along a wall it touches and never crosses one or
+/// ends inside one ([`Walls::slide`]). The velocity becomes the movement
+/// actually made; the facing follows it when a wall turned the agent.
 pub(crate) fn run(world: &mut World) {
     let dt = world.config.tick_seconds;
     let bounds = world.config.bounds;
     let walls = world.occluders.as_ref().map(|o| &o.walls);
+    let archetypes = &world.archetypes;
     let Agents {
+        archetype,
         position,
         velocity,
         facing,
@@ -34,7 +33,7 @@ pub(crate) fn run(world: &mut World) {
         ..
     } = &mut world.agents;
     let (desired_velocity, desired_facing) = (&*desired_velocity, &*desired_facing);
-    let (body, alive) = (&*body, &*alive);
+    let (body, alive, archetype) = (&*body, &*alive, &*archetype);
     position
         .par_iter_mut()
         .zip(velocity.par_iter_mut())
@@ -47,26 +46,47 @@ pub(crate) fn run(world: &mut World) {
             }
             *v = desired_velocity[i];
             *f = desired_facing[i];
-            let next = *p + *v * dt;
-            if let Some(walls) = walls
-                && *v != Vec3::ZERO
-                && walls.blocks(
-                    *p + Vec3::Y * STEP_HEIGHT,
-                    next + Vec3::Y * STEP_HEIGHT,
-                    scratch,
-                )
+            let mut next = *p + *v * dt;
+            if let Some(b) = bounds
+                && reflect(&mut next, v, b.min, b.max)
             {
-                *v = -*v;
                 *f = v.try_normalize().unwrap_or(*f);
-                return;
+            }
+            if let Some(walls) = walls
+                && next != *p
+            {
+                let radius = archetypes[archetype[i].index()].radius;
+                let held = hold(walls, (*p, next), radius, bounds, scratch);
+                if held != next {
+                    let moved = held - *p;
+                    *v = moved / dt;
+                    *f = moved.try_normalize().unwrap_or(*f);
+                    next = held;
+                }
             }
             *p = next;
-            if let Some(b) = bounds
-                && reflect(p, v, b.min, b.max)
-            {
-                *f = v.try_normalize().unwrap_or(*f);
-            }
         });
+}
+
+/// Where a body of `radius` moving from `from` to `to` ends among the
+/// walls: slid along those it touches, or kept at `from` when the slide
+/// would leave the `bounds`.
+fn hold(
+    walls: &Walls,
+    (from, to): (Vec3, Vec3),
+    radius: f32,
+    bounds: Option<Aabb>,
+    scratch: &mut RayScratch,
+) -> Vec3 {
+    let end = walls.slide(&Sweep::body(from, to, radius), scratch);
+    if end == Vec2::new(to.x, to.z) {
+        return to;
+    }
+    let held = Vec3::new(end.x, to.y, end.y);
+    match bounds {
+        Some(b) if held.cmplt(b.min).any() || held.cmpgt(b.max).any() => from,
+        _ => held,
+    }
 }
 
 /// Reflects a point that left `[min, max]` back inside and mirrors the

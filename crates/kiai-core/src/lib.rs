@@ -5,7 +5,7 @@
 //! faction. A [`Pipeline`] advances the world one tick at a time through the
 //! [`Stage`]s, in this order, each reading only what earlier stages wrote:
 //!
-//! The stages: sense -> decide -> navigate -> steer -> integrate -> noise -> fog
+//! The stages: sense -> decide -> navigate -> steer -> avoid -> integrate -> noise -> fog
 //!
 //! [`Stage`] describes each (the [`Decider`] of the decide stage is where
 //! the [`DefaultDecider`], game code and scripts plug in; [`World::percepts`]
@@ -77,6 +77,7 @@ pub use behaviour::{
     Choice, DecidedBy, Decider, DecisionTrace, DefaultDecider, Roll, RollKind, RollLog,
 };
 pub use data::archetype::{Archetype, Sight};
+pub use data::avoidance::Avoidance;
 pub use data::body::BodyMode;
 pub use data::budget::{PerceptionBudget, RayCursor};
 pub use data::decision::{BehaviourState, Decision, Mind};

@@ -30,12 +30,18 @@ pub enum Stage {
     Navigate,
     /// Decisions become desired velocities and facings (random walk,
     /// pursue, evade, waypoints, missiles, a game's behaviours,
-    /// separation); Kinematic bodies are skipped. Parallel per agent.
+    /// separation), turned along walls ahead; Kinematic bodies are
+    /// skipped. Parallel per agent.
     Steer,
+    /// Simulated agents whose archetype avoids others trade their desired
+    /// velocity for the nearest one that avoids their neighbours and the
+    /// walls (ORCA), neighbours from the sense stage's grid. Parallel per
+    /// agent.
+    Avoid,
     /// Simulated bodies take their desired velocity and move one
-    /// `tick_seconds` step; a step into a wall turns the agent back, the
-    /// world's bounds reflect it. Driven and Kinematic bodies are the
-    /// game's to move. Parallel per agent.
+    /// `tick_seconds` step: the world's bounds reflect them, walls hold
+    /// their bodies (they slide along, never cross or enter one). Driven
+    /// and Kinematic bodies are the game's to move. Parallel per agent.
     Integrate,
     /// Agents whose archetype makes noise emit a sound where they stand,
     /// heard at the next sense stage. Sequential in agent order.
@@ -47,11 +53,12 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in the order a tick runs them.
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 8] = [
         Stage::Sense,
         Stage::Decide,
         Stage::Navigate,
         Stage::Steer,
+        Stage::Avoid,
         Stage::Integrate,
         Stage::Noise,
         Stage::Fog,
@@ -64,6 +71,7 @@ impl Stage {
             Stage::Decide => "decide",
             Stage::Navigate => "navigate",
             Stage::Steer => "steer",
+            Stage::Avoid => "avoid",
             Stage::Integrate => "integrate",
             Stage::Noise => "noise",
             Stage::Fog => "fog",
@@ -83,6 +91,8 @@ pub struct StageTimings {
     pub navigate: Duration,
     /// [`Stage::Steer`].
     pub steer: Duration,
+    /// [`Stage::Avoid`] (zero when no archetype avoids).
+    pub avoid: Duration,
     /// [`Stage::Integrate`].
     pub integrate: Duration,
     /// [`Stage::Noise`].
@@ -99,6 +109,7 @@ impl StageTimings {
             Stage::Decide => self.decide,
             Stage::Navigate => self.navigate,
             Stage::Steer => self.steer,
+            Stage::Avoid => self.avoid,
             Stage::Integrate => self.integrate,
             Stage::Noise => self.noise,
             Stage::Fog => self.fog,
@@ -112,6 +123,7 @@ impl StageTimings {
             Stage::Decide => &mut self.decide,
             Stage::Navigate => &mut self.navigate,
             Stage::Steer => &mut self.steer,
+            Stage::Avoid => &mut self.avoid,
             Stage::Integrate => &mut self.integrate,
             Stage::Noise => &mut self.noise,
             Stage::Fog => &mut self.fog,
@@ -135,7 +147,7 @@ impl StageTimings {
 #[derive(Debug, Default)]
 pub struct Pipeline {
     sense: perception::SenseScratch,
-    nav_query: Option<kiai_nav::NavQuery>,
+    navigate: navigate::NavScratch,
     steer: steering::SteerScratch,
     decisions: Vec<crate::data::Decision>,
     timings: StageTimings,
@@ -183,8 +195,9 @@ impl Pipeline {
                 world.record_percept_events();
             }
             Stage::Decide => self.decide(world, decider),
-            Stage::Navigate => navigate::run(world, &mut self.nav_query),
+            Stage::Navigate => navigate::run(world, &mut self.navigate),
             Stage::Steer => steering::run(world, &mut self.steer),
+            Stage::Avoid => steering::avoid(world, self.sense.grid()),
             Stage::Integrate => integrate::run(world),
             Stage::Noise => noise::run(world),
             Stage::Fog => fog_update::run(world),
@@ -218,8 +231,8 @@ mod tests {
         b.add(&a);
         assert_eq!(
             b.total(),
-            Duration::from_millis(2 * (1 + 2 + 3 + 4 + 5 + 6 + 7))
+            Duration::from_millis(2 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8))
         );
-        assert_eq!(b.get(Stage::Noise), Duration::from_millis(12));
+        assert_eq!(b.get(Stage::Noise), Duration::from_millis(14));
     }
 }

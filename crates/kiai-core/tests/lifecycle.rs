@@ -103,6 +103,7 @@ fn archetypes() -> [Archetype; 3] {
                 route: kiai_core::navigate::RouteMode::AStar,
                 arrive_radius: 0.5,
                 jitter: 0.0,
+                smooth: false,
             },
             ..Archetype::default()
         },

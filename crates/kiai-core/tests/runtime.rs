@@ -153,6 +153,7 @@ fn door_scene() -> DoorScene {
                 route: RouteMode::AStar,
                 arrive_radius: 0.3,
                 jitter: 0.0,
+                smooth: false,
             },
             ..Archetype::default()
         },

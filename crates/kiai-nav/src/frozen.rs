@@ -48,6 +48,9 @@ pub struct NavGraph {
     /// Per link, how many blocks hold it closed (see
     /// [`NavGraph::block_link`]); a blocked link costs infinity.
     pub(crate) link_blocks: Vec<u16>,
+    /// Per link, the widest radius that can walk it (world units; see
+    /// [`NavGraph::set_clearances`]).
+    pub(crate) clearance: Vec<f32>,
     spatial: PointIndex,
 }
 
@@ -194,6 +197,7 @@ impl WaypointGraph {
             rev_first,
             rev,
             link_blocks: vec![0; m],
+            clearance: vec![f32::INFINITY; m],
             spatial,
         }
     }

@@ -19,6 +19,11 @@
 //! - **Path search** ([`NavGraph::find_path`]) is A* over a [`PathFilter`]
 //!   with reusable scratch memory in a [`NavQuery`]; a [`DistanceField`]
 //!   gives every waypoint's cost to one goal.
+//! - **Clearance** ([`NavGraph::set_clearances`]) is the widest radius that
+//!   can walk a link (measured by the caller against its walls); filters'
+//!   `min_clearance` skips links too narrow for a unit.
+//! - **String pulling** ([`smooth_path`]) cuts a route's corners where the
+//!   caller says the straight way is clear.
 //!
 //! ```
 //! use glam::Vec3;
@@ -70,6 +75,7 @@
 //! or kiai-core.
 
 mod changes;
+mod clearance;
 mod connect;
 mod error;
 mod field;
@@ -79,6 +85,7 @@ mod heap;
 mod ids;
 mod query;
 mod select;
+mod smooth;
 mod spatial;
 
 pub use connect::AutoConnect;
@@ -89,3 +96,4 @@ pub use graph::{Link, Waypoint, WaypointGraph};
 pub use ids::{CostListId, LinkId, WaypointId};
 pub use query::{NavQuery, PartialReason, PathFilter, PathResult, PathStatus, SliceStatus};
 pub use select::{Destination, Heading, NeighbourFilter, SelectOptions};
+pub use smooth::{path_length, smooth_path};

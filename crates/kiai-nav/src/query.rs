@@ -19,6 +19,9 @@ pub struct PathFilter<'a> {
     pub exclude: &'a [WaypointId],
     /// Links longer than this (world units, > 0) are not used; `None` = no limit.
     pub max_distance: Option<f32>,
+    /// Links whose clearance ([`NavGraph::set_clearances`]) is below this
+    /// (world units, a unit's radius; 0 = any) are not used.
+    pub min_clearance: f32,
 }
 
 impl<'a> PathFilter<'a> {
@@ -28,6 +31,7 @@ impl<'a> PathFilter<'a> {
             cost_list,
             exclude: &[],
             max_distance: None,
+            min_clearance: 0.0,
         }
     }
 }
@@ -124,6 +128,8 @@ struct Search {
     list_base: usize,
     h_scale: f32,
     max_len: f32,
+    /// Links narrower than this are skipped (world units).
+    min_clearance: f32,
     touched: u32,
     expanded: u32,
     best: u32,
@@ -259,6 +265,7 @@ impl NavQuery {
             list_base: list * nav.targets.len(),
             h_scale,
             max_len: filter.max_distance.unwrap_or(f32::INFINITY),
+            min_clearance: filter.min_clearance,
             touched: 1,
             expanded: 0,
             best: start,
@@ -282,7 +289,7 @@ impl NavQuery {
             _ => return Err(NavError::NoSearch),
         };
         // Two copies of the loop, so the common one has no length test.
-        if s.max_len.is_finite() {
+        if s.max_len.is_finite() || s.min_clearance > 0.0 {
             self.expand::<true>(nav, &mut s, max_iterations);
         } else {
             self.expand::<false>(nav, &mut s, max_iterations);
@@ -296,7 +303,7 @@ impl NavQuery {
     }
 
     /// The A* loop of [`update`](Self::update); `LIMIT_LENGTH` = skip links
-    /// longer than `s.max_len`.
+    /// longer than `s.max_len` or narrower than `s.min_clearance`.
     #[inline(always)]
     fn expand<const LIMIT_LENGTH: bool>(
         &mut self,
@@ -348,7 +355,9 @@ impl NavQuery {
                 }
             }
             for (e, &(t, w)) in weighted[lo..hi].iter().enumerate() {
-                if LIMIT_LENGTH && nav.lengths[lo + e] > s.max_len {
+                if LIMIT_LENGTH
+                    && (nav.lengths[lo + e] > s.max_len || nav.clearance[lo + e] < s.min_clearance)
+                {
                     continue;
                 }
                 let ng = g + w;

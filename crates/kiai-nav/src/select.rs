@@ -36,6 +36,9 @@ pub struct NeighbourFilter<'a> {
     pub max_distance: Option<f32>,
     /// Waypoints never selected (the seed's one or several excluded ids).
     pub exclude: &'a [WaypointId],
+    /// Links whose clearance ([`NavGraph::set_clearances`]) is below this
+    /// (world units, a unit's radius; 0 = any) are skipped.
+    pub min_clearance: f32,
 }
 
 /// Options of [`WaypointGraph::select_neighbour`] / [`NavGraph::select_neighbour`].
@@ -74,6 +77,8 @@ struct Candidate {
     pos: Vec3,
     active: bool,
     cost: f32,
+    /// The link's clearance, world units.
+    clearance: f32,
 }
 
 fn splitmix64(mut x: u64) -> u64 {
@@ -91,6 +96,7 @@ fn unit_noise(seed: u64, link: u32) -> f32 {
 
 fn eligible(c: &Candidate, at_pos: Vec3, filter: &NeighbourFilter<'_>) -> bool {
     c.active
+        && c.clearance >= filter.min_clearance
         && !filter.exclude.contains(&c.id)
         && filter
             .max_distance
@@ -212,6 +218,8 @@ impl WaypointGraph {
                         pos: w.pos(),
                         active: w.active,
                         cost: self.link_cost(link, list).unwrap_or(1.0),
+                        // An editable graph has no clearances: every link fits.
+                        clearance: f32::INFINITY,
                     })
                 })
                 .collect(),
@@ -273,6 +281,7 @@ impl WaypointGraph {
                     pos: w.pos(),
                     active: w.active,
                     cost: 1.0,
+                    clearance: f32::INFINITY,
                 })
             })
             .collect();
@@ -298,6 +307,7 @@ impl NavGraph {
                 // A blocked link is skipped like an inactive neighbour.
                 active: self.active[t] && self.link_blocks[e] == 0,
                 cost: self.multipliers.get(list * m + e).copied().unwrap_or(1.0),
+                clearance: self.clearance[e],
             }
         })
     }

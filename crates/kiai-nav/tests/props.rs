@@ -71,6 +71,7 @@ proptest! {
                 cost_list: list,
                 exclude: &rg.exclude,
                 max_distance: use_max.then_some(60.0),
+                min_clearance: 0.0,
             };
             let mut query = NavQuery::default();
             let result = nav.find_path(from, to, &filter, &mut query).expect("valid start");
@@ -128,7 +129,7 @@ proptest! {
             .collect();
         prop_assume!(usable.len() >= 2);
         let (from, to) = (usable[0], usable[usable.len() - 1]);
-        let filter = PathFilter { cost_list: rg.lists[1], exclude: &rg.exclude, max_distance: None };
+        let filter = PathFilter { cost_list: rg.lists[1], exclude: &rg.exclude, max_distance: None, min_clearance: 0.0 };
         let mut one = NavQuery::new(max_nodes);
         let r1 = nav.find_path(from, to, &filter, &mut one).expect("start ok");
         let mut sliced = NavQuery::new(max_nodes);
@@ -166,7 +167,7 @@ proptest! {
         let at = rg.ids[at_k as usize % rg.ids.len()];
         let dest = rg.ids[dest_k as usize % rg.ids.len()];
         let heading = if toward { Heading::Toward } else { Heading::Away };
-        let filter = NeighbourFilter { max_distance: max_d, exclude: &rg.exclude };
+        let filter = NeighbourFilter { max_distance: max_d, exclude: &rg.exclude, ..Default::default() };
         for &list in &rg.lists {
             for j in [0.0, jitter] {
                 let opts = SelectOptions { heading, cost_list: list, filter, jitter: j };

@@ -1,6 +1,6 @@
 //! Defaults of the content types that packs also encode.
 //!
-//! Packs encode `FogDef`, `ProfileDef`, `SenseDef`, `MovementDef`, `WallDef` and the
+//! Packs encode `FogDef`, `ProfileDef`, `SenseDef`, `MovementDef`, `WallDef`, `AvoidanceDef` and the
 //! types inside them with postcard, which needs every field, so those types
 //! cannot skip their defaults when serialising (`skip_serializing_if`).
 //! The text writer leaves them out here instead: a field is left out when
@@ -13,7 +13,9 @@ use std::sync::OnceLock;
 use serde::de::DeserializeOwned;
 
 use super::node::{Field, Node};
-use crate::def::{FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef, WallDef};
+use crate::def::{
+    AvoidanceDef, FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef, WallDef,
+};
 use crate::locate::{Key, SynKind, syntax};
 
 /// The fields of one type (or variant) that hold their default in `fields`.
@@ -40,6 +42,7 @@ fn table() -> &'static [Defaults] {
             smallest::<MovementDef>("Missile(speed: 0.0, turn_rate_deg: 1.0)"),
             smallest::<MovementDef>("WaypointWalker(speed: 0.0)"),
             smallest::<WallDef>("(from: (0.0, 0.0), to: (0.0, 0.0), height: 0.0)"),
+            smallest::<AvoidanceDef>("()"),
         ]
         .into_iter()
         .flatten()
@@ -122,8 +125,9 @@ mod tests {
                 ("ShapeDef", Some("Hearing"), 1),
                 ("MovementDef", Some("Walker"), 1),
                 ("MovementDef", Some("Missile"), 4),
-                ("MovementDef", Some("WaypointWalker"), 3),
+                ("MovementDef", Some("WaypointWalker"), 4),
                 ("WallDef", None, 3),
+                ("AvoidanceDef", None, 4),
             ]
         );
     }

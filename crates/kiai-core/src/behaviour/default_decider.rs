@@ -241,6 +241,14 @@ fn decide_agent(
         },
         goal: None,
     };
+    // A standing goal replaces the random walk: chase toward it.
+    if let (BehaviourState::RandomWalk, Some(goal)) = (out.state, a.goals()[i]) {
+        *out = Decision {
+            state: BehaviourState::Chase,
+            target: None,
+            goal: Some(goal),
+        };
+    }
     DecisionTrace {
         chase_option,
         evade_option,

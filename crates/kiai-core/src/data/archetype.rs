@@ -1,6 +1,6 @@
 //! Archetypes: the templates agents are made from (senses and movement).
 
-use crate::data::{BodyMode, Movement, Profile, Sense};
+use crate::data::{Avoidance, BodyMode, Movement, Profile, Sense};
 
 /// What an agent reveals in the tile fog of war (seed 003): a circle or a
 /// flashlight of `radius` world units, converted to tiles by the fog grid's
@@ -16,9 +16,10 @@ pub struct Sight {
 
 /// A template for agents: what they sense and how they move.
 ///
-/// `Archetype::default()` is a nameless, senseless, static archetype with
-/// every option off; fill in what matters with struct update syntax.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// `Archetype::default()` is a nameless, senseless, static archetype of
+/// radius [`Archetype::DEFAULT_RADIUS`] with every option off; fill in what
+/// matters with struct update syntax.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Archetype {
     /// Unique name (`"guard"`).
     pub name: String,
@@ -46,9 +47,38 @@ pub struct Archetype {
     /// Keep this far (world units, > 0) from the agents the all-around
     /// senses notice, by steering away from them; `None`: no separation.
     pub separation: Option<f32>,
+    /// The radius of its agents' bodies on X-Z, world units, >= 0: how
+    /// close they come to walls, to each other (with avoidance) and which
+    /// waypoint links are wide enough for them.
+    pub radius: f32,
+    /// Local avoidance (ORCA) of other agents and walls; `None`: the
+    /// agents only keep clear of walls, and others avoid them.
+    pub avoidance: Option<Avoidance>,
+}
+
+impl Default for Archetype {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            senses: Vec::new(),
+            movement: Movement::default(),
+            body: BodyMode::default(),
+            sight: None,
+            profile: None,
+            noise: None,
+            decider: None,
+            cost_list: None,
+            separation: None,
+            radius: Self::DEFAULT_RADIUS,
+            avoidance: None,
+        }
+    }
 }
 
 impl Archetype {
+    /// The radius of an archetype that does not give one, world units.
+    pub const DEFAULT_RADIUS: f32 = 0.5;
+
     /// The index of the sense called `name`.
     pub fn sense_index(&self, name: &str) -> Option<usize> {
         self.senses.iter().position(|s| s.name == name)

@@ -102,6 +102,16 @@ pub enum EventKind {
         /// The waypoint it could not reach.
         goal: WaypointId,
     },
+    /// A waypoint walker made no progress toward where it walks for a few
+    /// seconds (a crowd, a wall in the way); it re-planned from the
+    /// nearest waypoint, or took a random neighbour there (seed 001's
+    /// fallback) when that is where it was already heading.
+    Stuck {
+        /// The walker.
+        agent: AgentId,
+        /// The waypoint it could not reach.
+        waypoint: WaypointId,
+    },
     /// A wall was enabled or disabled (a door closed or opened).
     DoorChanged {
         /// Index of the wall.
@@ -123,7 +133,8 @@ impl EventKind {
             | EventKind::Message { agent, .. }
             | EventKind::DecisionChanged { agent, .. }
             | EventKind::Arrived { agent, .. }
-            | EventKind::RouteFailed { agent, .. } => Some(agent),
+            | EventKind::RouteFailed { agent, .. }
+            | EventKind::Stuck { agent, .. } => Some(agent),
             EventKind::DoorChanged { .. } => None,
         }
     }
@@ -139,7 +150,9 @@ impl EventKind {
             EventKind::Heard { .. } => 3,
             EventKind::Message { .. } => 4,
             EventKind::DecisionChanged { .. } => 5,
-            EventKind::Arrived { .. } | EventKind::RouteFailed { .. } => 6,
+            EventKind::Arrived { .. } | EventKind::RouteFailed { .. } | EventKind::Stuck { .. } => {
+                6
+            }
             EventKind::Despawned { .. } => 7,
         }
     }
@@ -156,6 +169,7 @@ impl EventKind {
             EventKind::DecisionChanged { .. } => "decision_changed",
             EventKind::Arrived { .. } => "arrived",
             EventKind::RouteFailed { .. } => "route_failed",
+            EventKind::Stuck { .. } => "stuck",
             EventKind::DoorChanged { .. } => "door_changed",
         }
     }

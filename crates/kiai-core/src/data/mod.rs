@@ -3,18 +3,21 @@
 //! can use every type here without pulling in another stage.
 //!
 //! - Handles and identity: [`ids`], [`faction`], [`rng`].
-//! - Templates: [`archetype`], [`movement`], [`profile`], [`sense`],
+//! - Templates: [`archetype`], [`avoidance`], [`movement`], [`profile`], [`sense`],
 //!   [`shape`].
 //! - Per-agent state: [`body`] (who moves it), [`decision`] (decision and
 //!   mind), [`nav_state`],
 //!   [`missile`] (a missile's frame and seed 004's turning).
+//! - Where agents are, bucketed: [`agent_grid`].
 //! - What the senses work with and report: [`percepts`], [`message`],
 //!   [`hearing`] (sounds and loudness), [`budget`] (the ray budget),
 //!   [`walls`] and [`pvs`] (geometry, in [`occluders`]).
 //! - What a steering behaviour sees: [`steer_input`].
 //! - What happened, for the game: [`event`].
 
+pub(crate) mod agent_grid;
 pub(crate) mod archetype;
+pub(crate) mod avoidance;
 pub(crate) mod body;
 pub(crate) mod budget;
 pub(crate) mod decision;
@@ -37,6 +40,7 @@ pub(crate) mod steer_input;
 pub mod walls;
 
 pub(crate) use archetype::Archetype;
+pub(crate) use avoidance::Avoidance;
 pub(crate) use body::BodyMode;
 pub(crate) use budget::{PerceptionBudget, RayCursor};
 pub(crate) use decision::{BehaviourState, Decision, Mind};

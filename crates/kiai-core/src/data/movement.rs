@@ -55,6 +55,11 @@ pub enum Movement {
         arrive_radius: f32,
         /// Random cost variation of seed 001's selection, >= 0 (0: none).
         jitter: f32,
+        /// Cut corners: skip the next waypoint of an A* route while the
+        /// straight way to the one after it is clear of walls with the
+        /// agent's radius, and walk straight to the destination once that
+        /// way is clear (see the navigate stage).
+        smooth: bool,
     },
     /// Reynolds' wander on the X-Z plane: constant speed, the heading
     /// turning by a random angle in `[-turn_deg, turn_deg]` each tick, so the

@@ -13,4 +13,19 @@ pub struct NavState {
     pub route: Vec<WaypointId>,
     /// The destination the route leads to.
     pub route_goal: Option<WaypointId>,
+    /// A point it walks straight to this tick instead of `next` (walkers
+    /// that smooth their routes): its destination once the way there is
+    /// clear, or a point on its link when `next` is hidden from it.
+    pub direct: Option<glam::Vec3>,
+    /// Ticks in a row it made no progress toward where it walks (walkers
+    /// that walls or crowds can hold up); see the navigate stage.
+    pub stalled: u16,
+}
+
+impl NavState {
+    /// The point the walker walks to now, given the graph: `direct`, else
+    /// `next`'s position.
+    pub fn heading_point(&self, nav: &kiai_nav::NavGraph) -> Option<glam::Vec3> {
+        self.direct.or_else(|| nav.pos(self.next?))
+    }
 }

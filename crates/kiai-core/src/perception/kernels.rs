@@ -7,9 +7,7 @@ use glam::Vec3;
 use super::neighbourhood::Neighbourhood;
 use crate::data::CompiledShape;
 
-/// Elements of a [`Neighbourhood`] come in blocks of this many, so that the
-/// vectorised loops have no scalar tail.
-pub(crate) const BLOCK: usize = 16;
+pub(crate) use crate::data::agent_grid::BLOCK;
 
 /// Writes into `mask` whether `shape` of an agent at `eye` facing `facing`
 /// contains each element of `near` (bit `e % 64` of word `e / 64` for

@@ -2,7 +2,7 @@
 //! this tick.
 //!
 //! An archetype carries any number of named [`Sense`]s. The sense stage
-//! buckets agents into a uniform grid on X-Z (`grid.rs`), gathers the
+//! buckets agents into a uniform grid on X-Z (the data layer's `agent_grid.rs`), gathers the
 //! candidates within each agent's largest [`Shape::reach`]
 //! (`neighbourhood.rs`), and tests every sense exactly: shape and faction
 //! filter as bit masks over the neighbourhood (`kernels.rs`), then for
@@ -27,7 +27,6 @@
 
 mod budget;
 mod events;
-mod grid;
 mod inbox;
 mod kernels;
 mod memory;

@@ -1,8 +1,8 @@
 //! The agents near one grid cell, copied into contiguous arrays for the
 //! kernels.
 
-use super::grid::UniformGrid;
 use super::kernels::BLOCK;
+use crate::data::agent_grid::UniformGrid;
 
 /// The agents near one grid cell: everything the agents of that cell test
 /// their senses against, their positions copied into contiguous arrays

@@ -17,10 +17,10 @@ use crate::data::{
 use crate::world::World;
 
 use super::budget::{Allowance, allocate};
-use super::grid::{GatherInputs, UniformGrid};
 use super::memory::remember;
 use super::neighbourhood::Neighbourhood;
 use super::scan;
+use crate::data::agent_grid::{GatherInputs, UniformGrid};
 
 /// Read-only inputs of the sense stage.
 pub(crate) struct SenseInput<'a> {
@@ -65,6 +65,14 @@ pub(crate) struct SenseScratch {
     hostile: Vec<u64>,
     /// One per chunk.
     chunks: Vec<ChunkScratch>,
+}
+
+impl SenseScratch {
+    /// The grid the last sense stage built (the avoid stage finds
+    /// neighbours in it).
+    pub(crate) fn grid(&self) -> &UniformGrid {
+        &self.grid
+    }
 }
 
 /// Scratch of one chunk's scan.

@@ -5,9 +5,12 @@
 //! turn-rate-limited guided missiles (seed 004). The behaviours are plain
 //! functions here; `stage.rs` runs them for every agent.
 
+mod avoid;
+mod look_ahead;
 pub mod orca;
 mod stage;
 
+pub(crate) use avoid::run as avoid;
 pub(crate) use stage::{SteerScratch, run};
 
 pub use crate::data::missile;
@@ -136,6 +139,34 @@ pub fn arrive(position: Vec3, target: Vec3, speed: f32, slowing_radius: f32) -> 
     d / dist * speed * ramp
 }
 
+/// How long an agent takes to slow down when it arrives at a goal,
+/// seconds: it slows linearly within this many seconds' walk of it.
+pub const ARRIVAL_SECONDS: f32 = 0.5;
+
+/// Arrive at a fixed `goal` within one tick of `dt` seconds: [`arrive`]
+/// with a slowing radius of [`ARRIVAL_SECONDS`] at `speed`, never
+/// overshooting the goal within the tick (so agents stop on it instead of
+/// orbiting it). `planar` ignores heights.
+pub fn arrive_at(position: Vec3, goal: Vec3, speed: f32, dt: f32, planar: bool) -> Vec3 {
+    let mut to = goal - position;
+    if planar {
+        to.y = 0.0;
+    }
+    let distance = to.length();
+    let slowing = speed * ARRIVAL_SECONDS;
+    // Far from the goal this is exactly `seek`, bit for bit.
+    let v = seek(position, goal, speed, 1.0, planar);
+    if distance >= slowing && distance >= speed * dt {
+        return v;
+    }
+    let ramp = if slowing > 0.0 {
+        (distance / slowing).min(1.0)
+    } else {
+        1.0
+    };
+    (v * ramp).clamp_length_max(distance / dt.max(f32::EPSILON))
+}
+
 /// Reynolds' wander, planar: turn the facing by a random angle in
 /// `[-turn_deg, turn_deg]` about Y and move along it at `speed`.
 pub fn wander(rng: &mut AgentRng, facing: Vec3, speed: f32, turn_deg: f32) -> (Vec3, Vec3) {
@@ -179,6 +210,10 @@ pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec
         Movement::Custom { .. } => (Vec3::ZERO, input.facing),
         Movement::Wander { speed, turn_deg } => match (input.decision.state, input.target_position)
         {
+            (BehaviourState::Chase, Some(t)) if input.decision.target.is_none() => {
+                let v = arrive_at(input.position, t, speed, input.dt, true);
+                (v, v.try_normalize().unwrap_or(input.facing))
+            }
             (BehaviourState::Chase, Some(t)) => {
                 let v = pursue(
                     input.position,
@@ -223,6 +258,10 @@ pub fn steer(movement: &Movement, input: SteerInput, rng: &mut AgentRng) -> (Vec
         } => {
             let target_velocity = input.target_velocity.unwrap_or(Vec3::ZERO);
             let steered = match (input.decision.state, input.target_position) {
+                // A goal, not an agent: arrive there.
+                (BehaviourState::Chase, Some(t)) if input.decision.target.is_none() => {
+                    Some(arrive_at(input.position, t, max_speed, input.dt, planar))
+                }
                 (BehaviourState::Chase, Some(t)) => Some(pursue(
                     input.position,
                     max_speed,

@@ -8,12 +8,13 @@ use rayon::prelude::*;
 
 use crate::data::{
     AgentId, Archetype, ArchetypeId, BehaviourState, BodyMode, Decision, Mind, Missile, Movement,
-    NavState, Percepts, SenseKind, SteerInput,
+    NavState, Percepts, RayScratch, SenseKind, SteerInput, Walls,
 };
 use crate::par::PAR_MIN;
 use crate::world::plugins::Plugins;
 use crate::world::{Agents, World};
 
+use super::look_ahead::look_ahead;
 use super::{separation, steer};
 
 /// Scratch memory of the steer stage, kept by the pipeline between ticks.
@@ -37,6 +38,8 @@ struct SteerContext<'a> {
     generations: &'a [u32],
     decisions: &'a [Decision],
     waypoints: &'a [Option<Vec3>],
+    /// The walls agents look ahead for, if the world has any.
+    walls: Option<&'a Walls>,
     dt: f32,
 }
 
@@ -49,7 +52,7 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
             .agents
             .nav
             .iter()
-            .map(|s: &NavState| nav?.pos(s.next?)),
+            .map(|s: &NavState| s.heading_point(nav?)),
     );
     let Agents {
         archetype,
@@ -78,6 +81,7 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
         generations: generation,
         decisions: decision,
         waypoints: &scratch.waypoints,
+        walls: world.occluders.as_ref().map(|o| &o.walls),
         dt: world.config.tick_seconds,
     };
     let facings = &*facing;
@@ -88,7 +92,7 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
         .zip(missile.par_iter_mut())
         .enumerate()
         .with_min_len(PAR_MIN)
-        .for_each(|(i, (((v, f), mind), missile))| {
+        .for_each_init(RayScratch::new, |rays, (i, (((v, f), mind), missile))| {
             if !ctx.alive[i] || ctx.body[i] == BodyMode::Kinematic {
                 (*v, *f) = (Vec3::ZERO, facings[i]);
                 return;
@@ -103,6 +107,9 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
                 Some(m) => steer_missile(&ctx, i, m),
                 None => steer_agent(&ctx, i, current, facings[i], mind),
             };
+            if missile.is_none() {
+                (*v, *f) = keep_off_walls(&ctx, i, (*v, *f), rays);
+            }
         });
 }
 
@@ -166,6 +173,34 @@ fn steer_agent(
         }
     }
     (v, f)
+}
+
+/// Agent `i`'s `(velocity, facing)` after looking ahead for walls (see
+/// [`look_ahead`]); agents with local avoidance leave walls to it. The
+/// facing turns with the velocity when it followed it.
+fn keep_off_walls(
+    ctx: &SteerContext<'_>,
+    i: usize,
+    (v, f): (Vec3, Vec3),
+    rays: &mut RayScratch,
+) -> (Vec3, Vec3) {
+    let archetype = &ctx.archetypes[ctx.archetype_of[i].index()];
+    let Some(walls) = ctx.walls else {
+        return (v, f);
+    };
+    if archetype.avoidance.is_some() {
+        return (v, f);
+    }
+    let turned = look_ahead(walls, (ctx.positions[i], v), archetype.radius, rays);
+    if turned == v {
+        return (v, f);
+    }
+    let followed = v.try_normalize().is_some_and(|d| d.dot(f) > 0.999);
+    let facing = match turned.try_normalize() {
+        Some(d) if followed => d,
+        _ => f,
+    };
+    (turned, facing)
 }
 
 /// One tick of missile agent `i`: turn toward the decision's target (if

@@ -29,6 +29,10 @@ pub struct Agents {
     /// Simulated ones the integrate stage applies it).
     pub(crate) desired_velocity: Vec<Vec3>,
     pub(crate) desired_facing: Vec<Vec3>,
+    /// What steering asked for before local avoidance changed it (the
+    /// avoid stage's preferred velocity; equal to the desired velocity of
+    /// agents that do not avoid).
+    pub(crate) preferred_velocity: Vec<Vec3>,
     pub(crate) body: Vec<BodyMode>,
     pub(crate) decision: Vec<Decision>,
     pub(crate) mind: Vec<Mind>,
@@ -39,6 +43,9 @@ pub struct Agents {
     pub(crate) memory: Vec<Vec<MemoryEntry>>,
     /// Where waypoint walkers are on the graph.
     pub(crate) nav: Vec<NavState>,
+    /// Per slot, where the agent goes when nothing else occupies it (its
+    /// standing goal), world units.
+    pub(crate) goal: Vec<Option<Vec3>>,
     /// Per slot, whether an agent lives in it.
     pub(crate) alive: Vec<bool>,
     /// Per slot, its current generation (the live agent's, or the next
@@ -143,6 +150,12 @@ impl Agents {
         &self.desired_facing
     }
 
+    /// Per slot, the agent's standing goal (see
+    /// [`World::set_goal`](crate::World::set_goal)), world units.
+    pub fn goals(&self) -> &[Option<Vec3>] {
+        &self.goal
+    }
+
     /// Last decisions, per slot.
     pub fn decisions(&self) -> &[Decision] {
         &self.decision
@@ -183,6 +196,7 @@ impl Agents {
         self.facing.push(Vec3::X);
         self.desired_velocity.push(Vec3::ZERO);
         self.desired_facing.push(Vec3::X);
+        self.preferred_velocity.push(Vec3::ZERO);
         self.body.push(BodyMode::Simulated);
         self.decision.push(Decision::default());
         self.mind.push(Mind {
@@ -193,6 +207,7 @@ impl Agents {
         self.missile.push(None);
         self.memory.push(Vec::new());
         self.nav.push(NavState::default());
+        self.goal.push(None);
         self.alive.push(false);
         self.generation.push(0);
         self.free.insert((self.names.len() - 1) as u32);

@@ -71,4 +71,13 @@ impl World {
     pub fn desired_facings(&self) -> &[Vec3] {
         &self.agents.desired_facing
     }
+
+    /// Per slot, the velocity steering asked for before local avoidance
+    /// changed it (world units per second): the preferred velocity of the
+    /// avoid stage, for drawing next to the chosen one
+    /// ([`World::desired_velocities`]). Equal to it for agents that do not
+    /// avoid.
+    pub fn preferred_velocities(&self) -> &[Vec3] {
+        &self.agents.preferred_velocity
+    }
 }

@@ -104,6 +104,7 @@ impl World {
         }
         self.block_crossing(index, enabled);
         self.walls_info.changed = true;
+        self.mark_clearance(index);
         self.push_event(EventKind::DoorChanged {
             wall: index as u32,
             open: !enabled,
@@ -119,6 +120,7 @@ impl World {
             pvs: None,
         });
         let index = occluders.walls.push(wall);
+        self.stale_clearance.wall(&wall);
         let info = &mut self.walls_info;
         info.changed = true;
         info.names.resize(index + 1, None);
@@ -147,6 +149,7 @@ impl World {
         self.walls_info.door[index] = false;
         self.walls_info.crossing[index].clear();
         self.walls_info.changed = true;
+        self.mark_clearance(index);
         Ok(())
     }
 
@@ -200,6 +203,14 @@ impl World {
     /// door); `None` when it does not exist.
     pub fn is_link_blocked(&self, from: WaypointId, to: WaypointId) -> Option<bool> {
         self.nav.as_ref()?.is_link_blocked(from, to)
+    }
+
+    /// Marks the links near wall `index` for measuring again.
+    fn mark_clearance(&mut self, index: usize) {
+        if let Some(wall) = self.walls().and_then(|w| w.walls().get(index)) {
+            let wall = *wall;
+            self.stale_clearance.wall(&wall);
+        }
     }
 
     fn walls(&self) -> Option<&Walls> {

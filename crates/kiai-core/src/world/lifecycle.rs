@@ -82,10 +82,12 @@ impl World {
         a.facing[index] = facing;
         a.desired_velocity[index] = Vec3::ZERO;
         a.desired_facing[index] = facing;
+        a.preferred_velocity[index] = Vec3::ZERO;
         a.body[index] = archetype.body;
         a.decision[index] = Decision::default();
         a.memory[index].clear();
         a.nav[index] = NavState::default();
+        a.goal[index] = None;
         a.missile[index] = missile_of(archetype.movement, spawn.position, facing);
         a.mind[index] = Mind {
             rng: agent_stream(self.config.seed, id),
@@ -132,9 +134,11 @@ impl World {
         a.alive[i] = false;
         a.velocity[i] = Vec3::ZERO;
         a.desired_velocity[i] = Vec3::ZERO;
+        a.preferred_velocity[i] = Vec3::ZERO;
         a.decision[i] = Decision::default();
         a.memory[i].clear();
         a.nav[i] = NavState::default();
+        a.goal[i] = None;
         a.missile[i] = None;
         // A slot whose generations are used up is retired, never reused.
         if let Some(next) = a.generation[i].checked_add(1) {

@@ -3,11 +3,13 @@
 
 mod agents;
 mod bodies;
+mod clearance;
 mod config;
 mod dynamic;
 mod events;
 mod fog;
 mod lifecycle;
+mod orders;
 pub mod plugins;
 
 pub use agents::Agents;
@@ -62,6 +64,8 @@ pub struct World {
     pub(crate) replan: lifecycle::Replan,
     /// Wall names, doors and the links doors cross.
     pub(crate) walls_info: dynamic::WallInfo,
+    /// Waypoint links whose clearance must be measured again.
+    pub(crate) stale_clearance: clearance::StaleClearance,
 }
 
 impl World {
@@ -90,6 +94,7 @@ impl World {
             deferred: Vec::new(),
             replan: lifecycle::Replan::default(),
             walls_info: dynamic::WallInfo::default(),
+            stale_clearance: clearance::StaleClearance::default(),
         }
     }
 
@@ -120,6 +125,7 @@ impl World {
         }
         self.compiled.push(CompiledSenses::new(&archetype.senses));
         self.archetypes.push(archetype);
+        self.stale_clearance.all = true;
         Ok(ArchetypeId::from_index(self.archetypes.len() - 1))
     }
 
@@ -160,6 +166,7 @@ impl World {
             ..dynamic::WallInfo::default()
         };
         self.occluders = Some(occluders);
+        self.stale_clearance.all = true;
     }
 
     /// Caps the occlusion rays of each sense stage (`None`: no cap, the
@@ -194,6 +201,7 @@ impl World {
         }
         self.relink_doors();
         self.replan.all = true;
+        self.stale_clearance.all = true;
     }
 
     /// The waypoint graph, if any.

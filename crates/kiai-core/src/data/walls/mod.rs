@@ -48,10 +48,13 @@ mod changes;
 mod grid;
 mod near;
 mod query;
+mod slide;
+mod sweep;
 #[cfg(test)]
 mod tests;
 
 pub use near::NearWalls;
+pub use sweep::{Contact, Sweep, clear_of_brute, nearest_distance_brute, sweep_circle_brute};
 
 use glam::{Vec2, Vec3};
 

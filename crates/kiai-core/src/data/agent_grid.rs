@@ -1,5 +1,7 @@
 //! Uniform grid broadphase on the X-Z plane, rebuilt every tick by counting
-//! sort (two passes over the agents, no per-cell allocation).
+//! sort (two passes over the agents, no per-cell allocation). The sense
+//! stage builds it; the avoid stage finds neighbours in it (positions have
+//! not changed in between).
 //!
 //! Besides the buckets, the grid keeps the agents' positions as separate
 //! `x`, `y`, `z` arrays in cell order, so that the candidate filter of the
@@ -10,8 +12,11 @@
 
 use glam::{Vec2, Vec3};
 
-use super::kernels::BLOCK;
 use crate::data::{ArchetypeId, FactionId};
+
+/// Positions are read in blocks of this many by the sense stage's kernels;
+/// the position arrays are padded by one block.
+pub(crate) const BLOCK: usize = 16;
 
 /// Most cells per agent the grid will allocate; beyond that cells grow.
 const MAX_CELLS_PER_AGENT: usize = 4;
@@ -247,7 +252,6 @@ impl UniformGrid {
     /// `order`, `xs`, `ys`, `zs`) whose cells overlap the square
     /// `center ± reach`: one range per row of cells, ascending. Together they
     /// hold a superset of the agents within `reach` on X-Z.
-    #[cfg(test)]
     pub(crate) fn for_each_span(
         &self,
         center: Vec2,

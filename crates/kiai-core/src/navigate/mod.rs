@@ -18,6 +18,15 @@
 //! opened, plans again: on from the waypoint it walks to, or back through
 //! the one it came from, whichever is shorter from where it stands.
 //! Reaching the goal and finding no route are reported as events.
+//!
+//! Links narrower than a walker's radius (their clearance, measured against
+//! the walls) are never chosen or searched. Walkers that smooth their
+//! routes cut corners ([`smooth`]); walkers that walls or crowds can hold
+//! up notice when they stop making progress and find another way
+//! ([`stuck`]).
+
+mod smooth;
+mod stuck;
 
 use kiai_nav::{
     CostListId, Destination, Heading, NavGraph, NavQuery, NeighbourFilter, PathFilter,
@@ -34,6 +43,15 @@ use crate::world::World;
 /// Largest number of waypoints one A* search may expand.
 const MAX_SEARCH_NODES: u32 = 65_536;
 
+/// Scratch memory of the navigate stage, kept by the pipeline.
+#[derive(Debug, Default)]
+pub(crate) struct NavScratch {
+    /// The A* query every walker's search reuses.
+    query: Option<NavQuery>,
+    /// Per slot, what the smoothing pass found clear.
+    clear: Vec<smooth::Clear>,
+}
+
 /// What one walker needs besides its state: its archetype's settings and
 /// the graph.
 struct Walker<'a> {
@@ -42,16 +60,45 @@ struct Walker<'a> {
     arrive_radius: f32,
     jitter: f32,
     cost_list: CostListId,
+    /// Its body's radius: narrower links are skipped.
+    radius: f32,
+    /// Whether it smooths its route.
+    smooth: bool,
+}
+
+impl Walker<'_> {
+    /// What seed 001's selections may pick from.
+    fn neighbours(&self) -> NeighbourFilter<'static> {
+        NeighbourFilter {
+            min_clearance: self.radius,
+            ..NeighbourFilter::default()
+        }
+    }
 }
 
 /// Chooses new `next` waypoints for walkers that reached theirs, after
-/// re-planning what a graph change affected.
-pub(crate) fn run(world: &mut World, query: &mut Option<NavQuery>) {
+/// re-planning what a graph change affected; then walkers cut corners and
+/// notice when they are stuck.
+pub(crate) fn run(world: &mut World, scratch: &mut NavScratch) {
+    world.refresh_clearance();
+    if world.nav.is_none() {
+        world.replan = Default::default();
+        return;
+    }
+    choose(world, scratch);
+    smooth::run(world, &mut scratch.clear);
+    stuck::run(world, &scratch.clear);
+}
+
+/// Re-plans and picks next waypoints, in agent order.
+fn choose(world: &mut World, scratch: &mut NavScratch) {
     let replan = std::mem::take(&mut world.replan);
     let Some(nav) = world.nav.as_ref() else {
         return;
     };
-    let query = query.get_or_insert_with(|| NavQuery::new(MAX_SEARCH_NODES));
+    let query = scratch
+        .query
+        .get_or_insert_with(|| NavQuery::new(MAX_SEARCH_NODES));
     let mut events = Vec::new();
     let a = &mut world.agents;
     for i in 0..a.len() {
@@ -63,6 +110,7 @@ pub(crate) fn run(world: &mut World, query: &mut Option<NavQuery>) {
             route,
             arrive_radius,
             jitter,
+            smooth,
             ..
         } = archetype.movement
         else {
@@ -74,6 +122,8 @@ pub(crate) fn run(world: &mut World, query: &mut Option<NavQuery>) {
             arrive_radius,
             jitter,
             cost_list: archetype.cost_list.unwrap_or(CostListId(0)),
+            radius: archetype.radius,
+            smooth,
         };
         let id = AgentId::new(i as u32, a.generation[i]);
         let state = &mut a.nav[i];
@@ -81,9 +131,7 @@ pub(crate) fn run(world: &mut World, query: &mut Option<NavQuery>) {
             let position = a.position[i];
             replan_walker(&walker, query, state, (&replan, position), id, &mut events);
         }
-        let target = a.decision[i]
-            .target
-            .and_then(|t| a.position.get(t.index()).copied());
+        let target = destination(&a.decision[i], &a.position);
         let step = Step {
             position: a.position[i],
             decision: a.decision[i].state,
@@ -102,6 +150,13 @@ pub(crate) fn run(world: &mut World, query: &mut Option<NavQuery>) {
     for kind in events {
         world.push_event(kind);
     }
+}
+
+/// Where a decision sends a walker: its target's position, else its goal.
+fn destination(d: &crate::data::Decision, positions: &[glam::Vec3]) -> Option<glam::Vec3> {
+    d.target
+        .and_then(|t| positions.get(t.index()).copied())
+        .or(d.goal)
 }
 
 /// One walker's situation this tick.
@@ -124,14 +179,19 @@ fn advance(
     events: &mut Vec<EventKind>,
 ) {
     let nav = walker.nav;
-    if state.at.is_none() {
+    // A walker entering the graph walks to the nearest waypoint first; one
+    // that smooths its route plans on from there at once, so that it can
+    // cut that corner too.
+    let entering = state.at.is_none();
+    if entering {
         state.at = nav.nearest_waypoint(step.position, true);
         state.next = state.at;
     }
-    let reached = state
-        .next
-        .and_then(|n| nav.pos(n))
-        .is_none_or(|p| p.distance(step.position) <= walker.arrive_radius);
+    let reached = (entering && walker.smooth)
+        || state
+            .next
+            .and_then(|n| nav.pos(n))
+            .is_none_or(|p| p.distance(step.position) <= walker.arrive_radius);
     if !reached {
         return;
     }
@@ -146,7 +206,7 @@ fn advance(
         BehaviourState::Evade => Some(Heading::Away),
         BehaviourState::RandomWalk => None,
     };
-    let filter = NeighbourFilter::default();
+    let filter = walker.neighbours();
     let chosen = match (heading, target_waypoint) {
         (Some(Heading::Toward), Some(goal)) if goal == at => {
             if moved {
@@ -163,6 +223,7 @@ fn advance(
         (Some(heading), Some(goal)) => {
             let mut options = SelectOptions::new(heading, walker.cost_list);
             options.jitter = walker.jitter;
+            options.filter = walker.neighbours();
             state.route.clear();
             state.route_goal = None;
             nav.select_neighbour(at, Destination::Waypoint(goal), &options, rng)
@@ -172,6 +233,13 @@ fn advance(
             state.route_goal = None;
             nav.select_random_neighbour(at, &filter, rng)
         }
+    };
+    let chosen = match chosen {
+        Some(hop) if entering && walker.smooth && hop != at => {
+            state.route.push(hop);
+            Some(at)
+        }
+        other => other,
     };
     state.next = match chosen {
         Some(next) => Some(next),
@@ -257,9 +325,11 @@ fn plan(
     if from == goal {
         return Some(0.0);
     }
+    let mut filter = PathFilter::new(walker.cost_list);
+    filter.min_clearance = walker.radius;
     let found = walker
         .nav
-        .find_path(from, goal, &PathFilter::new(walker.cost_list), query)
+        .find_path(from, goal, &filter, query)
         .ok()
         .filter(|r| r.is_complete())?;
     state

@@ -1,0 +1,305 @@
+//! The avoid stage: every Simulated agent whose archetype has
+//! [`Avoidance`] trades the velocity steering asked for (its *preferred*
+//! velocity, kept in [`World::preferred_velocities`]) for the nearest one
+//! that avoids its nearest neighbours and the walls for a time horizon
+//! (ORCA, [`super::orca`]).
+//!
+//! - Neighbours come from the sense stage's grid (positions have not
+//!   changed since it was built): the `max_neighbours` nearest within the
+//!   agent's reach (its radius, the largest radius and `time_horizon`
+//!   seconds at its top speed), nearest first, ties by slot, so the result
+//!   does not depend on threads.
+//! - Who gives way: between agents under way that avoid, the one of
+//!   higher [`Avoidance::priority`] does not give way at all and the lower
+//!   one all of it; equals share, the faster one less. An agent that
+//!   wants to stand still (arrived, waiting) steps aside like an equal
+//!   whatever its priority: priorities order traffic, not a crowd at
+//!   rest, which would otherwise wall the way off. Agents that do not avoid (no avoidance,
+//!   Driven or Kinematic bodies, missiles) are avoided by the others but
+//!   never adjusted.
+//! - Walls within `wall_time_horizon` seconds at top speed are obstacles,
+//!   nearest first.
+//! - The preferred velocity is turned by a hundredth of a radian at most,
+//!   a deterministic function of the agent and the tick, so that perfectly
+//!   symmetric crowds do not lock up (as RVO2's examples do).
+
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+
+use crate::data::agent_grid::UniformGrid;
+use crate::data::walls::Sweep;
+use crate::data::{Archetype, ArchetypeId, Avoidance, BodyMode, RayScratch, Walls};
+use crate::par::PAR_MIN;
+use crate::world::{Agents, World};
+
+use super::orca::{OrcaAgent, OrcaNeighbour, OrcaScratch, OrcaSegment, compute_velocity};
+
+/// How much of the avoidance moves from a moving agent to a standing one
+/// of equal priority: at full speed against standing still, the mover
+/// takes 0.5 - MOMENTUM of it.
+const MOMENTUM: f32 = 0.45;
+
+/// Below this fraction of its top speed, an agent's preferred velocity
+/// counts as standing still.
+const RESTING: f32 = 0.05;
+
+/// Largest angle the preferred velocity is turned by, radians.
+const PERTURBATION: f32 = 0.01;
+
+/// Scratch memory of one thread of the avoid stage.
+#[derive(Default)]
+struct Local {
+    orca: OrcaScratch,
+    rays: RayScratch,
+    /// The nearest neighbours: [`neighbour_key`]s, nearest first.
+    near: Vec<u64>,
+    neighbours: Vec<OrcaNeighbour>,
+    /// Walls in reach: (distance, index), sorted.
+    near_walls: Vec<(f32, u32)>,
+    segments: Vec<OrcaSegment>,
+}
+
+/// What every agent's avoidance reads.
+struct Context<'a> {
+    grid: &'a UniformGrid,
+    archetypes: &'a [Archetype],
+    archetype_of: &'a [ArchetypeId],
+    positions: &'a [Vec3],
+    velocities: &'a [Vec3],
+    /// What steering asked for this tick, before avoidance.
+    preferred: &'a [Vec3],
+    body: &'a [BodyMode],
+    alive: &'a [bool],
+    generations: &'a [u32],
+    walls: Option<&'a Walls>,
+    /// The largest radius of any archetype, world units.
+    max_radius: f32,
+    dt: f32,
+    tick: u64,
+}
+
+/// Runs the avoid stage over `world` with the neighbours in `grid`.
+pub(crate) fn run(world: &mut World, grid: &UniformGrid) {
+    let Agents {
+        archetype,
+        position,
+        velocity,
+        desired_velocity,
+        desired_facing,
+        preferred_velocity,
+        body,
+        alive,
+        generation,
+        ..
+    } = &mut world.agents;
+    preferred_velocity.clone_from(desired_velocity);
+    if !world.archetypes.iter().any(|a| a.avoidance.is_some()) {
+        return;
+    }
+    let ctx = Context {
+        grid,
+        archetypes: &world.archetypes,
+        archetype_of: archetype,
+        positions: position,
+        velocities: velocity,
+        preferred: preferred_velocity,
+        body,
+        alive,
+        generations: generation,
+        walls: world.occluders.as_ref().map(|o| &o.walls),
+        max_radius: world
+            .archetypes
+            .iter()
+            .map(|a| a.radius)
+            .fold(0.0, f32::max),
+        dt: world.config.tick_seconds,
+        tick: world.tick,
+    };
+    desired_velocity
+        .par_iter_mut()
+        .zip(desired_facing.par_iter_mut())
+        .enumerate()
+        .with_min_len(PAR_MIN)
+        .for_each_init(Local::default, |local, (i, (v, f))| {
+            if !ctx.alive[i] || ctx.body[i] != BodyMode::Simulated {
+                return;
+            }
+            let archetype = &ctx.archetypes[ctx.archetype_of[i].index()];
+            let Some(avoidance) = archetype.avoidance else {
+                return;
+            };
+            let chosen = avoid(&ctx, i, (archetype, avoidance), *v, local);
+            if chosen != *v {
+                let followed = v.try_normalize().is_some_and(|d| d.dot(*f) > 0.999);
+                if followed && let Some(d) = chosen.try_normalize() {
+                    *f = d;
+                }
+                *v = chosen;
+            }
+        });
+}
+
+/// Agent `i`'s velocity with avoidance, given the one it prefers.
+fn avoid(
+    ctx: &Context<'_>,
+    i: usize,
+    (archetype, avoidance): (&Archetype, Avoidance),
+    preferred: Vec3,
+    local: &mut Local,
+) -> Vec3 {
+    let xz = |v: Vec3| Vec2::new(v.x, v.z);
+    let max_speed = archetype.movement.max_speed();
+    let me = OrcaAgent {
+        position: xz(ctx.positions[i]),
+        velocity: xz(ctx.velocities[i]),
+        radius: archetype.radius,
+        preferred_velocity: perturb(xz(preferred), ctx, i),
+        max_speed,
+        time_horizon: avoidance.time_horizon,
+        obstacle_time_horizon: avoidance.wall_time_horizon,
+    };
+    let reach = archetype.radius + ctx.max_radius + avoidance.time_horizon * max_speed;
+    nearest_neighbours(ctx, i, (reach, avoidance.max_neighbours as usize), local);
+    local.neighbours.clear();
+    for &key in &local.near {
+        let j = key as u32 as usize;
+        let other = &ctx.archetypes[ctx.archetype_of[j].index()];
+        let responsibility = match other.avoidance {
+            Some(theirs) if ctx.body[j] == BodyMode::Simulated => {
+                let resting = |k: usize, top: f32| ctx.preferred[k].length() < RESTING * top;
+                let share = if resting(i, max_speed) || resting(j, other.movement.max_speed()) {
+                    0.5
+                } else {
+                    avoidance.responsibility(theirs.priority)
+                };
+                match share {
+                    // Between equals, the one that moves keeps moving.
+                    0.5 => {
+                        let fraction = |k: usize, top: f32| {
+                            (ctx.velocities[k].length() / top.max(1e-6)).min(1.0)
+                        };
+                        let mine = fraction(i, max_speed);
+                        let theirs = fraction(j, other.movement.max_speed());
+                        (0.5 + MOMENTUM * (theirs - mine)).clamp(0.0, 1.0)
+                    }
+                    r => r,
+                }
+            }
+            _ => 1.0,
+        };
+        local.neighbours.push(OrcaNeighbour {
+            position: xz(ctx.positions[j]),
+            velocity: xz(ctx.velocities[j]),
+            radius: other.radius,
+            responsibility,
+        });
+    }
+    let wall_reach = archetype.radius + avoidance.wall_time_horizon * max_speed;
+    let floor = ctx.positions[i].y + Sweep::STEP_HEIGHT;
+    nearest_walls(ctx.walls, (me.position, wall_reach, floor), local);
+    let v = compute_velocity(
+        &me,
+        &local.neighbours,
+        &local.segments,
+        ctx.dt,
+        &mut local.orca,
+    );
+    Vec3::new(v.x, preferred.y, v.y)
+}
+
+/// Fills `local.near` with the `k` nearest other live agents within
+/// `reach` of agent `i` on X-Z, nearest first (ties by slot): every
+/// candidate in reach is collected, then the `k` smallest keys selected
+/// and sorted.
+fn nearest_neighbours(ctx: &Context<'_>, i: usize, (reach, k): (f32, usize), local: &mut Local) {
+    let near = &mut local.near;
+    near.clear();
+    let grid = ctx.grid;
+    if k == 0 || grid.rank.len() != ctx.positions.len() || reach.is_nan() || reach < 0.0 {
+        return;
+    }
+    let p = ctx.positions[i];
+    let r2 = reach * reach;
+    grid.for_each_span(Vec2::new(p.x, p.z), reach, |span| {
+        for at in span {
+            let (dx, dz) = (grid.xs[at] - p.x, grid.zs[at] - p.z);
+            let d2 = dx * dx + dz * dz;
+            let j = grid.order[at];
+            if d2 <= r2 && j as usize != i && ctx.alive[j as usize] {
+                near.push(neighbour_key(d2, j));
+            }
+        }
+    });
+    if near.len() > k {
+        near.select_nth_unstable(k - 1);
+        near.truncate(k);
+    }
+    near.sort_unstable();
+}
+
+/// A neighbour as one integer that sorts by squared distance, then slot:
+/// the bits of a non-negative float order as the float does.
+fn neighbour_key(d2: f32, slot: u32) -> u64 {
+    (u64::from(d2.max(0.0).to_bits()) << 32) | u64::from(slot)
+}
+
+/// Fills `local.segments` with the standing walls taller than `floor`
+/// within `reach` of `center`, nearest first (ties by index).
+fn nearest_walls(
+    walls: Option<&Walls>,
+    (center, reach, floor): (Vec2, f32, f32),
+    local: &mut Local,
+) {
+    local.segments.clear();
+    local.near_walls.clear();
+    let Some(walls) = walls else {
+        return;
+    };
+    let near = &mut local.near_walls;
+    walls.for_each_in_box(
+        center - reach,
+        center + reach,
+        &mut local.rays,
+        |w, wall| {
+            if !wall.is_finite() || wall.height <= floor {
+                return;
+            }
+            let d = distance_to_segment(center, wall.from, wall.to);
+            if d <= reach {
+                near.push((d, w as u32));
+            }
+        },
+    );
+    near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let all = walls.walls();
+    local
+        .segments
+        .extend(near.iter().map(|&(_, w)| OrcaSegment {
+            a: all[w as usize].from,
+            b: all[w as usize].to,
+        }));
+}
+
+/// The distance from `p` to the segment `a..b`, world units.
+fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let s = if len2 > 0.0 {
+        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(a + ab * s)
+}
+
+/// `v` turned by a small angle that depends only on the agent and the
+/// tick (at most [`PERTURBATION`] radians).
+fn perturb(v: Vec2, ctx: &Context<'_>, i: usize) -> Vec2 {
+    let mut x = (i as u64) ^ (u64::from(ctx.generations[i]) << 32) ^ ctx.tick.rotate_left(17);
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^= x >> 31;
+    let unit = (x >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0;
+    Vec2::from_angle(unit * PERTURBATION).rotate(v)
+}
