@@ -186,6 +186,7 @@ fn movement_of(kind: &str) -> MovementDef {
             route: RouteDef::Select,
             arrive_radius: 0.5,
             jitter: 0.0,
+            smooth: false,
         },
         "Wander" => MovementDef::Wander {
             speed: 1.5,
@@ -278,6 +279,7 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
             route,
             arrive_radius,
             jitter,
+            smooth,
         } => {
             f.field("speed", "World units per second, >= 0", |ui| {
                 ui.add(widgets::speed(speed, 0.0..=1000.0))
@@ -295,6 +297,11 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
                 "jitter",
                 "Random variation of the local choice's costs, >= 0",
                 |ui| ui.add(widgets::number(jitter, 0.0..=1000.0, 2)),
+            );
+            f.field(
+                "smooth",
+                "Walk the A* route like a person: head straight for the farthest waypoint the body (its radius) fits to, and straight to the destination once the way is clear (off: corner to corner, as in seed 001)",
+                |ui| ui.checkbox(smooth, ""),
             );
         }
         MovementDef::Wander { speed, turn_deg } => {
