@@ -36,6 +36,12 @@ pub fn switches(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     );
     ui.checkbox(&mut o.paths, "Routes and next waypoints");
     ui.checkbox(&mut o.steering, "Velocity vectors");
+    ui.checkbox(&mut o.bodies, "Bodies: a circle of each agent's radius");
+    ui.checkbox(
+        &mut o.avoidance,
+        "Avoidance: preferred and chosen velocity where they differ",
+    );
+    ui.checkbox(&mut o.smoothed, "Smoothed routes of waypoint walkers");
     ui.checkbox(&mut o.missiles, "Missiles: heading and line to the target");
     ui.checkbox(&mut o.sounds, "This tick's sounds");
     ui.checkbox(&mut o.start_positions, "Where agents started");

@@ -357,6 +357,7 @@ impl CanvasView {
         }
         if let crate::model::Scene::Live(sim) = scene {
             layers::live::motion(p, sim, o, selected);
+            layers::movement::movement(p, sim, o, selected);
             if o.start_positions {
                 layers::agents::start_positions(p, model.doc.def(), scene);
             }
