@@ -107,7 +107,8 @@ pub struct Palette {
     pub route: Color32,
     /// Velocity vectors.
     pub steering: Color32,
-    /// Agents' bodies: a circle of the archetype's radius.
+    /// Agents' bodies: a circle of the archetype's radius (on a halo of
+    /// `label_back`, so it reads on every fill).
     pub body: Color32,
     /// The velocity steering asked for, before avoidance.
     pub velocity_preferred: Color32,
@@ -193,7 +194,7 @@ impl Palette {
             percept_memory: oi::REDDISH_PURPLE,
             route: Color32::from_rgba_unmultiplied(0, 158, 115, 190),
             steering: oi::YELLOW,
-            body: Color32::from_rgba_unmultiplied(200, 200, 200, 150),
+            body: Color32::from_gray(235),
             velocity_preferred: oi::REDDISH_PURPLE,
             velocity_chosen: oi::SKY_BLUE,
             route_smooth: Color32::from_rgba_unmultiplied(230, 159, 0, 200),
@@ -272,7 +273,7 @@ impl Palette {
             percept_memory: oi::REDDISH_PURPLE,
             route: Color32::from_rgba_unmultiplied(0, 140, 100, 200),
             steering: Color32::from_rgb(190, 150, 0),
-            body: Color32::from_rgba_unmultiplied(60, 60, 60, 150),
+            body: Color32::from_gray(25),
             velocity_preferred: oi::REDDISH_PURPLE,
             velocity_chosen: oi::BLUE,
             route_smooth: Color32::from_rgba_unmultiplied(200, 110, 0, 210),

@@ -357,7 +357,7 @@ impl CanvasView {
         }
         if let crate::model::Scene::Live(sim) = scene {
             layers::live::motion(p, sim, o, selected);
-            layers::movement::movement(p, sim, o, selected);
+            layers::movement::routes(p, sim, o, selected);
             if o.start_positions {
                 layers::agents::start_positions(p, model.doc.def(), scene);
             }
@@ -383,6 +383,9 @@ impl CanvasView {
                 names: o.labels,
             },
         );
+        if let crate::model::Scene::Live(sim) = scene {
+            layers::movement::bodies(p, sim, o);
+        }
         if let (crate::model::Scene::Live(sim), Some(i), true) = (scene, selected, o.percepts) {
             layers::live::percepts(p, sim, i);
         }

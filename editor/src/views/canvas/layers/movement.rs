@@ -2,6 +2,12 @@
 //! its archetype's radius (world units), the velocity steering asked for
 //! (preferred) against the one avoidance chose where the two differ, and
 //! the smoothed routes of waypoint walkers that cut corners.
+//!
+//! Routes lie under the agents' glyphs ([`routes`]); bodies and velocities
+//! over them ([`bodies`]): glyphs never shrink below 8 points, so at the
+//! usual zoom a body of radius 0.5 is a ring inside its glyph (on a halo of
+//! the label background, readable on every fill), and the velocity arrows start at
+//! the glyph's edge.
 
 use eframe::egui::{self, Color32, Pos2, Vec2, epaint::PathShape};
 use kiai_core::Movement;
@@ -9,6 +15,7 @@ use kiai_core::glam::Vec3;
 
 use crate::model::Overlays;
 use crate::model::sim::Sim;
+use crate::views::canvas::glyph;
 use crate::views::canvas::paint::{Paint, dir_to_scene, to_scene};
 
 /// Preferred and chosen velocities closer than this (world units per
@@ -22,13 +29,16 @@ fn p2(v: Vec3) -> Pos2 {
     to_scene(v.x, v.z)
 }
 
-/// Bodies, velocities and smoothed routes of the live agents (under the
-/// agents' glyphs); `selected` alone gets its route when an agent is
-/// selected, as with the waypoint routes.
-pub fn movement(p: &mut Paint<'_>, sim: &Sim, o: &Overlays, selected: Option<usize>) {
+/// The smoothed routes (under the agents' glyphs); `selected` alone gets
+/// its route when an agent is selected, as with the waypoint routes.
+pub fn routes(p: &mut Paint<'_>, sim: &Sim, o: &Overlays, selected: Option<usize>) {
     if o.smoothed {
         smoothed_routes(p, sim, selected);
     }
+}
+
+/// Bodies and the preferred and chosen velocities (over the glyphs).
+pub fn bodies(p: &mut Paint<'_>, sim: &Sim, o: &Overlays) {
     if !(o.bodies || o.avoidance) {
         return;
     }
@@ -36,6 +46,11 @@ pub fn movement(p: &mut Paint<'_>, sim: &Sim, o: &Overlays, selected: Option<usi
     let agents = world.agents();
     let preferred = world.preferred_velocities();
     let cull = p.cull(40.0);
+    let edge = glyph::radius(p.zoom()) * p.px;
+    let (halo, light) = (
+        p.stroke(3.5, p.palette.label_back),
+        p.stroke(1.5, p.palette.body),
+    );
     for i in 0..agents.len() {
         let at = p2(agents.positions()[i]);
         if !agents.alive()[i] || !cull.contains(at) {
@@ -43,31 +58,31 @@ pub fn movement(p: &mut Paint<'_>, sim: &Sim, o: &Overlays, selected: Option<usi
         }
         if o.bodies {
             let radius = world.archetypes()[agents.archetypes()[i].index()].radius;
-            p.painter
-                .circle_stroke(at, radius, p.stroke(1.5, p.palette.body));
+            p.painter.circle_stroke(at, radius, halo);
+            p.painter.circle_stroke(at, radius, light);
         }
         if o.avoidance {
             let chosen = agents.velocities()[i];
             let wanted = preferred.get(i).copied().unwrap_or(chosen);
             if (wanted - chosen).length() > SAME_VELOCITY {
-                arrow(p, at, wanted, p.palette.velocity_preferred);
-                arrow(p, at, chosen, p.palette.velocity_chosen);
+                arrow(p, (at, edge), wanted, p.palette.velocity_preferred);
+                arrow(p, (at, edge), chosen, p.palette.velocity_chosen);
             }
         }
     }
 }
 
-/// An arrow from `at` along velocity `v`: where the agent would be in one
-/// second.
-fn arrow(p: &Paint<'_>, at: Pos2, v: Vec3, colour: Color32) {
+/// An arrow along velocity `v`, from the edge of the glyph of radius
+/// `edge` (scene units) around `at`, as long as one second of travel.
+fn arrow(p: &Paint<'_>, (at, edge): (Pos2, f32), v: Vec3, colour: Color32) {
     let d: Vec2 = dir_to_scene(v.x, v.z);
     let length = d.length();
     if length <= f32::EPSILON {
         return;
     }
-    let tip = at + d;
-    let stroke = p.stroke(1.5, colour);
-    p.painter.line_segment([at, tip], stroke);
+    let from = at + d / length * edge;
+    let tip = from + d;
+    p.painter.line_segment([from, tip], p.stroke(1.5, colour));
     let head = (HEAD * p.px).min(length * 0.5);
     let back = -d / length * head;
     let side = egui::vec2(-back.y, back.x) * 0.5;
