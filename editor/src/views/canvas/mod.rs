@@ -357,10 +357,10 @@ impl CanvasView {
         }
         if let crate::model::Scene::Live(sim) = scene {
             layers::live::motion(p, sim, o, selected);
-            layers::movement::routes(p, sim, o, selected);
             if o.start_positions {
                 layers::agents::start_positions(p, model.doc.def(), scene);
             }
+            layers::movement::routes(p, sim, o, selected);
         }
         for i in 0..scene.len() {
             if !(o.senses_all && scene.is_live() || Some(i) == selected) || !scene.alive(i) {

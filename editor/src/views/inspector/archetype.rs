@@ -260,16 +260,15 @@ fn bodies(f: &mut Form<'_>, a: &mut ArchetypeDef) {
     if r.changed() {
         a.radius = Some(radius);
     }
-    f.row(
+    let mut on = a.avoidance.is_some();
+    let r = f.field(
         "avoidance",
         "Avoid other agents and walls with ORCA: take the velocity nearest the preferred one that collides with nobody within the time horizon (off: walk through other bodies)",
-        |ui| {
-            let mut on = a.avoidance.is_some();
-            if ui.checkbox(&mut on, "").changed() {
-                a.avoidance = on.then(AvoidanceDef::default);
-            }
-        },
+        |ui| ui.checkbox(&mut on, ""),
     );
+    if r.changed() {
+        a.avoidance = on.then(AvoidanceDef::default);
+    }
     let Some(av) = &mut a.avoidance else { return };
     f.field(
         "time horizon",

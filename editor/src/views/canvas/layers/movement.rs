@@ -82,7 +82,7 @@ fn arrow(p: &Paint<'_>, (at, edge): (Pos2, f32), v: Vec3, colour: Color32) {
     }
     let from = at + d / length * edge;
     let tip = from + d;
-    p.painter.line_segment([from, tip], p.stroke(1.5, colour));
+    p.painter.line_segment([from, tip], p.stroke(2.0, colour));
     let head = (HEAD * p.px).min(length * 0.5);
     let back = -d / length * head;
     let side = egui::vec2(-back.y, back.x) * 0.5;
