@@ -52,7 +52,7 @@ fn bodies_and_smoothed_routes_are_drawn_where_the_agents_are() {
     let off = render(&mut h);
     for label in [
         "Bodies: a circle of each agent's radius",
-        "Avoidance: preferred and chosen velocity where they differ",
+        "Avoidance: wanted and chosen velocity",
         "Smoothed routes of waypoint walkers",
     ] {
         switch(&mut h, label);
@@ -216,10 +216,7 @@ fn the_velocity_they_wanted_and_the_one_avoidance_chose_are_two_arrows() {
     switch(&mut h, "Names of agents and waypoints");
     assert!(!h.state().model.overlays.labels);
     let off = render(&mut h);
-    switch(
-        &mut h,
-        "Avoidance: preferred and chosen velocity where they differ",
-    );
+    switch(&mut h, "Avoidance: wanted and chosen velocity");
     let on = render(&mut h);
     let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor-avoidance.png");
     h.render().unwrap().save(&out).unwrap();
