@@ -254,8 +254,8 @@ fn bodies(f: &mut Form<'_>, a: &mut ArchetypeDef) {
     let mut radius = a.radius.unwrap_or(kiai_core::Archetype::DEFAULT_RADIUS);
     let r = f.field(
         "radius",
-        "Radius of the body, world units, > 0 (default 0.5): walls keep it this far, avoidance keeps two bodies the sum of their radii apart, and links closer to a wall are not walked",
-        |ui| ui.add(widgets::distance(&mut radius, 0.01..=1000.0)),
+        "Radius of the body, world units, >= 0 (default 0.5; 0: a point): walls keep it this far, avoidance keeps two bodies the sum of their radii apart, and links closer to a wall are not walked",
+        |ui| ui.add(widgets::distance(&mut radius, 0.0..=1000.0)),
     );
     if r.changed() {
         a.radius = Some(radius);
