@@ -336,3 +336,35 @@ fn radius_avoidance_and_goal_edited_in_the_inspector_save_as_small_text_changes(
     h.step();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), SCENE);
 }
+
+/// A time horizon of zero read from a file: the archetype's inspector says
+/// what is wrong above its fields, and typing a valid value clears it.
+#[test]
+fn a_bad_avoidance_value_is_reported_above_the_archetypes_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("room.ron");
+    let bad = SCENE.replace(
+        "planar: true),\n",
+        "planar: true),\n            avoidance: Some((time_horizon: 0.0)),\n",
+    );
+    std::fs::write(&path, bad).unwrap();
+    let mut h = editor(&path);
+    let shown = |h: &Harness<'_, EditorApp>| {
+        h.query_all_by_label_contains("time_horizon must be greater than 0")
+            .count()
+    };
+    assert_eq!(shown(&h), 1, "in the Validation tab");
+    h.get_by_label("walker").click();
+    h.run_steps(3);
+    assert_eq!(shown(&h), 2, "and above the archetype's fields");
+    set(&mut h, "time horizon", 3.0);
+    // Validation runs on a background thread after each change.
+    for _ in 0..100 {
+        if shown(&h) == 0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(shown(&h), 0, "fixed");
+}
