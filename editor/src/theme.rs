@@ -107,6 +107,15 @@ pub struct Palette {
     pub route: Color32,
     /// Velocity vectors.
     pub steering: Color32,
+    /// Agents' bodies: a circle of the archetype's radius (on a halo of
+    /// `label_back`, so it reads on every fill).
+    pub body: Color32,
+    /// The velocity steering asked for, before avoidance.
+    pub velocity_preferred: Color32,
+    /// The velocity avoidance chose.
+    pub velocity_chosen: Color32,
+    /// The way smoothing waypoint walkers take now.
+    pub route_smooth: Color32,
     /// Missiles: heading, and the line to the target.
     pub missile: [Color32; 2],
     /// Rings of this tick's sounds.
@@ -185,6 +194,10 @@ impl Palette {
             percept_memory: oi::REDDISH_PURPLE,
             route: Color32::from_rgba_unmultiplied(0, 158, 115, 190),
             steering: oi::YELLOW,
+            body: Color32::from_gray(235),
+            velocity_preferred: oi::REDDISH_PURPLE,
+            velocity_chosen: oi::SKY_BLUE,
+            route_smooth: Color32::from_rgba_unmultiplied(230, 159, 0, 200),
             missile: [oi::ORANGE, Color32::from_rgba_unmultiplied(213, 94, 0, 140)],
             sound: Color32::from_rgba_unmultiplied(240, 228, 66, 170),
             start_ghost: Color32::from_gray(150),
@@ -260,6 +273,10 @@ impl Palette {
             percept_memory: oi::REDDISH_PURPLE,
             route: Color32::from_rgba_unmultiplied(0, 140, 100, 200),
             steering: Color32::from_rgb(190, 150, 0),
+            body: Color32::from_gray(25),
+            velocity_preferred: oi::REDDISH_PURPLE,
+            velocity_chosen: oi::BLUE,
+            route_smooth: Color32::from_rgba_unmultiplied(200, 110, 0, 210),
             missile: [oi::ORANGE, Color32::from_rgba_unmultiplied(213, 94, 0, 150)],
             sound: Color32::from_rgba_unmultiplied(190, 150, 0, 180),
             start_ghost: Color32::from_gray(120),

@@ -362,6 +362,12 @@ pub fn describe(world: &World, kind: &EventKind) -> String {
         EventKind::RouteFailed { goal, .. } => {
             format!("found no route to waypoint {}", waypoint_name(world, goal))
         }
+        EventKind::Stuck { waypoint, .. } => {
+            format!(
+                "stuck on the way to waypoint {}",
+                waypoint_name(world, waypoint)
+            )
+        }
         EventKind::DoorChanged { wall, open } => {
             format!("wall {wall} {}", if open { "opened" } else { "closed" })
         }

@@ -59,6 +59,8 @@ pub fn default_archetype() -> ArchetypeDef {
         decider: None,
         cost_list: None,
         separation: None,
+        radius: None,
+        avoidance: None,
         script: None,
     }
 }
@@ -383,6 +385,7 @@ pub fn place_agent(
             faction: faction.clone(),
             pos: (x, 0.0, z),
             facing: (1.0, 0.0, 0.0),
+            goal: None,
         }),
     });
     (

@@ -168,6 +168,12 @@ pub struct Overlays {
     pub start_positions: bool,
     /// Agent and waypoint names on the map.
     pub labels: bool,
+    /// Each agent's body: a circle of its radius.
+    pub bodies: bool,
+    /// Preferred and chosen (after avoidance) velocities where they differ.
+    pub avoidance: bool,
+    /// The way smoothing waypoint walkers take now.
+    pub smoothed: bool,
 }
 
 impl Default for Overlays {
@@ -183,6 +189,9 @@ impl Default for Overlays {
             sounds: true,
             start_positions: true,
             labels: true,
+            bodies: false,
+            avoidance: false,
+            smoothed: false,
         }
     }
 }

@@ -11,6 +11,8 @@ pub const SPEED: &str = " u/s";
 pub const ANGLE: &str = "°";
 /// The suffix of tick counts (`40 ticks`).
 pub const TICKS: &str = " ticks";
+/// The suffix of durations in seconds (`4.00 s`).
+pub const SECONDS: &str = " s";
 /// The suffix of percentages (`75 %`).
 pub const PERCENT: &str = " %";
 

@@ -1,7 +1,8 @@
 //! The Layers tab (and the View menu): what the map draws: while editing,
 //! the cost heat map and what the selected agent senses; while the run
 //! plays, states, senses, percepts, routes, steering, missiles, sounds,
-//! where agents started, and the fog of war for a faction or all.
+//! where agents started, bodies, the velocities avoidance changed,
+//! smoothed routes, and the fog of war for a faction or all.
 
 use eframe::egui::{RichText, Ui};
 
@@ -36,6 +37,16 @@ pub fn switches(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     );
     ui.checkbox(&mut o.paths, "Routes and next waypoints");
     ui.checkbox(&mut o.steering, "Velocity vectors");
+    ui.checkbox(&mut o.bodies, "Bodies: a circle of each agent's radius")
+        .on_hover_text("The archetype's radius in world units, drawn over the agent's glyph");
+    ui.checkbox(&mut o.avoidance, "Avoidance: wanted and chosen velocity")
+        .on_hover_text(
+            "Where avoidance changed an agent's velocity: the one steering asked for and the one avoidance chose, as arrows one second of travel long",
+        );
+    ui.checkbox(&mut o.smoothed, "Smoothed routes of waypoint walkers")
+        .on_hover_text(
+            "Walkers with smooth: the straight way to the point they head for, else to their next waypoint and along their route",
+        );
     ui.checkbox(&mut o.missiles, "Missiles: heading and line to the target");
     ui.checkbox(&mut o.sounds, "This tick's sounds");
     ui.checkbox(&mut o.start_positions, "Where agents started");

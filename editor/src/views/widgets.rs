@@ -87,6 +87,16 @@ pub fn speed(value: &mut f32, range: std::ops::RangeInclusive<f32>) -> DragValue
         .suffix(crate::model::units::SPEED)
 }
 
+/// A duration in seconds.
+pub fn seconds(value: &mut f32, range: std::ops::RangeInclusive<f32>) -> DragValue<'_> {
+    DragValue::new(value)
+        .range(range)
+        .clamp_existing_to_range(false)
+        .speed(0.02)
+        .fixed_decimals(2)
+        .suffix(crate::model::units::SECONDS)
+}
+
 /// An angle in degrees.
 pub fn angle(value: &mut f32, range: std::ops::RangeInclusive<f32>) -> DragValue<'_> {
     DragValue::new(value)

@@ -259,6 +259,18 @@ fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
                 "a sound this tick (ring: how far)",
             ),
             (o.paths, Swatch::Line(p.route), "waypoint route"),
+            (o.bodies, Swatch::Ring(p.body), "body (its radius)"),
+            (
+                o.avoidance,
+                Swatch::Line(p.velocity_preferred),
+                "velocity it wanted",
+            ),
+            (
+                o.avoidance,
+                Swatch::Line(p.velocity_chosen),
+                "velocity avoidance chose",
+            ),
+            (o.smoothed, Swatch::Line(p.route_smooth), "smoothed route"),
         ];
         let mut first = true;
         for (on, swatch, text) in rows {

@@ -364,6 +364,7 @@ impl CanvasView {
                 let only = in_image.then_some(selected);
                 layers::agents::start_positions(p, model.doc.def(), scene, only);
             }
+            layers::movement::routes(p, sim, o, selected);
         }
         for i in 0..scene.len() {
             if !(o.senses_all && scene.is_live() || Some(i) == selected) || !scene.alive(i) {
@@ -386,6 +387,9 @@ impl CanvasView {
                 names: o.labels,
             },
         );
+        if let crate::model::Scene::Live(sim) = scene {
+            layers::movement::bodies(p, sim, o);
+        }
         if let (crate::model::Scene::Live(sim), Some(i), true) = (scene, selected, o.percepts) {
             layers::live::percepts(p, sim, i);
         }

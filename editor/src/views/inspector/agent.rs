@@ -79,6 +79,20 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, i: usize, ui: &mut Ui, out: &mut Out) {
                     .max(1e-3);
                 a.facing = (r.cos() * h, a.facing.1, r.sin() * h);
             }
+            let mut on = a.goal.is_some();
+            let r = f.field(
+                "goal",
+                "A standing goal: where it walks whenever it has nothing to chase or evade (off: none)",
+                |ui| ui.checkbox(&mut on, ""),
+            );
+            if r.changed() {
+                a.goal = on.then_some(a.pos);
+            }
+            if let Some(goal) = &mut a.goal {
+                f.row("goal at", "The goal: x, y, z in world units", |ui| {
+                    widgets::xyz(ui, goal);
+                });
+            }
         });
     });
     if let Some(sight) = m.sight().filter(|_| !scene.is_live()) {

@@ -5,7 +5,7 @@
 
 use eframe::egui::{self, RichText, Ui};
 use kiai_content::def::{
-    ArchetypeDef, BodyDef, ControlDef, GuidanceDef, MovementDef, RouteDef, SightDef,
+    ArchetypeDef, AvoidanceDef, BodyDef, ControlDef, GuidanceDef, MovementDef, RouteDef, SightDef,
 };
 
 use super::edit;
@@ -186,6 +186,7 @@ fn movement_of(kind: &str) -> MovementDef {
             route: RouteDef::Select,
             arrive_radius: 0.5,
             jitter: 0.0,
+            smooth: false,
         },
         "Wander" => MovementDef::Wander {
             speed: 1.5,
@@ -245,6 +246,57 @@ fn movement(f: &mut Form<'_>, a: &mut ArchetypeDef, names: &Names) {
         1.0,
         |v| widgets::distance(v, 0.01..=1000.0),
     );
+    bodies(f, a);
+}
+
+/// The body radius and local avoidance (ORCA).
+fn bodies(f: &mut Form<'_>, a: &mut ArchetypeDef) {
+    let mut radius = a.radius.unwrap_or(kiai_core::Archetype::DEFAULT_RADIUS);
+    let r = f.field(
+        "radius",
+        "Radius of the body, world units, >= 0 (default 0.5; 0: a point): walls keep it this far, avoidance keeps two bodies the sum of their radii apart, and links closer to a wall are not walked",
+        |ui| ui.add(widgets::distance(&mut radius, 0.0..=1000.0)),
+    );
+    if r.changed() {
+        a.radius = Some(radius);
+    }
+    let mut on = a.avoidance.is_some();
+    let r = f.field(
+        "avoidance",
+        "Avoid other agents and walls with ORCA: take the velocity nearest the preferred one that collides with nobody within the time horizon (off: walk through other bodies)",
+        |ui| ui.checkbox(&mut on, ""),
+    );
+    if r.changed() {
+        a.avoidance = on.then(AvoidanceDef::default);
+    }
+    let Some(av) = &mut a.avoidance else { return };
+    f.field(
+        "time horizon",
+        "Collisions with other agents are avoided this far ahead, seconds, > 0 (default 4; shorter: pass closer and later)",
+        |ui| ui.add(widgets::seconds(&mut av.time_horizon, 0.01..=1000.0)),
+    );
+    f.field(
+        "wall horizon",
+        "Collisions with walls are avoided this far ahead, seconds, > 0 (default 1)",
+        |ui| ui.add(widgets::seconds(&mut av.wall_time_horizon, 0.01..=1000.0)),
+    );
+    f.field(
+        "neighbours",
+        "At most this many nearest agents are avoided, 0 to 64 (default 16; fewer cost less)",
+        |ui| {
+            ui.add(
+                egui::DragValue::new(&mut av.max_neighbours)
+                    .range(0..=64)
+                    .clamp_existing_to_range(false)
+                    .speed(0.2),
+            )
+        },
+    );
+    f.field(
+        "priority",
+        "Between agents under way the higher priority does not give way and the lower gives all of it; equals share (default 0, any whole number)",
+        |ui| ui.add(egui::DragValue::new(&mut av.priority).speed(0.1)),
+    );
 }
 
 fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
@@ -278,6 +330,7 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
             route,
             arrive_radius,
             jitter,
+            smooth,
         } => {
             f.field("speed", "World units per second, >= 0", |ui| {
                 ui.add(widgets::speed(speed, 0.0..=1000.0))
@@ -295,6 +348,11 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
                 "jitter",
                 "Random variation of the local choice's costs, >= 0",
                 |ui| ui.add(widgets::number(jitter, 0.0..=1000.0, 2)),
+            );
+            f.field(
+                "smooth",
+                "Walk the A* route like a person: head straight for the farthest waypoint the body (its radius) fits to, and straight to the destination once the way is clear (off: corner to corner, as in seed 001)",
+                |ui| ui.checkbox(smooth, ""),
             );
         }
         MovementDef::Wander { speed, turn_deg } => {

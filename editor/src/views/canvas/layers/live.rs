@@ -99,7 +99,8 @@ pub fn motion(p: &mut Paint<'_>, sim: &Sim, o: &Overlays, selected: Option<usize
             }
             let mut pts = vec![p2(positions[i])];
             pts.extend(state.next.and_then(wp));
-            pts.extend(state.route.iter().filter_map(|w| wp(*w)));
+            // The route keeps its first hop last.
+            pts.extend(state.route.iter().rev().filter_map(|w| wp(*w)));
             if pts.len() >= 2 {
                 p.painter.add(egui::epaint::PathShape::line(
                     pts,

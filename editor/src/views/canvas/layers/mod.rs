@@ -2,10 +2,12 @@
 //! regions, walls), the waypoint network ([`network`]: links, waypoints,
 //! names), previews ([`preview`]: sight tiles, routes, tool feedback), the
 //! agents ([`agents`]: senses, glyphs, handles, start positions) and what
-//! the run shows ([`live`]: fog, sounds, routes, steering, percepts).
+//! the run shows ([`live`]: fog, sounds, routes, steering, percepts;
+//! [`movement`]: bodies, preferred and chosen velocities, smoothed routes).
 
 pub mod agents;
 pub mod ground;
 pub mod live;
+pub mod movement;
 pub mod network;
 pub mod preview;
