@@ -9,6 +9,7 @@ mod events;
 mod fog;
 mod lifecycle;
 pub mod plugins;
+mod retune;
 
 pub use agents::Agents;
 pub use config::{Aabb, AgentSpawn, WorldConfig, WorldError};
