@@ -49,6 +49,14 @@ pub struct EventsDef {
     pub events: Vec<EventDef>,
 }
 
+impl EventsDef {
+    /// Parses events `text` (from `file`) without checking it against
+    /// content (see [`Schedule::from_def`]).
+    pub fn from_str(text: &str, file: &str) -> Result<Self, Diagnostics> {
+        parse_as(text, file)
+    }
+}
+
 /// One scheduled change.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
