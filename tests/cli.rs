@@ -566,3 +566,30 @@ fn the_fortress_hides_hears_and_culls() {
             .is_some_and(|h| h.iter().any(|x| x["tag"] == 1))
     );
 }
+
+#[test]
+fn lua_defs_writes_the_shipped_definitions() {
+    let printed = kiai(&["lua-defs"]);
+    assert!(printed.status.success());
+    let shipped = std::fs::read(common::root().join("scripts/kiai.d.lua"))
+        .unwrap_or_else(|e| panic!("scripts/kiai.d.lua: {e}"));
+    assert_eq!(printed.stdout, shipped, "scripts/kiai.d.lua is out of date");
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.path().join("kiai.d.lua");
+    let written = kiai(&["lua-defs", "-o", &out.to_string_lossy()]);
+    assert!(written.status.success());
+    assert_eq!(
+        std::fs::read(&out).unwrap_or_else(|e| panic!("{e}")),
+        shipped
+    );
+    let note = String::from_utf8_lossy(&written.stderr);
+    assert!(
+        note.starts_with("wrote ") && note.contains("workspace.library"),
+        "{note}"
+    );
+    let help = String::from_utf8_lossy(&kiai(&["lua-defs", "--help"]).stdout).into_owned();
+    assert!(
+        help.contains(".luarc.json") && help.contains("-o, --out <FILE>"),
+        "{help}"
+    );
+}

@@ -165,9 +165,9 @@ fn the_editor_is_a_leaf() {
     }
 }
 
-/// The benchmarks' crate and its peers (kiddo, pathfinding) are for
-/// developers: `kiai bench` runs the separate `kiai-bench` binary.
-const BENCHMARK_ONLY: [&str; 3] = ["kiai-bench", "kiddo", "pathfinding"];
+/// The benchmarks' crate and its peers (kiddo, pathfinding, dodgy_2d) are
+/// for developers: `kiai bench` runs the separate `kiai-bench` binary.
+const BENCHMARK_ONLY: [&str; 4] = ["kiai-bench", "kiddo", "pathfinding", "dodgy_2d"];
 
 #[test]
 fn the_shipped_cli_and_the_runtime_link_no_benchmarks() {

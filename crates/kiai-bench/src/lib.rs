@@ -7,8 +7,8 @@
 //! with the machine they ran on.
 //!
 //! Everything a benchmark needs beyond kiai itself lives here and nowhere
-//! else: the peers (kiddo, rstar, petgraph's A*, pathfinding) and the
-//! [`CountingAllocator`]. The shipped `kiai` binary does not link this crate.
+//! else: the peers (kiddo, rstar, petgraph's A*, pathfinding, dodgy_2d) and
+//! the [`CountingAllocator`]. The shipped `kiai` binary does not link this crate.
 //!
 //! Timings use the wall clock, which is fine here: benchmarks observe the
 //! simulation, they never feed time into it.
@@ -16,9 +16,11 @@
 use std::time::Instant;
 
 mod alloc;
+pub mod avoidance;
 pub mod content;
 pub mod fog;
 pub mod lua;
+pub mod lua_call;
 pub mod nav;
 pub mod perception;
 pub mod runtime;
@@ -161,7 +163,9 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     out.extend(runtime::scenarios(effort)?);
     out.extend(content::scenarios(effort)?);
     out.extend(lua::scenarios(effort)?);
+    out.extend(lua_call::scenarios(effort)?);
     out.extend(nav::scenarios(effort)?);
     out.extend(fog::scenarios(effort)?);
+    out.extend(avoidance::scenarios(effort)?);
     Ok(out)
 }

@@ -9,6 +9,7 @@ mod bench;
 mod content_cmds;
 mod fork_cmd;
 mod junit;
+mod lua_defs_cmd;
 mod set_cmd;
 mod test_cmd;
 
@@ -76,6 +77,9 @@ enum Command {
     /// Replay a recording, change the world at a tick, compare the branches.
     #[command(long_about = fork_cmd::LONG_ABOUT, after_help = fork_cmd::EXAMPLES)]
     Fork(fork_cmd::ForkArgs),
+    /// Write lua-language-server definitions for the script API.
+    #[command(after_help = lua_defs_cmd::AFTER_HELP)]
+    LuaDefs(lua_defs_cmd::LuaDefsArgs),
 }
 
 #[derive(Args)]
@@ -227,6 +231,7 @@ fn main() -> ExitCode {
         Command::Set(args) => set_cmd::run(&args),
         Command::Test(args) => test_cmd::run(&args),
         Command::Fork(args) => fork_cmd::run(&args),
+        Command::LuaDefs(args) => lua_defs_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -20,6 +20,7 @@ use mlua::{Function, Scope, Table, Value};
 
 use crate::intent::Intent;
 use crate::script::Script;
+use crate::sense_ids::SenseIds;
 
 mod actions;
 mod agent;
@@ -50,8 +51,9 @@ pub(crate) type Make =
 pub(crate) struct Binding {
     /// What scripts see.
     pub(crate) api: ApiFunction,
-    /// Makes it for one tick.
-    pub(crate) make: Make,
+    /// Makes it for one tick; `None` for a function the prelude defines in
+    /// Lua (it needs no world, and works outside hooks too).
+    pub(crate) make: Option<Make>,
 }
 
 /// A function scripts can call, described for tools (a lua-language-server
@@ -92,10 +94,41 @@ pub(crate) fn bindings() -> impl Iterator<Item = &'static Binding> {
     .flatten()
 }
 
-/// The names of the `kiai.*` functions, in registry order (the prelude
-/// makes a wrapper for each).
+/// The names of the `kiai.*` functions the host makes, in registry order
+/// (the prelude makes a wrapper for each).
 pub(crate) fn kiai_names() -> impl Iterator<Item = &'static str> {
-    api_functions().filter(|f| f.on == On::Kiai).map(|f| f.name)
+    bindings()
+        .filter(|b| b.api.on == On::Kiai && b.make.is_some())
+        .map(|b| b.api.name)
+}
+
+/// The agent methods, in registry order, with how many arguments each
+/// takes after the agent (the prelude makes a wrapper of that arity for
+/// each, which passes the agent's handle instead of its table).
+pub(crate) fn agent_methods() -> impl Iterator<Item = (&'static str, usize)> {
+    api_functions()
+        .filter(|f| f.on == On::Agent)
+        .map(|f| (f.name, top_level(f.params).len()))
+}
+
+/// `s` split at the commas outside braces, brackets and parentheses, each
+/// part trimmed; empty parts are dropped.
+pub(crate) fn top_level(s: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut from) = (Vec::new(), 0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(s[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(s[from..].trim());
+    parts.retain(|p| !p.is_empty());
+    parts
 }
 
 /// What the scoped functions of one script's tick share.
@@ -105,6 +138,8 @@ pub(crate) struct Tick<'w> {
     pub(crate) actions: RefCell<Vec<(u32, Action)>>,
     pub(crate) intents: RefCell<Vec<(u32, Intent)>>,
     pub(crate) batch_ids: &'w [u32],
+    /// Sense names as integers (the prelude's ids).
+    pub(crate) senses: &'w SenseIds,
     /// The agent of the event hook running now.
     pub(crate) current: Cell<Option<u32>>,
     pub(crate) cur: Table,
@@ -129,16 +164,18 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
     tick: &'e Tick<'w>,
 ) -> mlua::Result<()> {
     for b in bindings() {
+        let Some(make) = b.make else { continue };
         let table = match b.api.on {
-            On::Agent => &script.methods,
+            On::Agent => &script.host,
             On::Kiai | On::Math => &script.api,
         };
-        table.raw_set(b.api.name, (b.make)(scope, tick)?)?;
+        table.raw_set(b.api.name, make(scope, tick)?)?;
     }
     Ok(())
 }
 
-fn rt(msg: impl Into<String>) -> mlua::Error {
+/// A runtime error with `msg` (scripts see it as the message).
+pub(crate) fn rt(msg: impl Into<String>) -> mlua::Error {
     mlua::Error::runtime(msg.into())
 }
 
@@ -165,11 +202,11 @@ pub(crate) fn id(world: &World, i: usize) -> AgentId {
     AgentId::new(i as u32, world.agents().generation_of(i))
 }
 
-/// The slot of the agent whose table `t` is.
-fn me(t: &Table, world: &World) -> mlua::Result<usize> {
-    let bits: i64 = t
-        .raw_get(0)
-        .map_err(|_| rt("not an agent (call methods with `agent:method()`)"))?;
+/// The slot of the agent whose handle a method got (the prelude's method
+/// wrappers pass `agent[0]`: nil when the method was not called on an
+/// agent).
+fn me(bits: Option<i64>, world: &World) -> mlua::Result<usize> {
+    let bits = bits.ok_or_else(|| rt("not an agent (call methods with `agent:method()`)"))?;
     live(world, bits)
         .map(AgentId::index)
         .ok_or_else(|| rt("this agent has left the world"))
@@ -211,25 +248,6 @@ mod tests {
             assert!(seen.insert((table, b.name)), "{} twice", b.name);
         }
         assert!(seen.len() >= 30, "{}", seen.len());
-    }
-
-    /// `s` split at the commas outside braces, brackets and parentheses.
-    fn top_level(s: &str) -> Vec<&str> {
-        let (mut parts, mut depth, mut from) = (Vec::new(), 0i32, 0);
-        for (i, c) in s.char_indices() {
-            match c {
-                '{' | '[' | '(' => depth += 1,
-                '}' | ']' | ')' => depth -= 1,
-                ',' if depth == 0 => {
-                    parts.push(s[from..i].trim());
-                    from = i + 1;
-                }
-                _ => {}
-            }
-        }
-        parts.push(s[from..].trim());
-        parts.retain(|p| !p.is_empty());
-        parts
     }
 
     #[test]

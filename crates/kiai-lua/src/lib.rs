@@ -10,7 +10,8 @@
 //! `script:line: message`. Scripts run in a sandbox (no files, no OS, no
 //! `load`, no bytecode) with `math.random` drawing from the agent's own
 //! deterministic stream. The API is in `docs/lua-api.md`; [`api_functions`]
-//! lists every function scripts can call with its signature, for tools.
+//! lists every function scripts can call with its signature, [`HOOKS`] every
+//! hook, and [`lua_defs`] turns both into lua-language-server definitions.
 //!
 //! ```
 //! use kiai_core::{AgentId, ArchetypeId, Pipeline};
@@ -37,14 +38,19 @@
 
 mod api;
 mod decider;
+mod hooks;
 mod intent;
+mod lua_defs;
 mod repl;
 mod run;
 mod script;
+mod sense_ids;
 mod source;
 pub mod watch;
 
 pub use api::{ApiFunction, On, api_functions};
 pub use decider::{LuaDecider, ScriptId, ScriptReport};
+pub use hooks::{HOOKS, Hook};
+pub use lua_defs::lua_defs;
 pub use script::{Limits, ScriptError, check_file, check_syntax};
 pub use watch::{Reload, ScriptWatcher};

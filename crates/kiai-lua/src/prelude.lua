@@ -2,7 +2,7 @@
 -- script, with the base, string, table, math, coroutine and utf8 libraries
 -- loaded. Everything it keeps is captured as upvalues here, so scripts that
 -- tamper with globals cannot change how the runtime behaves.
-local guard, API, log, M, script_fn, kiai_names = ...
+local guard, API, HOST, log, script_fn, kiai_names, agent_methods = ...
 
 local error, type, rawget, rawset, select = error, type, rawget, rawset, select
 local rawpcall, rawxpcall = pcall, xpcall
@@ -12,6 +12,11 @@ local sfind, srep, sformat, sgsub, smatch, sgmatch = string.find, string.rep, st
 local mtype = math.type
 local next, rawlen = next, rawlen
 local rawcollect = collectgarbage
+-- The host's switch for key identities (the patched Lua's base library):
+-- the REPL runs with them frozen, so that it leaves no trace in the order
+-- `next` visits table keys in later.
+local freeze_keys = __kiai_freeze_keys
+__kiai_freeze_keys = nil
 
 -- Removed: anything that reads files, loads code or bytecode, or reaches the
 -- host: load, loadstring, dofile, loadfile, require, string.dump, and the
@@ -104,9 +109,23 @@ string.rep = function(s, n, sep)
   end
   return srep(s, n, sep)
 end
+local safe_tostring, tpack, tunpack = tostring, table.pack, table.unpack
+local shown_as_address = { table = true, ["function"] = true, thread = true, userdata = true }
 string.format = function(fmt, ...)
   if type(fmt) == "string" and sfind(fmt, "%%[-+ #0-9.]*p") then
     error("string.format: %p is not allowed", 2)
+  end
+  -- `%s` shows a table, function, coroutine or userdata as its address:
+  -- show it as `tostring` does.
+  local n = select("#", ...)
+  for i = 1, n do
+    if shown_as_address[type((select(i, ...)))] then
+      local args = tpack(...)
+      for j = i, n do
+        if shown_as_address[type(args[j])] then args[j] = safe_tostring(args[j]) end
+      end
+      return sformat(fmt, tunpack(args, 1, n))
+    end
   end
   return sformat(fmt, ...)
 end
@@ -137,10 +156,77 @@ math.random = function(m, n) return API.random(m, n) end
 rawset(rawgetmetatable(""), "__metatable", false)
 
 -- The world API: thin wrappers so functions kept across ticks keep working
--- (`kiai_names`: every `kiai.*` function of the host's registry, in order).
+-- (`kiai_names`: every `kiai.*` function the host makes, in registry order).
 kiai = {}
 for _, name in ipairs(kiai_names) do
   kiai[name] = function(...) return API[name](...) end
+end
+
+-- Sense names as small integers (the host's sense_ids.rs): each name a
+-- script uses gets an id the first time, and queries pass the id, so no
+-- string crosses into the host. `sense_ids` maps names and ids to ids.
+local sense_ids, sense_names = {}, {}
+local MAX_SENSE_NAMES = 4096
+local function sense_id(sense)
+  local s = sense_ids[sense]
+  if s ~= nil then return s end
+  if type(sense) ~= "string" then
+    error("a sense is a name or an id from kiai.sense(name), not " .. tostring(sense), 3)
+  end
+  s = #sense_names + 1
+  if s > MAX_SENSE_NAMES then
+    error("a script may use at most " .. MAX_SENSE_NAMES .. " sense names", 3)
+  end
+  sense_names[s] = sense
+  sense_ids[sense] = s
+  sense_ids[s] = s
+  return s
+end
+kiai.sense = function(name)
+  local s = sense_id(name)
+  return s
+end
+
+-- `nearest`'s filters as integers; nil is "hostile".
+local filter_ids = { hostile = 1, friendly = 2, any = 3 }
+local function filter_id(filter)
+  local f = filter_ids[filter]
+  if f == nil then
+    error('filter must be "hostile", "friendly" or "any", not "' .. tostring(filter) .. '"', 3)
+  end
+  return f
+end
+
+-- Agent methods: the metatable's __index. Each passes the agent's handle
+-- (`agent[0]`) instead of its table, so that the host converts integers
+-- only; `HOST` holds this tick's host functions.
+local M = {}
+local function method(name, n)
+  if n == 0 then return function(self) return HOST[name](self[0]) end end
+  if n == 1 then return function(self, a) return HOST[name](self[0], a) end end
+  if n == 2 then return function(self, a, b) return HOST[name](self[0], a, b) end end
+  return function(self, ...) return HOST[name](self[0], ...) end
+end
+for _, m in ipairs(agent_methods) do
+  M[m[1]] = method(m[1], m[2])
+end
+-- The sense queries resolve the sense (and filter) here.
+M.sees = function(self, sense)
+  return HOST.sees(self[0], sense_ids[sense] or sense_id(sense))
+end
+M.sensed = function(self, sense, into)
+  return HOST.sensed(self[0], sense_ids[sense] or sense_id(sense), into)
+end
+M.nearest = function(self, sense, filter)
+  local f = 1
+  if filter ~= nil then f = filter_ids[filter] or filter_id(filter) end
+  return HOST.nearest(self[0], sense_ids[sense] or sense_id(sense), f)
+end
+M.heard = function(self, sense)
+  return HOST.heard(self[0], sense_ids[sense] or sense_id(sense))
+end
+M.sounds = function(self, sense, into)
+  return HOST.sounds(self[0], sense_ids[sense] or sense_id(sense), into)
 end
 
 -- Read-only views for the host's REPL: reads see through, raw (no script
@@ -187,6 +273,7 @@ end
 -- An agent's table: its fields as views, its methods (the host's) as they
 -- are, its index raw so that methods called on the view find the agent.
 API.__view = view
+API.__freeze_keys = freeze_keys
 API.__view_agent = function(v)
   local p = views[v] or proxy(v, function(k)
     local raw = rawget(v, k)
@@ -198,31 +285,32 @@ API.__view_agent = function(v)
 end
 
 -- The batch driver: one call per script per tick over its agents, in index
--- order. Results are packed as integers (state code + 16 * (target + 1));
--- anything else goes through the slow path (code 15 and the `extra` arrays).
--- Only agents whose decide returned something are listed in `hits`
--- (`cur[2]` counts them across restarts), so a tick of `nil`s reads nothing
--- back.
+-- order. Each agent whose decide returned something adds two entries to
+-- `hits`: its batch position and its result packed as an integer (state
+-- code + 16 * (target + 1)); anything else is code 15, its values left in
+-- the `e*` arrays (the slow path). `cur[2]` counts the entries across
+-- restarts, so a tick of `nil`s reads nothing back.
 local codes = { random_walk = 1, chase = 2, evade = 3 }
-local function driver(decide, batch, first, n, ctx, cur, out, hits, es, et, ex, ey, ez)
+local function driver(decide, batch, first, n, ctx, cur, hits, es, et, ex, ey, ez)
   local m = cur[2]
   for k = first, n do
     cur[1] = k
     local s, t, x, y, z = decide(batch[k], ctx)
     if s ~= nil then
       local c = codes[s]
+      local code = 15
       if c and x == nil and (t == nil or (mtype(t) == "integer" and t >= 0 and t < 268435456)) then
-        out[k] = c + ((t or -1) + 1) * 16
+        code = c + ((t or -1) + 1) * 16
       else
-        out[k] = 15
         es[k], et[k], ex[k], ey[k], ez[k] = s, t, x, y, z
       end
-      m = m + 1
-      hits[m] = k
+      hits[m + 1] = k
+      hits[m + 2] = code
+      m = m + 2
       cur[2] = m
     end
   end
   cur[1] = 0
 end
 
-return driver
+return driver, M, sense_names

@@ -20,6 +20,24 @@ pub(crate) fn eval_in(
     code: &str,
 ) -> Result<String, ScriptError> {
     let err = |e: mlua::Error| ScriptError::from_lua("repl", &e);
+    // Frozen, nothing done here (the views included) gives an object its
+    // identity as a table key: the order `next` visits keys in later is as
+    // if the REPL never ran.
+    let freeze: Function = script.api.raw_get("__freeze_keys").map_err(err)?;
+    let was: bool = freeze.call(true).map_err(err)?;
+    let result = eval_frozen(script, world, agent, code);
+    freeze.call::<bool>(was).map_err(err)?;
+    result
+}
+
+/// [`eval_in`] once key identities are frozen.
+fn eval_frozen(
+    script: &Script,
+    world: &World,
+    agent: AgentId,
+    code: &str,
+) -> Result<String, ScriptError> {
+    let err = |e: mlua::Error| ScriptError::from_lua("repl", &e);
     let lua = &script.lua;
     let i = agent.index() as u32;
     let me = script.agent_table(world, i).map_err(err)?;
@@ -42,10 +60,12 @@ pub(crate) fn eval_in(
         actions: RefCell::new(Vec::new()),
         intents: RefCell::new(Vec::new()),
         batch_ids: &ids,
+        senses: &script.senses,
         current: Cell::new(Some(i)),
         cur: script.cur.clone(),
     };
-    lua.scope(|scope| {
+    script.senses.begin_tick();
+    let result = lua.scope(|scope| {
         api::install(scope, script, &tick)?;
         // An expression first (`agent:position()`), else statements.
         let chunk = match lua
@@ -71,6 +91,6 @@ pub(crate) fn eval_in(
             parts.push(tostring.call::<String>(v)?);
         }
         Ok(parts.join("\t"))
-    })
-    .map_err(err)
+    });
+    result.map_err(err)
 }

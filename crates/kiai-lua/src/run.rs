@@ -38,8 +38,9 @@ pub(crate) fn run_script(
     minds: &mut [Mind],
     out: &mut Outcome,
 ) -> mlua::Result<()> {
-    sync_batch(script, list, world)?;
+    let changed = sync_batch(script, list, world)?;
     let script: &Script = script;
+    script.senses.begin_tick();
     script.ctx.raw_set("tick", world.tick())?;
     script.ctx.raw_set("agents", world.agents().len())?;
     script.ctx.raw_set("dt", world.config().tick_seconds)?;
@@ -49,6 +50,7 @@ pub(crate) fn run_script(
         actions: RefCell::new(Vec::new()),
         intents: RefCell::new(Vec::new()),
         batch_ids: &script.batch_ids,
+        senses: &script.senses,
         current: Cell::new(None),
         cur: script.cur.clone(),
     };
@@ -61,7 +63,9 @@ pub(crate) fn run_script(
             seq: -1,
             failures: &mut out.failures,
         };
-        spawn_events(&mut calls, spawned)?;
+        if changed {
+            spawn_events(&mut calls, spawned)?;
+        }
         percept_events(&mut calls)?;
         decide_batch(script, &tick, decide_line, &mut out.failures)
     })?;
@@ -75,24 +79,24 @@ pub(crate) fn run_script(
 }
 
 /// Makes the batch tables hold `list`'s agents, when it changed (agent
-/// tables are made once).
-fn sync_batch(script: &mut Script, list: &[u32], world: &World) -> mlua::Result<()> {
+/// tables are made once). Returns whether it changed: only then can an
+/// agent be new to the script.
+fn sync_batch(script: &mut Script, list: &[u32], world: &World) -> mlua::Result<bool> {
+    let generations = world.agents();
     let same_agents = script.batch_ids == list
         && list
             .iter()
             .zip(&script.batch_generations)
-            .all(|(&i, &g)| world.agents().generation_of(i as usize) == g);
+            .all(|(&i, &g)| generations.generation_of(i as usize) == g);
     if same_agents {
-        return Ok(());
+        return Ok(false);
     }
     let old = script.batch_ids.len();
     for (k, &i) in list.iter().enumerate() {
         script.batch.raw_set(k + 1, script.agent_table(world, i)?)?;
-        script.out.raw_set(k + 1, 0)?;
     }
     for k in list.len() + 1..=old {
         script.batch.raw_set(k, Value::Nil)?;
-        script.out.raw_set(k, Value::Nil)?;
     }
     script.batch_ids.clear();
     script.batch_ids.extend_from_slice(list);
@@ -101,7 +105,7 @@ fn sync_batch(script: &mut Script, list: &[u32], world: &World) -> mlua::Result<
         list.iter()
             .map(|&i| world.agents().generation_of(i as usize)),
     );
-    Ok(())
+    Ok(true)
 }
 
 /// Event hook calls of one tick: each gets its own budget and runs as its
@@ -277,7 +281,6 @@ fn run_driver(
             total,
             script.ctx.clone(),
             script.cur.clone(),
-            script.out.clone(),
             script.hits.clone(),
             script.extra[0].clone(),
             script.extra[1].clone(),
@@ -301,9 +304,10 @@ fn run_driver(
     Ok(failed)
 }
 
-/// Reads the batch's packed results: the first `count` positions listed in
-/// `hits`, except those in `failed` (ascending). Invalid ones become
-/// failures, placed at `decide_line` (where `decide` is defined).
+/// Reads the batch's results: the first `count` entries of `hits`, pairs
+/// of batch position and packed result, except the positions in `failed`
+/// (ascending). Invalid ones become failures, placed at `decide_line`
+/// (where `decide` is defined).
 fn read_back(
     script: &Script,
     count: usize,
@@ -313,17 +317,23 @@ fn read_back(
     failures: &mut Vec<ScriptError>,
 ) -> mlua::Result<Vec<(u32, Intent)>> {
     let mut intents = Vec::new();
-    for j in 1..=count {
-        let k: usize = script.hits.raw_get(j)?;
-        // A position whose call failed returned nothing to read.
+    if count == 0 {
+        return Ok(intents);
+    }
+    // One pass over the sequence (entries past `count` are an earlier
+    // tick's: cut them off).
+    script.hits.raw_set(count + 1, Value::Nil)?;
+    let mut values = Vec::with_capacity(count);
+    script.hits.for_each_value(|v: i64| {
+        values.push(v);
+        Ok(())
+    })?;
+    for pair in values.chunks_exact(2) {
+        let (k, code) = (usize::try_from(pair[0]).unwrap_or(0), pair[1]);
         let Some(&agent) = script.batch_ids.get(k.wrapping_sub(1)) else {
             continue;
         };
-        if failed.binary_search(&k).is_ok() {
-            continue;
-        }
-        let code: i64 = script.out.raw_get(k)?;
-        if code == 0 {
+        if failed.binary_search(&k).is_ok() || code == 0 {
             continue;
         }
         let parsed = if code == SLOW {

@@ -9,6 +9,9 @@ use kiai_core::World;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
 
+use crate::hooks::HOOKS;
+use crate::sense_ids::SenseIds;
+
 /// Resource limits of one script's Lua state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -180,10 +183,13 @@ pub(crate) struct Script {
     pub(crate) guard: Table,
     /// Per-tick Rust functions (`API.random`, `API.tick`, ...).
     pub(crate) api: Table,
-    /// Methods of agent tables (refilled each tick).
-    pub(crate) methods: Table,
+    /// Per-tick Rust functions behind the agent methods, taking the agent's
+    /// handle (the prelude's wrappers in `agent_meta.__index` call them).
+    pub(crate) host: Table,
     /// Metatable of agent tables.
     pub(crate) agent_meta: Table,
+    /// Sense names as integers.
+    pub(crate) senses: SenseIds,
     /// Agent tables by agent index + 1.
     pub(crate) agents: Table,
     /// Agent tables in batch order.
@@ -193,9 +199,9 @@ pub(crate) struct Script {
     /// The generation of each slot in `batch_ids` when the batch was made.
     pub(crate) batch_generations: Vec<u32>,
     pub(crate) ctx: Table,
-    pub(crate) out: Table,
-    /// Batch positions whose `decide` returned something, in order
-    /// (`cur[2]` counts them), so a tick reads back only those.
+    /// Pairs of batch position and packed result, one per agent whose
+    /// `decide` returned something (`cur[2]` counts the entries), so a
+    /// tick of `nil`s reads nothing back.
     pub(crate) hits: Table,
     pub(crate) extra: [Table; 5],
     /// Lines printed by the script.
@@ -242,27 +248,32 @@ impl Script {
                 Ok(info.what != "C" && info.source.as_deref() != Some(PRELUDE_NAME))
             })
             .map_err(err)?;
-        let methods = lua.create_table().map_err(err)?;
+        let host = lua.create_table().map_err(err)?;
         let kiai_names = lua
             .create_sequence_from(crate::api::kiai_names())
             .map_err(err)?;
-        let driver: Function = lua
+        let agent_methods = lua.create_table().map_err(err)?;
+        for (k, (name, arity)) in crate::api::agent_methods().enumerate() {
+            let m = lua.create_sequence_from([name]).map_err(err)?;
+            m.raw_set(2, arity).map_err(err)?;
+            agent_methods.raw_set(k + 1, m).map_err(err)?;
+        }
+        let (driver, methods, sense_names): (Function, Table, Table) = lua
             .load(PRELUDE)
             .set_name(PRELUDE_NAME)
             .set_mode(ChunkMode::Text)
             .call((
                 guard.clone(),
                 api.clone(),
+                host.clone(),
                 log_fn,
-                methods.clone(),
                 script_fn,
                 kiai_names,
+                agent_methods,
             ))
             .map_err(err)?;
         let agent_meta = lua.create_table().map_err(err)?;
-        agent_meta
-            .raw_set("__index", methods.clone())
-            .map_err(err)?;
+        agent_meta.raw_set("__index", methods).map_err(err)?;
         agent_meta.raw_set("__metatable", false).map_err(err)?;
         let t = || lua.create_table();
         let script = Self {
@@ -272,14 +283,14 @@ impl Script {
             cur: t().map_err(err)?,
             guard,
             api,
-            methods,
+            host,
             agent_meta,
+            senses: SenseIds::new(sense_names),
             agents: t().map_err(err)?,
             batch: t().map_err(err)?,
             batch_ids: Vec::new(),
             batch_generations: Vec::new(),
             ctx: t().map_err(err)?,
-            out: t().map_err(err)?,
             hits: t().map_err(err)?,
             extra: [
                 t().map_err(err)?,
@@ -404,13 +415,21 @@ impl Script {
                 )),
             }
         };
+        let mut found = Vec::with_capacity(HOOKS.len());
+        for hook in &HOOKS {
+            found.push(get(hook.name)?);
+        }
+        // In `HOOKS` order: decide, on_seen, on_lost, on_heard, on_message,
+        // on_spawn.
+        let mut found = found.into_iter();
+        let mut next = || found.next().flatten();
         self.hooks = Hooks {
-            decide: get("decide")?,
-            on_seen: get("on_seen")?,
-            on_lost: get("on_lost")?,
-            on_heard: get("on_heard")?,
-            on_message: get("on_message")?,
-            on_spawn: get("on_spawn")?,
+            decide: next(),
+            on_seen: next(),
+            on_lost: next(),
+            on_heard: next(),
+            on_message: next(),
+            on_spawn: next(),
         };
         Ok(())
     }

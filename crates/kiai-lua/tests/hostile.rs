@@ -343,6 +343,54 @@ const CORPUS: &[(&str, &str)] = &[
         "string_rep_negative",
         "function decide() return ('x'):rep(-1) end",
     ),
+    // Iteration order and identities: nothing a script sees may depend on
+    // the process (addresses, the clock, the string-hash seed); every run
+    // twice in one process must give the same hash, and the probe sees an
+    // intact sandbox.
+    (
+        "freeze_keys_hidden",
+        "function decide() if __kiai_freeze_keys ~= nil or rawget(_G, '__kiai_freeze_keys') ~= nil then return 'escaped' end end",
+    ),
+    (
+        "format_s_address",
+        "function decide() local s = string.format('%s %s %s', {}, print, coroutine.create(print)) if s:find('0x') or s:find('%x%x%x%x%x%x') then return 'escaped' end end",
+    ),
+    (
+        "order_string_keys",
+        "local t = {} for i = 1, 40 do t['k' .. i] = i end function decide() local _, v = next(t) return 'investigate', nil, v, 0, 0 end",
+    ),
+    (
+        "order_table_keys",
+        "function decide(agent) local t = {} for i = 1, 30 do t[{}] = i end local _, v = next(t) return 'investigate', nil, v, 0, -v end",
+    ),
+    (
+        "order_function_and_thread_keys",
+        "function decide() local t = {} for i = 1, 20 do t[function() return i end] = i t[coroutine.create(print)] = -i end for _, v in pairs(t) do return 'investigate', nil, v, 0, 0 end end",
+    ),
+    (
+        "order_c_function_keys",
+        "function decide() local t = {} for _, lib in ipairs({string, math, table}) do for _, f in pairs(lib) do t[f] = #t + 1 end end local n = 0 for k, v in pairs(t) do n = n * 31 + v end return 'investigate', nil, n % 17, 0, 0 end",
+    ),
+    (
+        "order_agent_tables_as_keys",
+        "seen = {} function decide(agent) seen[agent] = (seen[agent] or 0) + 1 local _, v = next(seen) for k in pairs(seen) do if k.id then return 'investigate', nil, k.id % 9, 0, v end end end",
+    ),
+    (
+        "order_removal_during_traversal",
+        "function decide() local t = {} for i = 1, 50 do t['x' .. i] = i t[{}] = i end local s = 0 for k, v in pairs(t) do t[k] = nil s = s * 3 + v end return 'investigate', nil, s % 13, 0, 0 end",
+    ),
+    (
+        "order_sort_ties",
+        "function decide() local t = {} for i = 1, 2000 do t[i] = { k = i % 3, i = i } end table.sort(t, function(a, b) return a.k < b.k end) return 'investigate', nil, t[1].i % 11, 0, t[700].i % 7 end",
+    ),
+    (
+        "key_identities_flood",
+        "keep = {} function decide() while true do keep[{}] = true end end",
+    ),
+    (
+        "next_invalid_key",
+        "function decide() return next({}, {}) end",
+    ),
     (
         "setmetatable_gc_false",
         "function decide() local m = {__gc = false} setmetatable({}, m) m.__gc = function() while true do end end end",
@@ -357,7 +405,7 @@ fn labelled(d: &kiai_lua::LuaDecider, n: usize, label: &str) -> usize {
 
 #[test]
 fn the_corpus_is_big_enough() {
-    assert!(CORPUS.len() >= 50, "{}", CORPUS.len());
+    assert!(CORPUS.len() >= 99, "{}", CORPUS.len());
 }
 
 #[test]

@@ -118,3 +118,42 @@ fn eval_cannot_change_later_ticks() {
         .unwrap_err();
     assert!(e.message.contains("REPL"), "{e}");
 }
+
+/// Tables and functions the REPL uses as keys get no identity: the order
+/// the script's `pairs` visits its own table keys in later is as if the
+/// REPL never ran.
+#[test]
+fn eval_leaves_no_trace_in_later_iteration_orders() {
+    let src = r#"
+        function decide(agent, ctx)
+            local t = {}
+            for i = 1, 12 do t[{}] = i end
+            local _, first = next(t)
+            return "investigate", nil, first, 0, ctx.tick % 7
+        end
+    "#;
+    let plain = {
+        let (mut d, _) = common::decider(Some(src), None);
+        let mut world = common::world();
+        let mut p = kiai_core::Pipeline::new();
+        for _ in 0..20 {
+            p.tick(&mut world, &mut d);
+        }
+        state_hash(&world)
+    };
+    let (mut d, _) = common::decider(Some(src), None);
+    let mut world = common::world();
+    let mut p = kiai_core::Pipeline::new();
+    for t in 0..20 {
+        p.tick(&mut world, &mut d);
+        if t % 5 == 0 {
+            let typed = "local s = {} for i = 1, 50 do s[{}] = i s[function() end] = i end \
+                         s[agent] = 1 s[kiai.tick] = 2 return next(s) ~= nil";
+            assert_eq!(
+                d.eval(&world, AgentId::from_index(0), typed).unwrap(),
+                "true"
+            );
+        }
+    }
+    assert_eq!(state_hash(&world), plain);
+}

@@ -116,6 +116,8 @@ pub(crate) struct PerceptChunk {
     pub(crate) inbox_end: Vec<u32>,
     pub(crate) inbox: Vec<u32>,
     pub(crate) events: Vec<PerceptEvent>,
+    /// Per local agent, the end of its events in `events`.
+    pub(crate) event_end: Vec<u32>,
     pub(crate) rays: u64,
 }
 
@@ -130,6 +132,7 @@ impl PerceptChunk {
         self.inbox_end.clear();
         self.inbox.clear();
         self.events.clear();
+        self.event_end.clear();
         self.rays = 0;
         self.slot_start.push(0);
     }

@@ -130,6 +130,7 @@ fn scan(
             "the counting scan saw other candidates"
         );
         deliver(ctx, me.id, chunk);
+        chunk.event_end.push(chunk.events.len() as u32);
         chunk.slot_start.push(chunk.slot_end.len() as u32);
     }
 }

@@ -283,16 +283,28 @@ fn ration_rays(
 }
 
 /// Collects the chunks' events and ray counts. Chunks hold agents in cell
-/// order; a stable sort by agent restores agent order and keeps each
-/// agent's events in the order they were made.
+/// order; each agent's events are gathered in slot order (through the
+/// rank), in the order they were made: no sort.
 fn merge_events(out: &mut Percepts) {
     out.events.clear();
-    out.rays = 0;
-    for chunk in &out.chunks {
-        out.events.extend_from_slice(&chunk.events);
-        out.rays += chunk.rays;
+    out.rays = out.chunks.iter().map(|c| c.rays).sum();
+    let Percepts {
+        chunks,
+        rank,
+        events,
+        ..
+    } = out;
+    for &r in rank.iter() {
+        let Some(chunk) = chunks.get(r as usize / CHUNK) else {
+            continue;
+        };
+        let local = r as usize % CHUNK;
+        let start = local
+            .checked_sub(1)
+            .map_or(0, |k| chunk.event_end[k] as usize);
+        let end = chunk.event_end[local] as usize;
+        events.extend_from_slice(&chunk.events[start..end]);
     }
-    out.events.sort_by_key(|e| e.agent());
 }
 
 /// Refreshes every agent's memory from this stage's percepts, when any

@@ -5,6 +5,7 @@
 //! turn-rate-limited guided missiles (seed 004). The behaviours are plain
 //! functions here; `stage.rs` runs them for every agent.
 
+pub mod orca;
 mod stage;
 
 pub(crate) use stage::{SteerScratch, run};

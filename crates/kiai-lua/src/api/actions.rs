@@ -7,7 +7,7 @@ use kiai_core::glam::Vec3;
 use kiai_core::perception::hearing::Sound;
 use kiai_core::perception::{Message, Recipient};
 use kiai_core::{AgentId, AgentSpawn, World};
-use mlua::{Function, Scope, Table, Value, Variadic};
+use mlua::{Function, Scope, Value, Variadic};
 
 use super::{ApiFunction, Binding, On, Tick, handle, id, me, point, rt};
 use crate::intent::parse_intent;
@@ -21,7 +21,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "",
             doc: "An intent (the same forms as decide's results) used when decide returns nil.",
         },
-        make: set_intent,
+        make: Some(set_intent),
     },
     Binding {
         api: ApiFunction {
@@ -31,7 +31,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "",
             doc: "Action: a message to one agent, at the sender's position unless x, y, z are given.",
         },
-        make: send,
+        make: Some(send),
     },
     Binding {
         api: ApiFunction {
@@ -41,7 +41,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "",
             doc: "Action: a message to every agent within `radius` world units.",
         },
-        make: radio,
+        make: Some(radio),
     },
     Binding {
         api: ApiFunction {
@@ -51,7 +51,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "",
             doc: "Action: a message to every agent of the sender's faction.",
         },
-        make: broadcast,
+        make: Some(broadcast),
     },
     Binding {
         api: ApiFunction {
@@ -61,7 +61,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "",
             doc: "Action: a sound of `volume` at the agent's position.",
         },
-        make: emit_sound,
+        make: Some(emit_sound),
     },
     Binding {
         api: ApiFunction {
@@ -71,7 +71,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "",
             doc: "Action: the agent leaves the world at the end of the tick; its handle then names nobody.",
         },
-        make: despawn,
+        make: Some(despawn),
     },
     Binding {
         api: ApiFunction {
@@ -81,7 +81,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "",
             doc: "Action: a new agent joins the world at the end of the tick (its on_spawn runs the next tick).",
         },
-        make: spawn,
+        make: Some(spawn),
     },
 ];
 
@@ -97,6 +97,9 @@ pub(crate) enum Action {
     /// Despawn an agent at the end of the tick.
     Despawn(AgentId),
 }
+
+/// Optional `x, y, z` after a method's other arguments.
+type Xyz = (Option<f64>, Option<f64>, Option<f64>);
 
 /// Most actions (messages, sounds) one agent may take per tick.
 const MAX_ACTIONS_PER_AGENT: usize = 16;
@@ -137,8 +140,8 @@ fn tag_of(v: Option<i64>) -> mlua::Result<u32> {
 
 fn set_intent<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, (t, args): (Table, Variadic<Value>)| {
-        let i = me(&t, world)?;
+    scope.create_function(move |_, (t, args): (Option<i64>, Variadic<Value>)| {
+        let i = me(t, world)?;
         let mut v: [Value; 5] = Default::default();
         for (slot, a) in v.iter_mut().zip(args) {
             *slot = a;
@@ -152,16 +155,8 @@ fn set_intent<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Res
 fn send<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
     scope.create_function(
-        move |_,
-              (t, to, tag, x, y, z): (
-            Table,
-            Value,
-            Option<i64>,
-            Option<f64>,
-            Option<f64>,
-            Option<f64>,
-        )| {
-            let i = me(&t, world)?;
+        move |_, (t, to, tag, (x, y, z)): (Option<i64>, Value, Option<i64>, Xyz)| {
+            let i = me(t, world)?;
             let o = handle(&to, world).ok_or_else(|| rt("send: no such agent"))?;
             let pos = point(x, y, z, world.agents().positions()[i])?;
             let to = Recipient::Agent(id(world, o));
@@ -173,16 +168,8 @@ fn send<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Fu
 fn radio<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
     scope.create_function(
-        move |_,
-              (t, radius, tag, x, y, z): (
-            Table,
-            f64,
-            Option<i64>,
-            Option<f64>,
-            Option<f64>,
-            Option<f64>,
-        )| {
-            let i = me(&t, world)?;
+        move |_, (t, radius, tag, (x, y, z)): (Option<i64>, f64, Option<i64>, Xyz)| {
+            let i = me(t, world)?;
             if !(0.0..1e9).contains(&radius) {
                 return Err(rt("radio: radius must be a finite number >= 0"));
             }
@@ -200,8 +187,8 @@ fn radio<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<F
 fn broadcast<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
     scope.create_function(
-        move |_, (t, tag, x, y, z): (Table, Option<i64>, Option<f64>, Option<f64>, Option<f64>)| {
-            let i = me(&t, world)?;
+        move |_, (t, tag, (x, y, z)): (Option<i64>, Option<i64>, Xyz)| {
+            let i = me(t, world)?;
             let pos = point(x, y, z, world.agents().positions()[i])?;
             let to = Recipient::Faction(world.agents().factions()[i]);
             push(tick, i, message(world, i, to, tag_of(tag)?, pos))
@@ -211,25 +198,27 @@ fn broadcast<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Resu
 
 fn emit_sound<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, (t, volume, tag): (Table, f64, Option<i64>)| {
-        let i = me(&t, world)?;
-        if !(0.0..1e9).contains(&volume) {
-            return Err(rt("emit_sound: volume must be a finite number >= 0"));
-        }
-        let sound = Sound {
-            position: world.agents().positions()[i],
-            volume: volume as f32,
-            source: i as u32,
-            tag: tag_of(tag)?,
-        };
-        push(tick, i, Action::Sound(sound))
-    })
+    scope.create_function(
+        move |_, (t, volume, tag): (Option<i64>, f64, Option<i64>)| {
+            let i = me(t, world)?;
+            if !(0.0..1e9).contains(&volume) {
+                return Err(rt("emit_sound: volume must be a finite number >= 0"));
+            }
+            let sound = Sound {
+                position: world.agents().positions()[i],
+                volume: volume as f32,
+                source: i as u32,
+                tag: tag_of(tag)?,
+            };
+            push(tick, i, Action::Sound(sound))
+        },
+    )
 }
 
 fn despawn<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, t: Table| {
-        let i = me(&t, world)?;
+    scope.create_function(move |_, t: Option<i64>| {
+        let i = me(t, world)?;
         push(tick, i, Action::Despawn(id(world, i)))
     })
 }

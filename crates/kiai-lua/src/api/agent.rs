@@ -2,7 +2,7 @@
 //! random stream.
 
 use kiai_core::rng::AgentRng;
-use mlua::{Function, Scope, Table, Value};
+use mlua::{Function, Scope, Value};
 use rand::RngExt;
 
 use super::{ApiFunction, Binding, On, Tick, handle, lua_id, me, rt, xyz};
@@ -16,7 +16,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number, number, number",
             doc: "The agent's position x, y, z (world units, Y up).",
         },
-        make: position,
+        make: Some(position),
     },
     Binding {
         api: ApiFunction {
@@ -26,7 +26,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number, number, number",
             doc: "The direction the agent faces, a unit vector x, y, z.",
         },
-        make: facing,
+        make: Some(facing),
     },
     Binding {
         api: ApiFunction {
@@ -36,7 +36,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number, number, number",
             doc: "The agent's velocity x, y, z (world units per second).",
         },
-        make: velocity,
+        make: Some(velocity),
     },
     Binding {
         api: ApiFunction {
@@ -46,7 +46,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "string",
             doc: "Last tick's behaviour state name (\"random_walk\", \"chase\" or \"evade\").",
         },
-        make: state,
+        make: Some(state),
     },
     Binding {
         api: ApiFunction {
@@ -56,7 +56,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "integer?",
             doc: "Last tick's target handle, or nil.",
         },
-        make: target,
+        make: Some(target),
     },
     Binding {
         api: ApiFunction {
@@ -66,7 +66,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "string",
             doc: "The name of the agent's faction.",
         },
-        make: faction,
+        make: Some(faction),
     },
     Binding {
         api: ApiFunction {
@@ -76,7 +76,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "string",
             doc: "The name of the agent's archetype.",
         },
-        make: archetype,
+        make: Some(archetype),
     },
     Binding {
         api: ApiFunction {
@@ -86,7 +86,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number, number",
             doc: "The agent's learned chase and evade weights.",
         },
-        make: weights,
+        make: Some(weights),
     },
     Binding {
         api: ApiFunction {
@@ -96,7 +96,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "boolean",
             doc: "Whether the agent's faction is hostile to `other`'s (a handle, name or agent).",
         },
-        make: is_hostile,
+        make: Some(is_hostile),
     },
     Binding {
         api: ApiFunction {
@@ -106,7 +106,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number",
             doc: "The distance to `other` (a handle, name or agent), in world units.",
         },
-        make: distance,
+        make: Some(distance),
     },
     Binding {
         api: ApiFunction {
@@ -116,7 +116,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number",
             doc: "Like `math.random`, from the agent's own deterministic stream.",
         },
-        make: agent_random,
+        make: Some(agent_random),
     },
     Binding {
         api: ApiFunction {
@@ -126,53 +126,55 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number",
             doc: "A float in [0, 1), or an integer in [1, m] or [m, n], from the running hook's agent's stream.",
         },
-        make: math_random,
+        make: Some(math_random),
     },
 ];
 
 fn position<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, t: Table| Ok(xyz(world.agents().positions()[me(&t, world)?])))
+    scope.create_function(move |_, t: Option<i64>| {
+        Ok(xyz(world.agents().positions()[me(t, world)?]))
+    })
 }
 
 fn facing<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, t: Table| Ok(xyz(world.agents().facings()[me(&t, world)?])))
+    scope.create_function(move |_, t: Option<i64>| Ok(xyz(world.agents().facings()[me(t, world)?])))
 }
 
 fn velocity<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, t: Table| Ok(xyz(world.agents().velocities()[me(&t, world)?])))
+    scope.create_function(move |_, t: Option<i64>| {
+        Ok(xyz(world.agents().velocities()[me(t, world)?]))
+    })
 }
 
 fn state<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, t: Table| {
-        Ok(world.agents().decisions()[me(&t, world)?].state.name())
+    scope.create_function(move |_, t: Option<i64>| {
+        Ok(world.agents().decisions()[me(t, world)?].state.name())
     })
 }
 
 fn target<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, t: Table| {
-        Ok(world.agents().decisions()[me(&t, world)?]
-            .target
-            .map(lua_id))
+    scope.create_function(move |_, t: Option<i64>| {
+        Ok(world.agents().decisions()[me(t, world)?].target.map(lua_id))
     })
 }
 
 fn faction<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, t: Table| {
-        let f = world.agents().factions()[me(&t, world)?];
+    scope.create_function(move |_, t: Option<i64>| {
+        let f = world.agents().factions()[me(t, world)?];
         Ok(world.factions().name(f).unwrap_or("").to_owned())
     })
 }
 
 fn archetype<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, t: Table| {
-        let a = world.agents().archetypes()[me(&t, world)?];
+    scope.create_function(move |_, t: Option<i64>| {
+        let a = world.agents().archetypes()[me(t, world)?];
         Ok(world
             .archetype(a)
             .map_or_else(String::new, |a| a.name.clone()))
@@ -181,8 +183,8 @@ fn archetype<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Resu
 
 fn weights<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, t: Table| {
-        let i = me(&t, world)?;
+    scope.create_function(move |_, t: Option<i64>| {
+        let i = me(t, world)?;
         let w = tick.minds.borrow()[i].weights;
         Ok((w[0], w[1]))
     })
@@ -190,8 +192,8 @@ fn weights<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result
 
 fn is_hostile<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, (t, other): (Table, Value)| {
-        let i = me(&t, world)?;
+    scope.create_function(move |_, (t, other): (Option<i64>, Value)| {
+        let i = me(t, world)?;
         let o = handle(&other, world).ok_or_else(|| rt("not an agent"))?;
         let f = world.agents().factions();
         Ok(world.factions().is_hostile(f[i], f[o]))
@@ -200,8 +202,8 @@ fn is_hostile<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Res
 
 fn distance<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, (t, other): (Table, Value)| {
-        let i = me(&t, world)?;
+    scope.create_function(move |_, (t, other): (Option<i64>, Value)| {
+        let i = me(t, world)?;
         let o = handle(&other, world).ok_or_else(|| rt("not an agent"))?;
         let p = world.agents().positions();
         Ok(p[i].distance(p[o]))
@@ -210,10 +212,12 @@ fn distance<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Resul
 
 fn agent_random<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, (t, lo, hi): (Table, Option<i64>, Option<i64>)| {
-        let i = me(&t, world)?;
-        random(&mut tick.minds.borrow_mut()[i].rng, lo, hi)
-    })
+    scope.create_function(
+        move |_, (t, lo, hi): (Option<i64>, Option<i64>, Option<i64>)| {
+            let i = me(t, world)?;
+            random(&mut tick.minds.borrow_mut()[i].rng, lo, hi)
+        },
+    )
 }
 
 fn math_random<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {

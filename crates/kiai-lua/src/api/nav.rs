@@ -16,7 +16,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "integer?",
             doc: "The id of the active waypoint nearest to x, y, z, or nil.",
         },
-        make: nearest_waypoint,
+        make: Some(nearest_waypoint),
     },
     Binding {
         api: ApiFunction {
@@ -26,7 +26,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number?, number?, number?",
             doc: "The position x, y, z of waypoint `id` (nothing for no waypoint).",
         },
-        make: waypoint,
+        make: Some(waypoint),
     },
     Binding {
         api: ApiFunction {
@@ -36,7 +36,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "integer[]?, number?",
             doc: "The A* route between two waypoints as ids and its cost (nothing when unreachable).",
         },
-        make: path,
+        make: Some(path),
     },
     Binding {
         api: ApiFunction {
@@ -46,7 +46,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "integer?",
             doc: "Seed 001's next waypoint from `at` toward or away from `dest`, on the agent's random stream.",
         },
-        make: select,
+        make: Some(select),
     },
 ];
 

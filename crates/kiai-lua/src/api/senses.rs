@@ -3,7 +3,7 @@
 
 use kiai_core::perception::hearing::NO_SOURCE;
 use kiai_core::{AgentId, SenseFilter, Shape, World};
-use mlua::{Function, IntoLuaMulti, LuaString, MultiValue, Scope, Table, Value};
+use mlua::{Function, IntoLuaMulti, MultiValue, Scope, Table, Value};
 
 use super::{ApiFunction, Binding, On, Tick, handle, id, lua_id, me, rt};
 
@@ -12,61 +12,61 @@ pub(super) const BINDINGS: &[Binding] = &[
         api: ApiFunction {
             on: On::Agent,
             name: "sees",
-            params: "sense: string",
+            params: "sense: string|integer",
             returns: "integer",
             doc: "How many agents the named sense senses now.",
         },
-        make: sees,
+        make: Some(sees),
     },
     Binding {
         api: ApiFunction {
             on: On::Agent,
             name: "sensed",
-            params: "sense: string",
+            params: "sense: string|integer, into?: integer[]",
             returns: "integer[]",
-            doc: "The handles the named sense senses now, ascending (a new table).",
+            doc: "The handles the named sense senses now, ascending (written into `into` when given, else a new table).",
         },
-        make: sensed,
+        make: Some(sensed),
     },
     Binding {
         api: ApiFunction {
             on: On::Agent,
             name: "nearest",
-            params: "sense: string, filter?: \"hostile\"|\"friendly\"|\"any\"",
+            params: "sense: string|integer, filter?: \"hostile\"|\"friendly\"|\"any\"",
             returns: "integer?, number?",
             doc: "Handle and distance of the nearest agent the named sense senses (hostile by default).",
         },
-        make: nearest,
+        make: Some(nearest),
     },
     Binding {
         api: ApiFunction {
             on: On::Agent,
             name: "heard",
-            params: "sense: string",
+            params: "sense: string|integer",
             returns: "number?, integer?, number?, number?, number?, integer?",
             doc: "The loudest sound the named sense hears: loudness, source, x, y, z, tag (nothing when silent).",
         },
-        make: heard,
+        make: Some(heard),
     },
     Binding {
         api: ApiFunction {
             on: On::Agent,
             name: "sounds",
-            params: "sense: string",
+            params: "sense: string|integer, into?: table",
             returns: "{loudness: number, source: integer?, x: number, y: number, z: number, tag: integer}[]",
-            doc: "Every sound the named sense hears, loudest first.",
+            doc: "Every sound the named sense hears, loudest first (written into `into` and its entry tables when given).",
         },
-        make: sounds,
+        make: Some(sounds),
     },
     Binding {
         api: ApiFunction {
             on: On::Agent,
             name: "messages",
-            params: "",
+            params: "into?: table",
             returns: "{from: integer?, tag: integer, x: number, y: number, z: number}[]",
-            doc: "The messages that reached the agent this tick.",
+            doc: "The messages that reached the agent this tick (written into `into` and its entry tables when given).",
         },
-        make: messages,
+        make: Some(messages),
     },
     Binding {
         api: ApiFunction {
@@ -76,7 +76,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number?, number?, number?, integer?",
             doc: "Where and when a remembering sense last sensed `other`: x, y, z, tick (nothing when never).",
         },
-        make: remembered,
+        make: Some(remembered),
     },
 ];
 
@@ -99,48 +99,72 @@ pub(crate) fn source_handle(source: u32, world: &World) -> Option<i64> {
         .map(lua_id)
 }
 
-/// The index of `agent`'s sense called `name`.
-fn sense_index(world: &World, agent: usize, name: &str) -> mlua::Result<usize> {
-    let arch = world
-        .archetype(world.agents().archetypes()[agent])
-        .ok_or_else(|| rt("agent without archetype"))?;
-    arch.sense_index(name)
-        .ok_or_else(|| rt(format!("`{}` has no sense called `{name}`", arch.name)))
-}
-
-/// The agent of table `t` and the index of its sense `sense`.
-fn agent_sense(t: &Table, sense: &LuaString, world: &World) -> mlua::Result<(usize, usize)> {
-    let i = me(t, world)?;
-    Ok((i, sense_index(world, i, &sense.to_str()?)?))
+/// The agent of handle `t` and the index of its sense with id `sense` (an
+/// id the prelude gave the sense's name).
+fn agent_sense(t: Option<i64>, sense: i64, tick: &Tick<'_>) -> mlua::Result<(usize, usize)> {
+    let i = me(t, tick.world)?;
+    Ok((i, tick.senses.index(tick.world, i, sense)?))
 }
 
 fn sees<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |_, (t, sense): (Table, LuaString)| {
-        let (i, s) = agent_sense(&t, &sense, world)?;
+    scope.create_function(move |_, (t, sense): (Option<i64>, i64)| {
+        let (i, s) = agent_sense(t, sense, tick)?;
         Ok(world.percepts().sensed(id(world, i), s).len())
     })
 }
 
 fn sensed<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |lua, (t, sense): (Table, LuaString)| {
-        let (i, s) = agent_sense(&t, &sense, world)?;
-        let ids = world.percepts().sensed(id(world, i), s);
-        lua.create_sequence_from(ids.iter().map(|&a| lua_id(a)))
-    })
+    scope.create_function(
+        move |lua, (t, sense, into): (Option<i64>, i64, Option<Table>)| {
+            let (i, s) = agent_sense(t, sense, tick)?;
+            let ids = world.percepts().sensed(id(world, i), s);
+            let list = reuse(lua, into, ids.len())?;
+            for (k, &a) in ids.iter().enumerate() {
+                list.raw_set(k + 1, lua_id(a))?;
+            }
+            finish(list, ids.len())
+        },
+    )
 }
 
-/// `nearest`'s filter argument.
-fn filter_of(filter: Option<&LuaString>) -> mlua::Result<SenseFilter> {
-    match filter.map(|f| f.as_bytes()) {
-        None => Ok(SenseFilter::Hostile),
-        Some(f) if *f == *b"hostile" => Ok(SenseFilter::Hostile),
-        Some(f) if *f == *b"friendly" => Ok(SenseFilter::Friendly),
-        Some(f) if *f == *b"any" => Ok(SenseFilter::All),
-        Some(f) => Err(rt(format!(
-            "filter must be \"hostile\", \"friendly\" or \"any\", not \"{}\"",
-            String::from_utf8_lossy(&f)
+/// The table to fill with up to `n` results: `into`, or a new table.
+fn reuse(lua: &mlua::Lua, into: Option<Table>, n: usize) -> mlua::Result<Table> {
+    match into {
+        Some(t) => Ok(t),
+        None => lua.create_table_with_capacity(n, 0),
+    }
+}
+
+/// `list` with its first `n` entries filled: the rest (left from an
+/// earlier fill) removed.
+fn finish(list: Table, n: usize) -> mlua::Result<Table> {
+    for k in (n + 1..=list.raw_len()).rev() {
+        list.raw_set(k, Value::Nil)?;
+    }
+    Ok(list)
+}
+
+/// Entry `k` of `list`: the table already there, or a new one put there.
+fn entry(lua: &mlua::Lua, list: &Table, k: usize) -> mlua::Result<Table> {
+    if let Value::Table(e) = list.raw_get(k)? {
+        return Ok(e);
+    }
+    let e = lua.create_table_with_capacity(0, 6)?;
+    list.raw_set(k, &e)?;
+    Ok(e)
+}
+
+/// `nearest`'s filter: 1 hostile, 2 friendly, 3 any (the prelude turns
+/// the names into these).
+fn filter_of(filter: i64) -> mlua::Result<SenseFilter> {
+    match filter {
+        1 => Ok(SenseFilter::Hostile),
+        2 => Ok(SenseFilter::Friendly),
+        3 => Ok(SenseFilter::All),
+        f => Err(rt(format!(
+            "filter must be \"hostile\", \"friendly\" or \"any\", not {f}"
         ))),
     }
 }
@@ -173,22 +197,20 @@ fn nearest_of(world: &World, i: usize, s: usize, want: SenseFilter) -> Option<(i
 
 fn nearest<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(
-        move |_, (t, sense, filter): (Table, LuaString, Option<LuaString>)| {
-            let (i, s) = agent_sense(&t, &sense, world)?;
-            let want = filter_of(filter.as_ref())?;
-            Ok(match nearest_of(world, i, s, want) {
-                Some((o, d)) => (Some(o), Some(d)),
-                None => (None, None),
-            })
-        },
-    )
+    scope.create_function(move |_, (t, sense, filter): (Option<i64>, i64, i64)| {
+        let (i, s) = agent_sense(t, sense, tick)?;
+        let want = filter_of(filter)?;
+        Ok(match nearest_of(world, i, s, want) {
+            Some((o, d)) => (Some(o), Some(d)),
+            None => (None, None),
+        })
+    })
 }
 
 fn heard<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |lua, (t, sense): (Table, LuaString)| {
-        let (i, s) = agent_sense(&t, &sense, world)?;
+    scope.create_function(move |lua, (t, sense): (Option<i64>, i64)| {
+        let (i, s) = agent_sense(t, sense, tick)?;
         let p = world.percepts();
         let Some(h) = p.heard(id(world, i), s).first() else {
             return Ok(MultiValue::new());
@@ -211,51 +233,57 @@ fn heard<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<F
 
 fn sounds<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |lua, (t, sense): (Table, LuaString)| {
-        let (i, s) = agent_sense(&t, &sense, world)?;
-        let p = world.percepts();
-        let list = lua.create_table()?;
-        for h in p.heard(id(world, i), s) {
-            if let Some(snd) = p.sounds().get(h.sound) {
-                let e = lua.create_table()?;
-                e.raw_set("loudness", h.loudness)?;
-                e.raw_set("source", source_handle(snd.source, world))?;
-                e.raw_set("x", snd.position.x)?;
-                e.raw_set("y", snd.position.y)?;
-                e.raw_set("z", snd.position.z)?;
-                e.raw_set("tag", snd.tag)?;
-                list.raw_push(e)?;
+    scope.create_function(
+        move |lua, (t, sense, into): (Option<i64>, i64, Option<Table>)| {
+            let (i, s) = agent_sense(t, sense, tick)?;
+            let p = world.percepts();
+            let heard = p.heard(id(world, i), s);
+            let list = reuse(lua, into, heard.len())?;
+            let mut k = 0;
+            for h in heard {
+                if let Some(snd) = p.sounds().get(h.sound) {
+                    k += 1;
+                    let e = entry(lua, &list, k)?;
+                    e.raw_set("loudness", h.loudness)?;
+                    e.raw_set("source", source_handle(snd.source, world))?;
+                    e.raw_set("x", snd.position.x)?;
+                    e.raw_set("y", snd.position.y)?;
+                    e.raw_set("z", snd.position.z)?;
+                    e.raw_set("tag", snd.tag)?;
+                }
             }
-        }
-        Ok(list)
-    })
+            finish(list, k)
+        },
+    )
 }
 
 fn messages<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |lua, t: Table| {
-        let i = me(&t, world)?;
+    scope.create_function(move |lua, (t, into): (Option<i64>, Option<Table>)| {
+        let i = me(t, world)?;
         let p = world.percepts();
-        let list = lua.create_table()?;
-        for &k in p.inbox(id(world, i)) {
+        let inbox = p.inbox(id(world, i));
+        let list = reuse(lua, into, inbox.len())?;
+        let mut n = 0;
+        for &k in inbox {
             if let Some(msg) = p.messages().get(k as usize) {
-                let e = lua.create_table()?;
+                n += 1;
+                let e = entry(lua, &list, n)?;
                 e.raw_set("from", msg.from.map(lua_id))?;
                 e.raw_set("tag", msg.tag)?;
                 e.raw_set("x", msg.position.x)?;
                 e.raw_set("y", msg.position.y)?;
                 e.raw_set("z", msg.position.z)?;
-                list.raw_push(e)?;
             }
         }
-        Ok(list)
+        finish(list, n)
     })
 }
 
 fn remembered<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
     let world = tick.world;
-    scope.create_function(move |lua, (t, target): (Table, Value)| {
-        let i = me(&t, world)?;
+    scope.create_function(move |lua, (t, target): (Option<i64>, Value)| {
+        let i = me(t, world)?;
         let Some(o) = handle(&target, world) else {
             return Ok(MultiValue::new());
         };

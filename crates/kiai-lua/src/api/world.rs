@@ -13,7 +13,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "integer",
             doc: "The tick being decided (the first is 0).",
         },
-        make: world_tick,
+        make: Some(world_tick),
     },
     Binding {
         api: ApiFunction {
@@ -23,7 +23,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "integer",
             doc: "The number of agents in the world.",
         },
-        make: agent_count,
+        make: Some(agent_count),
     },
     Binding {
         api: ApiFunction {
@@ -33,7 +33,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "integer?",
             doc: "The handle of the agent called `name`, or nil.",
         },
-        make: find,
+        make: Some(find),
     },
     Binding {
         api: ApiFunction {
@@ -43,7 +43,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "string?",
             doc: "The name of an agent, or nil.",
         },
-        make: name,
+        make: Some(name),
     },
     Binding {
         api: ApiFunction {
@@ -53,7 +53,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "number?, number?, number?",
             doc: "An agent's position x, y, z (nothing for no agent).",
         },
-        make: position,
+        make: Some(position),
     },
     Binding {
         api: ApiFunction {
@@ -63,7 +63,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "string?",
             doc: "The name of an agent's faction, or nil.",
         },
-        make: faction,
+        make: Some(faction),
     },
     Binding {
         api: ApiFunction {
@@ -73,7 +73,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "string?",
             doc: "An agent's behaviour state name as of last tick, or nil.",
         },
-        make: state,
+        make: Some(state),
     },
     Binding {
         api: ApiFunction {
@@ -83,7 +83,18 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "boolean",
             doc: "Whether the faction of `a` is hostile to the faction of `b`.",
         },
-        make: is_hostile,
+        make: Some(is_hostile),
+    },
+    Binding {
+        api: ApiFunction {
+            on: On::Kiai,
+            name: "sense",
+            params: "name: string",
+            returns: "integer",
+            doc: "A small integer for the sense called `name`, to pass instead of the name (resolve once, at load: `local EYES = kiai.sense(\"eyes\")`).",
+        },
+        // The prelude's, in Lua: it works outside hooks too.
+        make: None,
     },
 ];
 
