@@ -17,7 +17,11 @@ fn record(args: &[&str]) -> (tempfile::TempDir, String) {
     let mut all: Vec<&str> = args.to_vec();
     all.extend(["--record", &rec, "--json"]);
     let out = kiai(&all);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (dir, rec)
 }
 
@@ -75,10 +79,14 @@ fn a_longer_cone_diverges_after_the_fork_and_reports_who_sees_whom() {
         .collect();
     assert!(!fork_only.is_empty(), "{v}");
     // The new percepts come first from guards' eyes, at the divergent tick.
-    assert!(fork_only
-        .iter()
-        .any(|d| d["sense"] == "eyes" && d["tick"] == first && d["agent"].as_str().is_some_and(|a| a.contains("_guard_"))));
-    assert!(diffs.iter().any(|d| d["kind"] == "state" && d["tick"].as_u64() >= Some(first)));
+    assert!(fork_only.iter().any(|d| d["sense"] == "eyes"
+        && d["tick"] == first
+        && d["agent"].as_str().is_some_and(|a| a.contains("_guard_"))));
+    assert!(
+        diffs
+            .iter()
+            .any(|d| d["kind"] == "state" && d["tick"].as_u64() >= Some(first))
+    );
 }
 
 #[test]
@@ -101,9 +109,20 @@ fn scripted_runs_and_runs_with_events_replay_exactly() {
     assert_eq!(v["first_divergent_tick"], Value::Null, "{v}");
     assert_eq!(v["replay_mismatch"], Value::Null, "{v}");
     // Moving an agent at the fork parts the branches at once.
-    let v = json(&["fork", &rec, "--at", "5", "--set", "agents.blue_scout_16.pos=(0.0, 0.0, 0.0)", "--json"]);
+    let v = json(&[
+        "fork",
+        &rec,
+        "--at",
+        "5",
+        "--set",
+        "agents.blue_scout_16.pos=(0.0, 0.0, 0.0)",
+        "--json",
+    ]);
     assert_eq!(v["first_divergent_tick"], 6, "{v}");
-    assert_eq!(v["changed"], serde_json::json!(["agent blue_scout_16: pos"]));
+    assert_eq!(
+        v["changed"],
+        serde_json::json!(["agent blue_scout_16: pos"])
+    );
 }
 
 #[test]
@@ -116,9 +135,15 @@ fn changes_a_running_world_cannot_take_are_refused_with_the_reason() {
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
     let e = refused("seed=3");
-    assert!(e.contains("`seed` cannot change in a running world; a fork changes archetypes"), "{e}");
+    assert!(
+        e.contains("`seed` cannot change in a running world; a fork changes archetypes"),
+        "{e}"
+    );
     let e = refused("archetypes.guard.senses.eyes.shape.range=-5");
-    assert!(e.contains("would make the content invalid") && e.contains("range must be greater than 0"), "{e}");
+    assert!(
+        e.contains("would make the content invalid") && e.contains("range must be greater than 0"),
+        "{e}"
+    );
     let e = refused("archetypes.guard.senses.eyes.shape.rnage=5");
     assert!(e.contains("did you mean `range`?"), "{e}");
     let e = refused("archetypes.guard.movement=Static");

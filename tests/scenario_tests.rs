@@ -54,7 +54,11 @@ fn broken_project() -> tempfile::TempDir {
             "archetypes.guard.senses.eyes.shape.range=5",
         ],
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     dir
 }
 
@@ -83,7 +87,9 @@ fn the_example_suite_passes_with_a_line_per_scenario() {
         scenarios.len()
     );
     assert_eq!(
-        lines.last().map(|l| l.split(" (").next().unwrap_or_default()),
+        lines
+            .last()
+            .map(|l| l.split(" (").next().unwrap_or_default()),
         Some(format!("{} passed, 0 failed", scenarios.len()).as_str())
     );
 }
@@ -99,7 +105,11 @@ fn a_shrunk_cone_fails_exactly_the_scenarios_that_need_it_with_tick_and_why() {
         .filter_map(|l| l.strip_prefix("FAIL  "))
         .map(|l| l.split_whitespace().next().unwrap_or_default())
         .collect();
-    assert_eq!(failed, ["fortress_gate", "fortress_player_walks_in"], "{stdout}");
+    assert_eq!(
+        failed,
+        ["fortress_gate", "fortress_player_walks_in"],
+        "{stdout}"
+    );
     // The first failing expectation, where it is written, and its tick.
     assert!(stdout.contains(
         "      tests/scenarios/fortress_gate.scenario.ron:8:9: `sees(gate_guard, thief_at_gate, eyes) within 5 ticks` did not hold at any tick from 1 to 5\n"
@@ -107,17 +117,26 @@ fn a_shrunk_cone_fails_exactly_the_scenarios_that_need_it_with_tick_and_why() {
     // The why-trace of both agents it names, at that tick.
     let why: Vec<&str> = stdout
         .lines()
-        .filter(|l| l.starts_with("      why gate_guard at tick 5: ") || l.starts_with("      why thief_at_gate at tick 5: "))
+        .filter(|l| {
+            l.starts_with("      why gate_guard at tick 5: ")
+                || l.starts_with("      why thief_at_gate at tick 5: ")
+        })
         .collect();
     assert_eq!(why.len(), 2, "{stdout}");
-    assert!(why[0].contains("random_walk by no_option") && why[0].contains("; eyes []"), "{}", why[0]);
+    assert!(
+        why[0].contains("random_walk by no_option") && why[0].contains("; eyes []"),
+        "{}",
+        why[0]
+    );
     assert!(why[1].contains("; eyes [gate_guard]"), "{}", why[1]);
-    assert!(stdout.ends_with(" passed, 2 failed (13 scenarios, ") || stdout.contains(" passed, 2 failed ("));
+    assert!(
+        stdout.ends_with(" passed, 2 failed (13 scenarios, ")
+            || stdout.contains(" passed, 2 failed (")
+    );
 
-    let v: Value = serde_json::from_slice(
-        &kiai_in(dir.path(), &["test", "tests/scenarios", "--json"]).stdout,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let v: Value =
+        serde_json::from_slice(&kiai_in(dir.path(), &["test", "tests/scenarios", "--json"]).stdout)
+            .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(v["failed"], 2, "{v}");
     let gate = v["scenarios"]
         .as_array()
@@ -125,7 +144,10 @@ fn a_shrunk_cone_fails_exactly_the_scenarios_that_need_it_with_tick_and_why() {
         .cloned()
         .unwrap_or_default();
     let f = &gate["failure"];
-    assert_eq!((f["tick"].as_u64(), f["line"].as_u64(), f["column"].as_u64()), (Some(5), Some(8), Some(9)));
+    assert_eq!(
+        (f["tick"].as_u64(), f["line"].as_u64(), f["column"].as_u64()),
+        (Some(5), Some(8), Some(9))
+    );
     assert_eq!(f["why"][0]["agent"], "gate_guard");
     assert_eq!(f["why"][0]["senses"]["eyes"], serde_json::json!([]));
     assert_eq!(f["why"][0]["decided_by"], "no_option");
@@ -134,9 +156,13 @@ fn a_shrunk_cone_fails_exactly_the_scenarios_that_need_it_with_tick_and_why() {
 #[test]
 fn junit_output_has_the_testsuite_testcase_failure_shape() {
     let dir = broken_project();
-    let out = kiai_in(dir.path(), &["test", "tests/scenarios", "--junit", "report.xml"]);
+    let out = kiai_in(
+        dir.path(),
+        &["test", "tests/scenarios", "--junit", "report.xml"],
+    );
     assert_eq!(out.status.code(), Some(1));
-    let xml = std::fs::read_to_string(dir.path().join("report.xml")).unwrap_or_else(|e| panic!("{e}"));
+    let xml =
+        std::fs::read_to_string(dir.path().join("report.xml")).unwrap_or_else(|e| panic!("{e}"));
     let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("not XML: {e}\n{xml}"));
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "testsuites");
@@ -145,20 +171,37 @@ fn junit_output_has_the_testsuite_testcase_failure_shape() {
     let suite = suites[0];
     assert_eq!(suite.tag_name().name(), "testsuite");
     let cases: Vec<_> = suite.children().filter(|n| n.is_element()).collect();
-    assert_eq!(suite.attribute("tests"), Some(cases.len().to_string().as_str()));
+    assert_eq!(
+        suite.attribute("tests"),
+        Some(cases.len().to_string().as_str())
+    );
     assert_eq!(suite.attribute("failures"), Some("2"));
     assert_eq!(suite.attribute("errors"), Some("0"));
-    assert!(suite.attribute("time").is_some_and(|t| t.parse::<f64>().is_ok()));
+    assert!(
+        suite
+            .attribute("time")
+            .is_some_and(|t| t.parse::<f64>().is_ok())
+    );
     let mut failed = Vec::new();
     for case in &cases {
         assert_eq!(case.tag_name().name(), "testcase");
         assert!(case.attribute("name").is_some() && case.attribute("classname").is_some());
-        assert!(case.attribute("time").is_some_and(|t| t.parse::<f64>().is_ok()));
+        assert!(
+            case.attribute("time")
+                .is_some_and(|t| t.parse::<f64>().is_ok())
+        );
         let children: Vec<_> = case.children().filter(|n| n.is_element()).collect();
         if let Some(f) = children.first() {
             assert_eq!(f.tag_name().name(), "failure");
-            assert!(f.attribute("message").is_some_and(|m| m.contains("did not hold")));
-            assert!(f.text().is_some_and(|t| t.contains("\nwhy ")), "{:?}", f.text());
+            assert!(
+                f.attribute("message")
+                    .is_some_and(|m| m.contains("did not hold"))
+            );
+            assert!(
+                f.text().is_some_and(|t| t.contains("\nwhy ")),
+                "{:?}",
+                f.text()
+            );
             failed.push(case.attribute("name").unwrap_or_default());
         }
     }
@@ -178,7 +221,8 @@ const DOOR_SCENARIO: &str = r#"(
 fn coverage_lists_every_branch_and_the_ones_never_taken() {
     let dir = project();
     let scenarios = dir.path().join("tests/scenarios");
-    std::fs::write(scenarios.join("cover.scenario.ron"), DOOR_SCENARIO).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(scenarios.join("cover.scenario.ron"), DOOR_SCENARIO)
+        .unwrap_or_else(|e| panic!("{e}"));
     let file = PathBuf::from("tests/scenarios/cover.scenario.ron");
     let out = kiai_in(dir.path(), &["test", &file.display().to_string(), "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -189,14 +233,31 @@ fn coverage_lists_every_branch_and_the_ones_never_taken() {
         serde_json::json!({"no_option": 20, "single_option": 0, "fixed_rule": 10, "weights": 0, "kept": 0}),
         "{v}"
     );
-    assert_eq!(guard["never"], serde_json::json!(["single_option", "weights", "kept"]));
-    let human = text(&kiai_in(dir.path(), &["test", &file.display().to_string(), "--coverage"]).stdout);
+    assert_eq!(
+        guard["never"],
+        serde_json::json!(["single_option", "weights", "kept"])
+    );
+    let human = text(
+        &kiai_in(
+            dir.path(),
+            &["test", &file.display().to_string(), "--coverage"],
+        )
+        .stdout,
+    );
     assert!(human.contains(
         "  tests/scenarios/content/door.ron: guard: no_option 20, single_option 0, fixed_rule 10, weights 0, kept 0\n    never exercised: single_option, weights, kept\n"
     ), "{human}");
     // Scripts: the captain only ever decides in Lua, in its own state.
     let v: Value = serde_json::from_slice(
-        &kiai_in(dir.path(), &["test", "tests/scenarios/guards_captain_radio.scenario.ron", "--json"]).stdout,
+        &kiai_in(
+            dir.path(),
+            &[
+                "test",
+                "tests/scenarios/guards_captain_radio.scenario.ron",
+                "--json",
+            ],
+        )
+        .stdout,
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let captain = &v["coverage"]["content/demo/guards.ron: captain"];
@@ -211,14 +272,24 @@ fn partitions_split_the_suite_and_filters_pick_by_name() {
     let names = |args: &[&str]| -> Vec<String> {
         json(args)["scenarios"]
             .as_array()
-            .map(|a| a.iter().filter_map(|s| s["name"].as_str().map(str::to_owned)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s["name"].as_str().map(str::to_owned))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let all = names(&["test", "tests/scenarios", "--json"]);
     let mut parts = Vec::new();
     for k in 1..=3 {
         let p = format!("{k}/3");
-        parts.extend(names(&["test", "tests/scenarios", "--partition", &p, "--json"]));
+        parts.extend(names(&[
+            "test",
+            "tests/scenarios",
+            "--partition",
+            &p,
+            "--json",
+        ]));
     }
     parts.sort();
     assert_eq!(parts, all);
@@ -241,6 +312,6 @@ fn a_broken_scenario_file_is_reported_where_the_mistake_is() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("FAIL  typo  does not load\n"), "{stdout}");
     assert!(stdout.contains(
-        "tests/scenarios/typo.scenario.ron:4:33: error: `sees(guard, thief) whithin 5`: unexpected `whithin`"
+        "tests/scenarios/typo.scenario.ron:4:34: error: `sees(guard, thief) whithin 5`: unexpected `whithin`"
     ), "{stdout}");
 }

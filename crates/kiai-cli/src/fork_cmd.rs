@@ -27,9 +27,11 @@ pub(crate) const LONG_ABOUT: &str = "Replay a recording (written by `kiai run --
 
 /// `kiai fork --help`: examples.
 pub(crate) const EXAMPLES: &str = "Examples:\n  \
-    kiai run content/demo/fortress.ron --ticks 300 --record run.kiairec\n  \
-    kiai fork run.kiairec --at 100 --set archetypes.guard.senses.eyes.shape.range=60\n  \
-    kiai fork run.kiairec --at 100 --set 'agents.thief_in_hall.pos=(0.0, 0.0, 5.0)' --json";
+    kiai run content/demo/arena.ron --ticks 300 --record run.kiairec\n  \
+    kiai fork run.kiairec --at 100 --set archetypes.guard.senses.eyes.shape.range=45\n  \
+    kiai fork run.kiairec --at 100 --set 'agents.blue_scout_16.pos=(0.0, 0.0, 0.0)' --json\n  \
+    kiai fork run.kiairec --at 100 --set archetypes.guard.senses.eyes.lose_range=60 \
+    --set archetypes.guard.senses.eyes.shape.range=50 --ticks 50";
 
 #[derive(Args)]
 pub(crate) struct ForkArgs {
@@ -184,8 +186,14 @@ fn summary(args: &ForkArgs, r: &Report) -> anyhow::Result<()> {
             r.ticks, r.hashes.0, r.hashes.1
         ))?,
     }
-    for d in r.differences.iter().take(SHOWN) {
-        let line = match d {
+    // The end counts are few and always shown; the rest up to SHOWN lines.
+    let (counts, rest): (Vec<&Difference>, Vec<&Difference>) = r
+        .differences
+        .iter()
+        .partition(|d| matches!(d, Difference::Count { .. }));
+    let mut lines: Vec<String> = Vec::new();
+    for d in rest.iter().take(SHOWN).chain(&counts) {
+        lines.push(match d {
             Difference::State {
                 agent,
                 tick,
@@ -221,14 +229,19 @@ fn summary(args: &ForkArgs, r: &Report) -> anyhow::Result<()> {
             Difference::Count { state, base, fork } => {
                 format!("  at end      {state}: {base} in base, {fork} in fork")
             }
-        };
-        outln(&line)?;
+        });
     }
-    if r.differences.len() > SHOWN {
-        outln(&format!(
-            "  ... and {} more (--json lists them all)",
-            r.differences.len() - SHOWN
-        ))?;
+    if rest.len() > SHOWN {
+        lines.insert(
+            SHOWN,
+            format!(
+                "  ... and {} more (--json lists them all)",
+                rest.len() - SHOWN
+            ),
+        );
+    }
+    for line in &lines {
+        outln(line)?;
     }
     Ok(())
 }

@@ -13,25 +13,28 @@ use kiai_core::{ArchetypeId, FactionId, World};
 pub const CHANGEABLE: &str = "a fork changes archetypes, profiles, factions' hostility, \
     walls and doors, and agents' pos and facing";
 
-/// `def` with the assignments applied in order, checked like content
-/// after each; an error names the assignment and why.
+/// `def` with the assignments applied in order, then checked like content
+/// once (as `kiai set` does, so `lose_range` can be raised before `range`
+/// or after it); an error names the assignments and why.
 pub fn edited(def: &ContentDef, assignments: &[String]) -> Result<ContentDef, String> {
     let mut out = def.clone();
     for a in assignments {
         let (path, value) = parse_assignment(a).map_err(|e| format!("--set {a}: {e}"))?;
         set(&mut out, &path, &value).map_err(|e| format!("--set {a}: {e}"))?;
-        let text = kiai_content::to_ron(&out).map_err(|e| format!("--set {a}: {e}"))?;
-        if let Err(d) = kiai_content::Content::from_str(&text, "content") {
-            let why: Vec<String> =
-                d.0.iter()
-                    .filter(|d| d.is_error())
-                    .map(|d| d.message.clone())
-                    .collect();
-            return Err(format!(
-                "--set {a} would make the content invalid: {}",
-                why.join("; ")
-            ));
-        }
+    }
+    let all: Vec<String> = assignments.iter().map(|a| format!("--set {a}")).collect();
+    let all = all.join(" ");
+    let text = kiai_content::to_ron(&out).map_err(|e| format!("{all}: {e}"))?;
+    if let Err(d) = kiai_content::Content::from_str(&text, "content") {
+        let why: Vec<String> =
+            d.0.iter()
+                .filter(|d| d.is_error())
+                .map(|d| d.message.clone())
+                .collect();
+        return Err(format!(
+            "{all} would make the content invalid: {}",
+            why.join("; ")
+        ));
     }
     Ok(out)
 }

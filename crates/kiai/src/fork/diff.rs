@@ -169,7 +169,7 @@ impl Divergence {
     }
 
     /// The differences, states first (by tick, then name), then percepts
-    /// (by branch, tick, names), then the counts at the end.
+    /// (by tick, names, branch), then the counts at the end.
     pub(crate) fn differences(&self, base: &Driver, fork: &Driver) -> Vec<Difference> {
         let mut out: Vec<Difference> = Vec::new();
         let mut by_tick: Vec<(&String, &(u64, String, String))> = self.states.iter().collect();
@@ -182,26 +182,27 @@ impl Divergence {
                 fork: f.clone(),
             });
         }
+        let mut only: Vec<(u64, &Pair, Branch)> = Vec::new();
         for (branch, mine, other) in [
             (Branch::Base, &self.seen[0], &self.seen[1]),
             (Branch::Fork, &self.seen[1], &self.seen[0]),
         ] {
-            let mut only: Vec<(&Pair, u64)> = mine
-                .pairs
-                .iter()
-                .filter(|(p, _)| !other.pairs.contains_key(*p))
-                .map(|(p, t)| (p, *t))
-                .collect();
-            only.sort_by_key(|(p, t)| (*t, (*p).clone()));
-            for ((agent, sense, target), tick) in only {
-                out.push(Difference::Sees {
-                    agent: agent.clone(),
-                    target: target.clone(),
-                    sense: sense.clone(),
-                    branch,
-                    tick,
-                });
-            }
+            only.extend(
+                mine.pairs
+                    .iter()
+                    .filter(|(p, _)| !other.pairs.contains_key(*p))
+                    .map(|(p, t)| (*t, p, branch)),
+            );
+        }
+        only.sort();
+        for (tick, (agent, sense, target), branch) in only {
+            out.push(Difference::Sees {
+                agent: agent.clone(),
+                target: target.clone(),
+                sense: sense.clone(),
+                branch,
+                tick,
+            });
         }
         let (cb, cf) = (counts(base), counts(fork));
         let all: BTreeSet<&String> = cb.keys().chain(cf.keys()).collect();
