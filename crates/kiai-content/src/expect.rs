@@ -507,8 +507,7 @@ impl Parser<'_> {
                     other,
                     [
                         "sees", "state", "reaches", "count", "distance", "no", "hash",
-                    ]
-                    .into_iter(),
+                    ],
                 );
                 self.error(format!("unknown condition `{other}`{hint}"))
             }

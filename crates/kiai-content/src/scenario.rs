@@ -337,7 +337,7 @@ impl Names {
 
     fn state(&self, state: &str, out: &mut Vec<String>) {
         if !self.scripted && !BUILT_IN_STATES.contains(&state) {
-            let h = hint(state, BUILT_IN_STATES.into_iter());
+            let h = hint(state, BUILT_IN_STATES);
             out.push(format!(
                 "unknown state `{state}`{h}; without scripts the states are random_walk, chase and evade"
             ));
