@@ -49,7 +49,13 @@ use std::process::Command;
 use serde_json::Value;
 
 /// What every example's directory holds, copied from the repository.
-const FIXTURES: &[&str] = &["content", "scripts", "tests/data", "tests/malformed"];
+const FIXTURES: &[&str] = &[
+    "content",
+    "scripts",
+    "tests/data",
+    "tests/malformed",
+    "tests/scenarios",
+];
 
 /// Commands whose examples run in [`documented_bench_examples_match_the_real_output`].
 const SLOW: &[&str] = &["bench"];

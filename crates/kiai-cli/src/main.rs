@@ -7,10 +7,13 @@
 
 mod bench;
 mod content_cmds;
+mod fork_cmd;
+mod junit;
 mod lua_defs_cmd;
 mod path_cmd;
 mod positions;
 mod set_cmd;
+mod test_cmd;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -67,30 +70,36 @@ enum Command {
     /// Set values in a content file by path, keeping comments (FILE.bak).
     #[command(long_about = set_cmd::LONG_ABOUT, after_help = set_cmd::EXAMPLES)]
     Set(set_cmd::SetArgs),
+    /// Run scenario tests (*.scenario.ron): pass/fail, why, coverage.
+    #[command(long_about = test_cmd::LONG_ABOUT)]
+    Test(test_cmd::TestArgs),
+    /// Replay a recording, change the world at a tick, compare the branches.
+    #[command(long_about = fork_cmd::LONG_ABOUT, after_help = fork_cmd::EXAMPLES)]
+    Fork(fork_cmd::ForkArgs),
     /// Write lua-language-server definitions for the script API.
     #[command(after_help = lua_defs_cmd::AFTER_HELP)]
     LuaDefs(lua_defs_cmd::LuaDefsArgs),
 }
 
 #[derive(Args)]
-struct SimArgs {
+pub(crate) struct SimArgs {
     /// Content file (.ron) or exported pack.
-    file: PathBuf,
+    pub(crate) file: PathBuf,
     /// Seed for every random stream; defaults to the file's `seed`.
     #[arg(long)]
-    seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Worker threads (results are identical at any count); defaults to the
     /// number of cores.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
+    pub(crate) threads: Option<u16>,
     /// Print one JSON object on stdout instead of a summary.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Changes to apply on a schedule (spawns, despawns, moves, doors,
     /// blocked links, waypoints, sounds; see docs/cli.md): an event of tick
     /// T is applied after T ticks have run, before the next one.
     #[arg(long, value_name = "EVENTS.ron")]
-    events: Option<PathBuf>,
+    pub(crate) events: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -114,6 +123,11 @@ struct RunArgs {
     /// ticks); errors go to stderr and the last good version keeps running.
     #[arg(long)]
     watch: bool,
+    /// Also write the run as a recording (content, seed, events, scripts,
+    /// the state hash after every tick) that the editor opens and `kiai
+    /// fork` replays.
+    #[arg(long, value_name = "OUT.kiairec")]
+    record: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -201,6 +215,8 @@ fn main() -> ExitCode {
         Command::Export(args) => content_cmds::export(&args),
         Command::Migrate(args) => content_cmds::migrate(&args),
         Command::Set(args) => set_cmd::run(&args),
+        Command::Test(args) => test_cmd::run(&args),
+        Command::Fork(args) => fork_cmd::run(&args),
         Command::LuaDefs(args) => lua_defs_cmd::run(&args),
     };
     match result {
@@ -359,6 +375,12 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         scripts.is_empty() || trace.is_none(),
         "--trace is not available yet for content with scripts"
     );
+    anyhow::ensure!(
+        args.record.is_none() || !args.watch,
+        "--record cannot be combined with --watch: a reloaded script changes the run, and the \
+         recording would not replay"
+    );
+    let mut hashes: Vec<u64> = Vec::new();
     let (elapsed, totals, labels) = with_threads(args.sim.threads, || -> anyhow::Result<_> {
         let (mut lua, errors) = kiai::lua::decider_for(&content, kiai::lua::Limits::default());
         for e in errors {
@@ -392,6 +414,9 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 None => pipeline.tick(&mut world, &mut decider),
             }
             elapsed += start.elapsed();
+            if args.record.is_some() {
+                hashes.push(state_hash(&world));
+            }
             if let Some(d) = &mut lua {
                 for r in d.take_reports() {
                     print_script_error(r.tick, &r.error);
@@ -427,6 +452,9 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         Ok((elapsed, totals, labels))
     })??;
     progress.finish_and_clear();
+    if let Some(out) = &args.record {
+        fork_cmd::write_recording(out, &content, &args.sim, world.config().seed, hashes)?;
+    }
     let ticks = args.ticks.max(1) as f64;
     let ms_per_tick = elapsed.as_secs_f64() * 1e3 / ticks;
     let mut states = serde_json::Map::new();

@@ -11,8 +11,14 @@
 //!     (tick: 25, do: BlockLink(from: 3, to: 4, blocked: true)),
 //!     (tick: 25, do: SetWaypointActive(id: 7, active: false)),
 //!     (tick: 30, do: Sound(pos: (0.0, 0.0, 0.0), volume: 50.0, tag: 1)),
+//!     (tick: 40, do: Walk(agent: "g2", path: [(3.0, 0.0, 4.0), (10.0, 0.0, 4.0)], speed: 2.0)),
 //! ])
 //! ```
+//!
+//! A `Walk` moves an agent along a polyline, one step per tick at `speed`
+//! world units per second (the content's `tick_seconds` per tick), as a
+//! game moves its player: it is expanded into one move per tick when the
+//! file is loaded.
 //!
 //! An event with `tick: t` is applied after `t` ticks have run, before the
 //! next one; events of one tick in file order. Everything an event names is
@@ -28,23 +34,31 @@ use kiai_core::glam::Vec3;
 use kiai_core::nav::WaypointId;
 use kiai_core::perception::hearing::{NO_SOURCE, Sound};
 use kiai_core::{AgentSpawn, ArchetypeId, FactionId, World};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::def::Vec3Def;
+use crate::def::{ContentDef, Vec3Def};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::load::{Content, parse_as};
 use crate::locate::{Pos, SpanIndex};
 
 /// An events file as written.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EventsDef {
     /// The events, in any tick order (applied by tick, then file order).
     pub events: Vec<EventDef>,
 }
 
+impl EventsDef {
+    /// Parses events `text` (from `file`) without checking it against
+    /// content (see [`Schedule::from_def`]).
+    pub fn from_str(text: &str, file: &str) -> Result<Self, Diagnostics> {
+        parse_as(text, file)
+    }
+}
+
 /// One scheduled change.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EventDef {
     /// Applied after this many ticks have run.
@@ -59,7 +73,7 @@ fn yes() -> bool {
 }
 
 /// What an event changes.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub enum ActionDef {
     /// An agent joins the world.
@@ -112,6 +126,18 @@ pub enum ActionDef {
         /// Whether walkers may enter it.
         active: bool,
     },
+    /// A live agent walks along a polyline, as a game moves its player:
+    /// put on the first point at the event's tick, then one step of
+    /// `speed * tick_seconds` along the path after every tick, facing the
+    /// way it goes, until the last point.
+    Walk {
+        /// Its name.
+        agent: String,
+        /// The points, world units (at least one).
+        path: Vec<Vec3Def>,
+        /// World units per second, > 0.
+        speed: f32,
+    },
     /// A sound nobody made, heard at the next sense stage.
     Sound {
         /// Where, world units.
@@ -130,6 +156,8 @@ enum Change {
     Spawn(AgentSpawn),
     Despawn(String),
     Move(String, Vec3),
+    /// A step of a walk: position and the way it faces (zero: unchanged).
+    Step(String, Vec3, Vec3),
     Door(usize, bool),
     BlockLink(WaypointId, WaypointId, bool),
     SetWaypointActive(WaypointId, bool),
@@ -163,17 +191,35 @@ impl Schedule {
     pub fn from_str(text: &str, file: &str, content: &Content) -> Result<Self, Diagnostics> {
         let def: EventsDef = parse_as(text, file)?;
         let spans = SpanIndex::new(text);
-        let mut check = Checker::new(content, file, &spans);
-        let mut order: Vec<usize> = (0..def.events.len()).collect();
-        order.sort_by_key(|&i| def.events[i].tick);
+        Self::from_def(&def.events, &content.to_def(), file, &spans)
+    }
+
+    /// Checks `events` against the content `def` and resolves them.
+    /// Diagnostics point into `file` through `spans` at `events[i]` (the
+    /// events of an events file, or of a scenario file's `events`).
+    pub fn from_def(
+        events: &[EventDef],
+        def: &ContentDef,
+        file: &str,
+        spans: &SpanIndex,
+    ) -> Result<Self, Diagnostics> {
+        let mut check = Checker::new(def, file, spans);
+        let mut order: Vec<usize> = (0..events.len()).collect();
+        order.sort_by_key(|&i| events[i].tick);
         let mut changes = Vec::with_capacity(order.len());
         for i in order {
-            let e = &def.events[i];
+            let e = &events[i];
             check.tick = e.tick;
+            if let ActionDef::Walk { agent, path, speed } = &e.action {
+                changes.extend(check.walk(i, agent, path, *speed));
+                continue;
+            }
             if let Some(c) = check.resolve(i, &e.action) {
                 changes.push((e.tick, c));
             }
         }
+        // Walks interleave with later events: by tick, stable.
+        changes.sort_by_key(|(tick, _)| *tick);
         if check.problems.is_empty() {
             Ok(Self {
                 changes,
@@ -192,6 +238,14 @@ impl Schedule {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
+    }
+
+    /// Makes the schedule continue from a world that has run `tick` ticks
+    /// and has had the events of the ticks before applied (a snapshot taken
+    /// right after tick `tick` ran): the events of `tick` and later are
+    /// applied again by [`Schedule::apply_due`].
+    pub fn rewind(&mut self, tick: u64) {
+        self.applied = self.changes.partition_point(|(t, _)| *t < tick);
     }
 
     /// Applies every event not yet applied whose tick is at most the number
@@ -229,6 +283,14 @@ fn apply(world: &mut World, change: &Change) -> Result<(), String> {
             world.set_position(id, *pos);
             Ok(())
         }
+        Change::Step(name, pos, facing) => {
+            let id = live(world, name)?;
+            world.set_position(id, *pos);
+            if *facing != Vec3::ZERO {
+                world.facings_mut()[id.index()] = *facing;
+            }
+            Ok(())
+        }
         Change::Door(wall, open) => world.set_wall_enabled(*wall, !open),
         Change::BlockLink(from, to, blocked) => world.set_link_blocked(*from, *to, *blocked),
         Change::SetWaypointActive(id, active) => world.set_waypoint_active(*id, *active),
@@ -252,23 +314,102 @@ struct Checker<'a> {
     agents: BTreeSet<String>,
     /// The tick of the event being checked.
     tick: u64,
+    /// Seconds per tick (walks' steps).
+    tick_seconds: f32,
     problems: Vec<Diagnostic>,
 }
 
+/// Most steps one walk may take (ticks).
+pub const MAX_WALK_TICKS: u64 = 1_000_000;
+
 impl<'a> Checker<'a> {
-    fn new(content: &Content, file: &'a str, spans: &'a SpanIndex) -> Self {
-        let def = content.to_def();
+    fn new(def: &ContentDef, file: &'a str, spans: &'a SpanIndex) -> Self {
         Self {
             file,
             spans,
             archetypes: def.archetypes.iter().map(|(n, _)| n.to_owned()).collect(),
             factions: def.factions.iter().map(|f| f.name.clone()).collect(),
             walls: def.walls.iter().map(|w| w.name.clone()).collect(),
-            nav: content.nav().ok().filter(|_| !def.waypoints.is_empty()),
+            nav: crate::nav::build_nav(def)
+                .ok()
+                .filter(|_| !def.waypoints.is_empty()),
             agents: def.agents.iter().map(|a| a.name.clone()).collect(),
             tick: 0,
+            tick_seconds: def.tick_seconds,
             problems: Vec::new(),
         }
+    }
+
+    /// A walk as one step per tick from the event's tick on.
+    fn walk(&mut self, i: usize, agent: &str, path: &[Vec3Def], speed: f32) -> Vec<(u64, Change)> {
+        if !self.live_agent(i, "agent", agent) {
+            return Vec::new();
+        }
+        if !(speed.is_finite() && speed > 0.0) {
+            self.problem(
+                i,
+                "speed",
+                format!("speed must be a finite number > 0, not {speed}"),
+            );
+            return Vec::new();
+        }
+        let mut points = Vec::with_capacity(path.len());
+        for p in path {
+            match self.point(i, "path", *p) {
+                Some(v) => points.push(v),
+                None => return Vec::new(),
+            }
+        }
+        let Some(&first) = points.first() else {
+            self.problem(i, "path", "a walk needs at least one point".to_owned());
+            return Vec::new();
+        };
+        let step = f64::from(speed) * f64::from(self.tick_seconds.max(1e-6));
+        let length: f64 = points
+            .windows(2)
+            .map(|w| f64::from(w[0].distance(w[1])))
+            .sum();
+        let ticks = (length / step).ceil() as u64;
+        if ticks > MAX_WALK_TICKS {
+            self.problem(
+                i,
+                "speed",
+                format!(
+                    "this walk takes {ticks} ticks; at most {MAX_WALK_TICKS} (raise the speed or shorten the path)"
+                ),
+            );
+            return Vec::new();
+        }
+        let heading = |a: Vec3, b: Vec3| (b - a).try_normalize().unwrap_or(Vec3::ZERO);
+        let first_facing = points.get(1).map_or(Vec3::ZERO, |&b| heading(first, b));
+        let mut out = vec![(
+            self.tick,
+            Change::Step(agent.to_owned(), first, first_facing),
+        )];
+        let (mut leg, mut along) = (0usize, 0.0f64);
+        for k in 1..=ticks {
+            let mut left = step;
+            while leg + 1 < points.len() {
+                let len = f64::from(points[leg].distance(points[leg + 1]));
+                if along + left <= len {
+                    along += left;
+                    break;
+                }
+                left -= len - along;
+                leg += 1;
+                along = 0.0;
+            }
+            let (pos, facing) = match points.get(leg + 1) {
+                Some(&b) => {
+                    let a = points[leg];
+                    let len = f64::from(a.distance(b)).max(f64::MIN_POSITIVE);
+                    (a.lerp(b, (along / len) as f32), heading(a, b))
+                }
+                None => (points[points.len() - 1], Vec3::ZERO),
+            };
+            out.push((self.tick + k, Change::Step(agent.to_owned(), pos, facing)));
+        }
+        out
     }
 
     fn problem(&mut self, i: usize, field: &str, message: String) {
@@ -360,6 +501,10 @@ impl<'a> Checker<'a> {
             ActionDef::SetWaypointActive { id, active } => {
                 let w = self.waypoint(i, "id", *id)?;
                 Some(Change::SetWaypointActive(w, *active))
+            }
+            ActionDef::Walk { agent, path, speed } => {
+                let steps = self.walk(i, agent, path, *speed);
+                steps.into_iter().next().map(|(_, c)| c)
             }
             ActionDef::Sound { pos, volume, tag } => {
                 let p = self.point(i, "pos", *pos)?;

@@ -9,7 +9,9 @@
 //! runtime [`kiai_core::World`] from valid content. [`save`] writes content
 //! back atomically, keeping the file's comments and layout ([`write`]);
 //! [`value_path`] reads and sets single values by path (`agents.g1.pos`);
-//! [`pack`] is the resolved binary form a game loads.
+//! [`pack`] is the resolved binary form a game loads. [`recording`] is the
+//! `.kiairec` file of a recorded run; [`scenario`] and [`expect`] read the
+//! scenario files `kiai test` runs.
 //!
 //! ```
 //! use kiai_content::Content;
@@ -36,6 +38,7 @@ mod build;
 pub mod def;
 mod diag;
 pub mod events;
+pub mod expect;
 mod export;
 mod fast;
 mod ids;
@@ -49,8 +52,10 @@ pub mod pack;
 mod pack_body;
 mod pack_check;
 mod pack_world;
+pub mod recording;
 mod rules;
 mod save;
+pub mod scenario;
 mod validate;
 pub mod value_path;
 pub mod write;

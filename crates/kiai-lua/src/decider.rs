@@ -57,6 +57,8 @@ pub struct LuaDecider {
     reports: Vec<ScriptReport>,
     actions: Vec<(u32, Action)>,
     labels: Vec<u16>,
+    /// Per agent, whether its script's `decide` gave the decision this tick.
+    scripted: Vec<bool>,
     label_names: Vec<String>,
     spawned: Vec<u64>,
     list: Vec<u32>,
@@ -90,6 +92,7 @@ impl LuaDecider {
             reports: Vec::new(),
             actions: Vec::new(),
             labels: Vec::new(),
+            scripted: Vec::new(),
             label_names: vec![String::new()],
             spawned: Vec::new(),
             list: Vec::new(),
@@ -282,6 +285,29 @@ impl LuaDecider {
         (l != 0).then(|| self.label_names[l as usize].as_str())
     }
 
+    /// Whether `agent`'s script decided it this tick (its `decide` returned
+    /// an intent); otherwise the default decider did (see
+    /// [`LuaDecider::traces`]).
+    pub fn decided_by_script(&self, agent: AgentId) -> bool {
+        self.scripted.get(agent.index()).copied().unwrap_or(false)
+    }
+
+    /// Records why the default decider decided what it did for every agent
+    /// (its [`DecisionTrace`](kiai_core::behaviour::DecisionTrace)s), also
+    /// under scripts, for tests and coverage.
+    pub fn with_traces(mut self) -> Self {
+        self.default = DefaultDecider::with_traces();
+        self
+    }
+
+    /// The default decider's traces of the last tick, by agent (empty
+    /// unless made [`LuaDecider::with_traces`]); for an agent its script
+    /// decided ([`LuaDecider::decided_by_script`]) the trace is what the
+    /// default would have done.
+    pub fn traces(&self) -> &[kiai_core::behaviour::DecisionTrace] {
+        self.default.traces()
+    }
+
     /// Wall time the last [`Decider::decide`] spent after the default
     /// decision: running the scripts and taking their results. For
     /// benchmarks and profiling; the simulation never reads it.
@@ -364,6 +390,7 @@ impl LuaDecider {
             let label = intent.label.as_deref().map_or(0, |l| self.intern(l));
             out[agent as usize] = intent.decision;
             self.labels[agent as usize] = label;
+            self.scripted[agent as usize] = true;
         }
     }
 }
@@ -393,6 +420,8 @@ impl Decider for LuaDecider {
         let n = world.agents().len();
         self.labels.clear();
         self.labels.resize(n, 0);
+        self.scripted.clear();
+        self.scripted.resize(n, false);
         self.spawned.resize(n, 0);
         for slot in 0..self.slots.len() {
             self.run_slot(slot, world, minds, out);

@@ -19,6 +19,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! [`scenario`] runs scenario tests (`*.scenario.ron`: content, events and
+//! expectations checked every tick), [`fork`] replays a recording and
+//! runs a changed branch beside it, and [`driver::Driver`] is the run both
+//! step.
+//!
 //! See `examples/embed.rs` for a complete fixed-step game loop, and
 //! `examples/game_loop.rs` for a game that moves its own bodies, opens a
 //! door, kills and spawns agents and reacts to kiai's events.
@@ -26,7 +31,10 @@
 pub use kiai_content as content;
 pub use kiai_core as core;
 
+pub mod driver;
+pub mod fork;
 pub mod lua;
+pub mod scenario;
 
 /// The names a game loop needs: the world and its pipeline, handles,
 /// bodies the game moves, and the events it reacts to.

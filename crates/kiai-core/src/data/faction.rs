@@ -49,6 +49,17 @@ impl Factions {
         }
     }
 
+    /// Makes `from` hostile to `to` (`hostile`) or not (one direction), as
+    /// a running world's relations change. Ignored for unknown handles and
+    /// for `from == to`.
+    pub fn set_hostility(&mut self, from: FactionId, to: FactionId, hostile: bool) {
+        if hostile {
+            self.set_hostile(from, to);
+        } else if let Some(mask) = self.hostile.get_mut(from.index()) {
+            *mask &= !(1 << (to.index() % MAX_FACTIONS));
+        }
+    }
+
     /// Whether `from` is hostile to `to`.
     #[inline]
     pub fn is_hostile(&self, from: FactionId, to: FactionId) -> bool {

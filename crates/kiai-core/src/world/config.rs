@@ -67,6 +67,8 @@ pub enum WorldError {
     Full(&'static str),
     /// The fog of war rejected its settings or a unit.
     Fog(FogError),
+    /// A change a running world cannot take (why, and what it can).
+    Refused(String),
 }
 
 impl std::fmt::Display for WorldError {
@@ -78,6 +80,7 @@ impl std::fmt::Display for WorldError {
             WorldError::UnknownWaypoint(w) => write!(f, "no waypoint or link {w}"),
             WorldError::Full(what) => write!(f, "too many {what}"),
             WorldError::Fog(e) => write!(f, "fog of war: {e}"),
+            WorldError::Refused(why) => f.write_str(why),
         }
     }
 }

@@ -11,6 +11,7 @@ mod fog;
 mod lifecycle;
 mod orders;
 pub mod plugins;
+mod retune;
 
 pub use agents::Agents;
 pub use config::{Aabb, AgentSpawn, WorldConfig, WorldError};
