@@ -76,3 +76,39 @@ fn a_recording_of_an_iteration_order_script_replays_exactly() {
     assert_eq!(replay.hashes, sim.hashes);
     assert_eq!(state_hash(replay.world()), state_hash(sim.world()));
 }
+
+/// A recording made as `kiai run --record` makes it (scripts and all) opens
+/// in the editor and replays without a mismatch; one with events is refused
+/// with the way to replay it.
+#[test]
+fn a_recording_from_the_command_line_opens_and_replays() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content/demo");
+    let content = kiai_content::Content::load(&demo.join("guards.ron")).unwrap();
+    let recording = kiai::fork::record(&content, None, &[], 30).unwrap();
+    assert_eq!(recording.format, 2);
+    assert!(!recording.scripts.is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("guards.kiairec");
+    recording.save(&file).unwrap();
+    let opened = load_recording(&file).unwrap();
+    // The scripts replay from the recorded text: no script files here.
+    let mut replay = Sim::from_recording(&opened, dir.path()).unwrap();
+    replay.seek(30).unwrap();
+    assert_eq!(replay.mismatch, None);
+    assert_eq!(replay.hashes, recording.hashes);
+
+    let arena = kiai_content::Content::load(&demo.join("arena.ron")).unwrap();
+    let events = kiai_content::events::EventsDef::from_str(
+        &std::fs::read_to_string(demo.join("../events/arena.events.ron")).unwrap(),
+        "arena.events.ron",
+    )
+    .unwrap();
+    let with_events = kiai::fork::record(&arena, None, &events.events, 5).unwrap();
+    let Err(e) = Sim::from_recording(&with_events, dir.path()) else {
+        panic!("a recording with events opened");
+    };
+    assert!(
+        e.contains("the editor cannot replay events: `kiai fork"),
+        "{e}"
+    );
+}

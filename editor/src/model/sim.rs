@@ -66,18 +66,9 @@ pub struct ConsoleLine {
 /// fog.
 pub type StageMs = [f32; 5];
 
-/// A recorded run: enough to replay it exactly.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Recording {
-    /// Recording format version (1).
-    pub format: u32,
-    /// The content the run was built from.
-    pub content: ContentDef,
-    /// The seed of every random stream.
-    pub seed: u64,
-    /// State hash after each tick (`hashes[t]` after tick `t + 1`).
-    pub hashes: Vec<u64>,
-}
+/// A recorded run: enough to replay it exactly. The format is shared with
+/// `kiai run --record` and `kiai fork` (`kiai_content::recording`).
+pub use kiai_content::recording::Recording;
 
 /// A live simulation of the document.
 pub struct Sim {
@@ -648,20 +639,41 @@ impl Sim {
         Ok(())
     }
 
-    /// The recording of this run.
+    /// The recording of this run, with the text of its scripts (a script
+    /// file that cannot be read any more is left out: the replay then
+    /// reads the file, as for the first recording format).
     pub fn recording(&self) -> Recording {
-        Recording {
-            format: 1,
-            content: self.def.clone(),
-            seed: self.seed,
-            hashes: self.hashes.clone(),
-        }
+        let mut r = Recording::new(self.def.clone(), self.seed, Vec::new(), &self.scripts)
+            .unwrap_or_else(|_| Recording {
+                format: kiai_content::recording::RECORDING_FORMAT,
+                content: self.def.clone(),
+                seed: self.seed,
+                events: Vec::new(),
+                scripts: Vec::new(),
+                hashes: Vec::new(),
+            });
+        r.hashes = self.hashes.clone();
+        r
     }
 
-    /// A run replaying `recording`: its hashes are checked as ticks are
-    /// simulated again ([`Sim::mismatch`]).
+    /// A run replaying `recording` (scripts from its recorded text, or the
+    /// files under `dir` for a first-format recording): its hashes are
+    /// checked as ticks are simulated again ([`Sim::mismatch`]). A
+    /// recording with events (`kiai run --events --record`) is refused:
+    /// the editor's run does not apply events.
     pub fn from_recording(recording: &Recording, dir: &Path) -> Result<Self, String> {
-        let mut sim = Sim::new(&recording.content, dir, recording.seed)?;
+        if !recording.events.is_empty() {
+            return Err(format!(
+                "this recording changes the world while it runs ({} events); the editor cannot \
+                 replay events: `kiai fork RECORDING --at TICK` replays it",
+                recording.events.len()
+            ));
+        }
+        let mut sim = Self::build(
+            &recording.content,
+            recording.script_refs(dir),
+            recording.seed,
+        )?;
         sim.hashes = recording.hashes.clone();
         // States are recomputed when the ticks are replayed.
         sim.states = Vec::new();
@@ -721,23 +733,12 @@ fn handle_names(world: &World, code: &str, result: &str) -> String {
 
 /// Writes `recording` to `path` atomically (RON).
 pub fn save_recording(path: &Path, recording: &Recording) -> Result<(), String> {
-    let text = ron::ser::to_string_pretty(recording, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
-    kiai_content::write_atomic(path, text.as_bytes(), true).map_err(|e| e.to_string())
+    recording.save(path).map_err(|e| e.to_string())
 }
 
-/// Reads a recording written by [`save_recording`].
+/// Reads a recording written by [`save_recording`] or `kiai run --record`.
 pub fn load_recording(path: &Path) -> Result<Recording, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let r: Recording = ron::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if r.format != 1 {
-        return Err(format!(
-            "{}: unsupported recording format {}",
-            path.display(),
-            r.format
-        ));
-    }
-    Ok(r)
+    Recording::load(path).map_err(|e| e.to_string())
 }
 
 /// One line of `kiai run --trace`: why one agent decided what it did.
