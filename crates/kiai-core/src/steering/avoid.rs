@@ -299,7 +299,7 @@ fn nearest_walls(
         center + reach,
         &mut local.rays,
         |w, wall| {
-            if !wall.is_finite() || wall.height <= floor {
+            if !wall.holds(floor) {
                 return;
             }
             let d = distance_to_segment(center, wall.from, wall.to);

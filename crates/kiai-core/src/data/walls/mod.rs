@@ -96,6 +96,12 @@ impl Wall {
     pub fn is_finite(&self) -> bool {
         self.from.is_finite() && self.to.is_finite() && self.height.is_finite()
     }
+
+    /// Whether the wall holds a body standing at `floor` (world units):
+    /// finite and taller than that.
+    pub(crate) fn holds(&self, floor: f32) -> bool {
+        self.is_finite() && self.height > floor
+    }
 }
 
 /// Reference implementation: tests every wall. Same answer as [`Walls::blocks`]

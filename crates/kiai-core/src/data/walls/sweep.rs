@@ -154,7 +154,7 @@ impl Walls {
         }
         let r = reach.max(0.0) * 1.001 + 1e-4;
         self.for_each_in_box(a.min(b) - r, a.max(b) + r, scratch, |_, w| {
-            if holds(w, floor) {
+            if w.holds(floor) {
                 best = best.min(segment_distance((dv(a), dv(b)), (dv(w.from), dv(w.to))));
             }
         });
@@ -179,7 +179,7 @@ impl Walls {
         let mut best = f64::INFINITY;
         let r = reach.max(0.0) * 1.001 + 1e-4;
         self.for_each_in_box(p - r, p + r, scratch, |_, w| {
-            if holds(w, floor) {
+            if w.holds(floor) {
                 best = best.min(point_segment(dv(p), dv(w.from), dv(w.to)).1);
             }
         });
@@ -210,14 +210,9 @@ pub fn clear_of_brute(walls: &[Wall], segment: (Vec2, Vec2), radius: f32, floor:
 pub fn nearest_distance_brute(walls: &[Wall], p: Vec2, floor: f32) -> f32 {
     walls
         .iter()
-        .filter(|w| holds(w, floor))
+        .filter(|w| w.holds(floor))
         .map(|w| point_segment(dv(p), dv(w.from), dv(w.to)).1)
         .fold(f64::INFINITY, f64::min) as f32
-}
-
-/// Whether `wall` holds a body standing at `floor`.
-fn holds(wall: &Wall, floor: f32) -> bool {
-    wall.is_finite() && wall.height > floor
 }
 
 fn dv(v: Vec2) -> DVec2 {
@@ -228,7 +223,7 @@ fn dv(v: Vec2) -> DVec2 {
 /// index, which comes first in both callers' orders only by chance, so
 /// compare explicitly).
 fn consider(best: &mut Option<Contact>, sweep: &Sweep, i: usize, w: &Wall) {
-    if !holds(w, sweep.floor) || !sweep.from.is_finite() || !sweep.delta.is_finite() {
+    if !w.holds(sweep.floor) || !sweep.from.is_finite() || !sweep.delta.is_finite() {
         return;
     }
     let Some((t, normal)) = contact(w, dv(sweep.from), dv(sweep.delta), sweep.radius()) else {
@@ -314,7 +309,7 @@ fn contact(w: &Wall, p: DVec2, d: DVec2, r: f64) -> Option<(f64, DVec2)> {
 /// Whether the segment `a..b` passes closer than `radius` to `w` (a wall
 /// taller than `floor`).
 fn too_close(w: &Wall, (a, b): (Vec2, Vec2), radius: f32, floor: f32) -> bool {
-    if !holds(w, floor) || !a.is_finite() || !b.is_finite() {
+    if !w.holds(floor) || !a.is_finite() || !b.is_finite() {
         return false;
     }
     segment_distance((dv(a), dv(b)), (dv(w.from), dv(w.to))) < f64::from(radius.max(0.0))
