@@ -18,18 +18,22 @@ pub fn segment_distance(p: Pos2, a: Pos2, b: Pos2) -> f32 {
     p.distance(a + ab * t)
 }
 
+/// The index of the point of `points` nearest to `p`, if one lies within
+/// `r` (scene units).
+fn nearest((p, r): (Pos2, f32), points: impl Iterator<Item = (usize, Pos2)>) -> Option<usize> {
+    points
+        .map(|(i, q)| (i, q.distance_sq(p)))
+        .filter(|(_, d)| *d <= r * r)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
+}
+
 /// The object under scene point `p` within `r` scene units: agents first,
 /// then waypoints, walls, links, regions.
 pub fn pick(def: &ContentDef, p: Pos2, r: f32) -> Option<Sel> {
-    let nearest = |it: &mut dyn Iterator<Item = (usize, Pos2)>| {
-        it.map(|(i, q)| (i, q.distance_sq(p)))
-            .filter(|(_, d)| *d <= r * r)
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(i, _)| i)
-    };
     if let Some(i) = nearest(
-        &mut def
-            .agents
+        (p, r),
+        def.agents
             .iter()
             .enumerate()
             .map(|(i, a)| (i, to_scene(a.pos.0, a.pos.2))),
@@ -42,15 +46,9 @@ pub fn pick(def: &ContentDef, p: Pos2, r: f32) -> Option<Sel> {
 /// The object other than an agent under scene point `p` within `r`:
 /// waypoints, then walls, links, regions.
 pub fn pick_objects(def: &ContentDef, p: Pos2, r: f32) -> Option<Sel> {
-    let nearest = |it: &mut dyn Iterator<Item = (usize, Pos2)>| {
-        it.map(|(i, q)| (i, q.distance_sq(p)))
-            .filter(|(_, d)| *d <= r * r)
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(i, _)| i)
-    };
     if let Some(i) = nearest(
-        &mut def
-            .waypoints
+        (p, r),
+        def.waypoints
             .iter()
             .enumerate()
             .map(|(i, w)| (i, to_scene(w.pos.0, w.pos.2))),
