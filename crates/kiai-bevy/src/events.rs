@@ -1,0 +1,271 @@
+//! kiai's events as Bevy messages carrying entities: read them with
+//! `MessageReader<KiaiEvent>` in any system after [`crate::KiaiSet::SyncOut`].
+//! Agents kiai makes itself (a script's spawn) get an entity here; agents
+//! kiai removes (a script's despawn) lose their [`KiaiAgent`] and
+//! [`KiaiId`] (the entity stays: the game decides what it becomes).
+
+use bevy_ecs::prelude::*;
+use bevy_math::Vec3;
+use bevy_transform::components::Transform;
+use kiai::core::{BehaviourState, EventKind};
+
+use crate::components::{KiaiAgent, KiaiId};
+use crate::runtime::Kiai;
+
+/// One thing that happened in a tick.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct KiaiEvent {
+    /// The tick it happened in (the number of ticks run then).
+    pub tick: u64,
+    /// What happened.
+    pub kind: KiaiEventKind,
+}
+
+/// What happened, with entities for agents. Waypoints are the content's
+/// waypoint ids; positions are in the app's axes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KiaiEventKind {
+    /// `entity`'s agent joined the world.
+    Spawned {
+        /// The agent's entity.
+        entity: Entity,
+    },
+    /// `entity`'s agent left the world.
+    Despawned {
+        /// The agent's entity.
+        entity: Entity,
+    },
+    /// Sense `sense` of `entity` started sensing `target`.
+    Seen {
+        /// The observer.
+        entity: Entity,
+        /// The sense's name.
+        sense: String,
+        /// Who is sensed now.
+        target: Entity,
+    },
+    /// Sense `sense` of `entity` stopped sensing `target`.
+    Lost {
+        /// The observer.
+        entity: Entity,
+        /// The sense's name.
+        sense: String,
+        /// Who is no longer sensed.
+        target: Entity,
+    },
+    /// Hearing sense `sense` of `entity` heard a sound.
+    Heard {
+        /// The listener.
+        entity: Entity,
+        /// The sense's name.
+        sense: String,
+        /// Who made it, if an agent with an entity.
+        source: Option<Entity>,
+        /// Where it was made.
+        position: Vec3,
+        /// The game's tag of the sound.
+        tag: u32,
+        /// Perceived loudness (the sound's volume scale).
+        loudness: f32,
+    },
+    /// `entity` received a message.
+    Message {
+        /// The receiver.
+        entity: Entity,
+        /// The sender, if an agent with an entity.
+        from: Option<Entity>,
+        /// The message's tag.
+        tag: u32,
+        /// The position it refers to.
+        position: Vec3,
+    },
+    /// `entity`'s decision changed.
+    DecisionChanged {
+        /// Who decided.
+        entity: Entity,
+        /// The state before.
+        from: BehaviourState,
+        /// The state now.
+        to: BehaviourState,
+        /// Whom it is about now (the chased or evaded), if anyone.
+        target: Option<Entity>,
+    },
+    /// A waypoint walker reached the end of its route.
+    Arrived {
+        /// The walker.
+        entity: Entity,
+        /// The waypoint's id.
+        waypoint: u32,
+    },
+    /// A waypoint walker found no route to `goal`.
+    RouteFailed {
+        /// The walker.
+        entity: Entity,
+        /// The waypoint's id.
+        goal: u32,
+    },
+    /// A waypoint walker made no progress and re-planned.
+    Stuck {
+        /// The walker.
+        entity: Entity,
+        /// The waypoint it could not reach.
+        waypoint: u32,
+    },
+    /// A wall was enabled or disabled (a door closed or opened).
+    DoorChanged {
+        /// The wall's name, if it has one.
+        wall: Option<String>,
+        /// Whether it is open now.
+        open: bool,
+    },
+}
+
+/// Sends the last tick's events, making entities for agents kiai spawned
+/// and letting go of agents kiai despawned.
+pub(crate) fn send_events(
+    mut kiai: ResMut<Kiai>,
+    mut out: MessageWriter<KiaiEvent>,
+    mut commands: Commands,
+) {
+    let Some(world) = kiai.world.as_mut() else {
+        return;
+    };
+    let events: Vec<_> = world.drain_events().collect();
+    for event in &events {
+        if let EventKind::Spawned { agent } = event.kind
+            && kiai.entities.entity(agent).is_none()
+        {
+            adopt(&mut kiai, agent, &mut commands);
+        }
+    }
+    for event in &events {
+        if let Some(kind) = translate(&kiai, &event.kind) {
+            out.write(KiaiEvent {
+                tick: event.tick,
+                kind,
+            });
+        }
+        if let EventKind::Despawned { agent } = event.kind {
+            if let Some(entity) = kiai.entities.entity(agent) {
+                commands.entity(entity).try_remove::<(KiaiAgent, KiaiId)>();
+            }
+            kiai.entities.remove(agent);
+        }
+    }
+}
+
+/// Makes an entity for an agent kiai spawned itself.
+fn adopt(kiai: &mut Kiai, agent: kiai::core::AgentId, commands: &mut Commands) {
+    let Some(world) = kiai.world() else { return };
+    if !world.is_alive(agent) {
+        return;
+    }
+    let a = world.agents();
+    let i = agent.index();
+    let archetype = world.archetypes()[a.archetypes()[i].index()].name.clone();
+    let faction = world
+        .factions()
+        .name(a.factions()[i])
+        .unwrap_or("?")
+        .to_owned();
+    let plane = kiai.plane;
+    let transform = Transform::from_translation(plane.to_bevy(a.positions()[i], 0.0))
+        .with_rotation(plane.rotation(a.facings()[i]));
+    let entity = commands
+        .spawn((
+            KiaiAgent::new(archetype, faction),
+            KiaiId(agent),
+            transform,
+            Name::new(a.names()[i].clone()),
+        ))
+        .id();
+    kiai.entities.insert(agent, entity);
+}
+
+/// One kiai event with entities, or `None` when an agent in it has none.
+fn translate(kiai: &Kiai, kind: &EventKind) -> Option<KiaiEventKind> {
+    let world = kiai.world()?;
+    let e = |a| kiai.entity(a);
+    let sense_name = |agent: kiai::core::AgentId, sense: u16| {
+        let archetype = world.agents().archetypes().get(agent.index())?;
+        Some(
+            world
+                .archetype(*archetype)?
+                .senses
+                .get(usize::from(sense))?
+                .name
+                .clone(),
+        )
+    };
+    let plane = kiai.plane;
+    Some(match *kind {
+        EventKind::Spawned { agent } => KiaiEventKind::Spawned { entity: e(agent)? },
+        EventKind::Despawned { agent } => KiaiEventKind::Despawned { entity: e(agent)? },
+        EventKind::Gained {
+            agent,
+            sense,
+            target,
+        } => KiaiEventKind::Seen {
+            entity: e(agent)?,
+            sense: sense_name(agent, sense)?,
+            target: e(target)?,
+        },
+        EventKind::Lost {
+            agent,
+            sense,
+            target,
+        } => KiaiEventKind::Lost {
+            entity: e(agent)?,
+            sense: sense_name(agent, sense)?,
+            target: e(target)?,
+        },
+        EventKind::Heard {
+            agent,
+            sense,
+            source,
+            position,
+            tag,
+            loudness,
+        } => KiaiEventKind::Heard {
+            entity: e(agent)?,
+            sense: sense_name(agent, sense)?,
+            source: source.and_then(e),
+            position: plane.to_bevy(position, 0.0),
+            tag,
+            loudness,
+        },
+        EventKind::Message {
+            agent,
+            from,
+            tag,
+            position,
+        } => KiaiEventKind::Message {
+            entity: e(agent)?,
+            from: from.and_then(e),
+            tag,
+            position: plane.to_bevy(position, 0.0),
+        },
+        EventKind::DecisionChanged { agent, from, to } => KiaiEventKind::DecisionChanged {
+            entity: e(agent)?,
+            from,
+            to: to.state,
+            target: to.target.and_then(e),
+        },
+        EventKind::Arrived { agent, waypoint } => KiaiEventKind::Arrived {
+            entity: e(agent)?,
+            waypoint: waypoint.0,
+        },
+        EventKind::RouteFailed { agent, goal } => KiaiEventKind::RouteFailed {
+            entity: e(agent)?,
+            goal: goal.0,
+        },
+        EventKind::Stuck { agent, waypoint } => KiaiEventKind::Stuck {
+            entity: e(agent)?,
+            waypoint: waypoint.0,
+        },
+        EventKind::DoorChanged { wall, open } => KiaiEventKind::DoorChanged {
+            wall: world.wall_name(wall as usize).map(str::to_owned),
+            open,
+        },
+    })
+}

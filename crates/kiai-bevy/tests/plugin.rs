@@ -1,0 +1,343 @@
+//! The plugin in headless apps (`MinimalPlugins`, no window): entities
+//! become agents and leave with their entity, bodies go in and out,
+//! percepts come back as messages carrying entities, doors and links
+//! change from Bevy, and the same app gives the same state twice.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use bevy::ecs::message::MessageCursor;
+use bevy::prelude::*;
+use common::{app_with, events, named, step};
+use kiai_bevy::kiai::core::BodyMode;
+use kiai_bevy::{
+    DesiredVelocity, Kiai, KiaiAgent, KiaiCommandsExt, KiaiEvent, KiaiEventKind, KiaiId, KiaiSet,
+    KiaiWall, Senses,
+};
+
+/// A yard with a wall and a door between a guard (west, facing east) and
+/// the thief's start (east); a route around the wall's north end.
+const YARD: &str = r#"(
+    format: 2,
+    name: "yard",
+    seed: 5,
+    tick_seconds: 0.1,
+    bounds: (min: (-30.0, 0.0, -30.0), max: (30.0, 10.0, 30.0)),
+    factions: [(name: "guards", hostile: ["thieves"]), (name: "thieves", hostile: ["guards"])],
+    waypoints: [
+        (id: 0, pos: (-10.0, 0.0, 0.0)), (id: 1, pos: (-10.0, 0.0, 20.0)),
+        (id: 2, pos: (10.0, 0.0, 20.0)), (id: 3, pos: (10.0, 0.0, 0.0)),
+    ],
+    links: [
+        (from: 0, to: 1, two_way: true), (from: 1, to: 2, two_way: true),
+        (from: 2, to: 3, two_way: true), (from: 0, to: 3, two_way: true),
+    ],
+    walls: [
+        (from: (0.0, -30.0), to: (0.0, -3.0), height: 3.0),
+        (from: (0.0, -3.0), to: (0.0, 3.0), height: 3.0, name: "door", door: true),
+        (from: (0.0, 3.0), to: (0.0, 15.0), height: 3.0),
+    ],
+    archetypes: {
+        "guard": (
+            senses: [(name: "eyes", shape: Cone(range: 25.0, fov_deg: 90.0), filter: Hostile,
+                      occluded: true)],
+            movement: Walker(min_speed: 0.0, max_speed: 0.0, direction_change_factor: 30, planar: true),
+        ),
+        "driven": (
+            body: Driven,
+            movement: WaypointWalker(speed: 2.0, route: AStar),
+        ),
+        "thief": (body: Kinematic),
+    },
+    agents: [
+        (name: "guard", archetype: "guard", faction: "guards", pos: (-5.0, 0.0, 0.0),
+         facing: (1.0, 0.0, 0.0)),
+    ],
+)"#;
+
+fn kiai(app: &App) -> &Kiai {
+    app.world().resource::<Kiai>()
+}
+
+#[test]
+fn an_entity_with_kiai_agent_becomes_an_agent_and_its_despawn_removes_it() {
+    let mut app = app_with(YARD);
+    step(&mut app, 1);
+    assert_eq!(
+        kiai(&app).world().unwrap().agents().live_count(),
+        1,
+        "the content's guard"
+    );
+    let thief = app
+        .world_mut()
+        .spawn((
+            KiaiAgent::new("thief", "thieves"),
+            Transform::from_xyz(20.0, 0.0, 0.0),
+        ))
+        .id();
+    step(&mut app, 1);
+    let id = app
+        .world()
+        .get::<KiaiId>(thief)
+        .expect("the plugin gave it an agent")
+        .0;
+    let world = kiai(&app).world().unwrap();
+    assert!(world.is_alive(id));
+    assert_eq!(world.agents().live_count(), 2);
+    assert_eq!(
+        world.agents().body_modes()[id.index()],
+        BodyMode::Kinematic,
+        "the archetype's body"
+    );
+    assert_eq!(kiai(&app).entity(id), Some(thief));
+
+    app.world_mut().despawn(thief);
+    let world = kiai(&app).world().unwrap();
+    assert!(
+        !world.is_alive(id),
+        "despawning the entity despawns the agent at once"
+    );
+    assert_eq!(world.agents().live_count(), 1);
+    let mut cursor = MessageCursor::<KiaiEvent>::default();
+    step(&mut app, 1);
+    let gone: Vec<_> = events(&app, &mut cursor)
+        .into_iter()
+        .filter(|e| matches!(e.kind, KiaiEventKind::Despawned { .. }))
+        .collect();
+    assert_eq!(gone.len(), 1, "{gone:?}");
+    assert_eq!(gone[0].kind, KiaiEventKind::Despawned { entity: thief });
+    assert_eq!(
+        kiai(&app).agent(thief),
+        None,
+        "forgotten after its last event"
+    );
+}
+
+#[test]
+fn an_unknown_archetype_is_refused_with_a_message_and_no_panic() {
+    let mut app = app_with(YARD);
+    let e = app
+        .world_mut()
+        .spawn((KiaiAgent::new("thef", "thieves"), Transform::default()))
+        .id();
+    step(&mut app, 2);
+    let refused = app
+        .world()
+        .get::<kiai_bevy::KiaiRefused>(e)
+        .expect("refused")
+        .0
+        .clone();
+    assert!(
+        refused.contains("no archetype `thef` (the content has guard, driven, thief)"),
+        "{refused}"
+    );
+    assert!(kiai(&app).problems().iter().any(|p| p == &refused));
+    assert_eq!(kiai(&app).world().unwrap().agents().live_count(), 1);
+}
+
+/// Moves the thief north to south along its x, one unit per tick from
+/// z = 12 to z = -12, again every 30 ticks.
+fn walk_thief(mut q: Query<(&KiaiAgent, &mut Transform)>, kiai: Res<Kiai>) {
+    for (agent, mut t) in &mut q {
+        if agent.archetype == "thief" {
+            t.translation.z = (12.0 - (kiai.tick() % 30) as f32).max(-12.0);
+        }
+    }
+}
+
+/// The `Seen` events among `events`.
+fn seen(events: Vec<KiaiEvent>) -> Vec<KiaiEvent> {
+    events
+        .into_iter()
+        .filter(|e| matches!(e.kind, KiaiEventKind::Seen { .. }))
+        .collect()
+}
+
+#[test]
+fn a_kinematic_thief_moved_by_the_game_is_seen_and_the_event_carries_entities() {
+    let mut app = app_with(YARD);
+    app.add_systems(FixedUpdate, walk_thief.before(KiaiSet::SyncIn));
+    // East of the wall, walking past the closed door.
+    let thief = app
+        .world_mut()
+        .spawn((
+            KiaiAgent::new("thief", "thieves"),
+            Transform::from_xyz(10.0, 0.0, 12.0),
+        ))
+        .id();
+    let door = app
+        .world_mut()
+        .spawn(KiaiWall {
+            name: "door".into(),
+            enabled: true,
+        })
+        .id();
+    let mut cursor = MessageCursor::<KiaiEvent>::default();
+    step(&mut app, 1);
+    let guard = named(&mut app, "guard");
+    app.world_mut().entity_mut(guard).insert(Senses::default());
+    step(&mut app, 29);
+    let id = app.world().get::<KiaiId>(thief).unwrap().0;
+    let z = kiai(&app).world().unwrap().agents().positions()[id.index()].z;
+    assert_eq!(z, -12.0, "the game's transform is copied in");
+    assert_eq!(
+        seen(events(&app, &mut cursor)),
+        [],
+        "the wall and the closed door hide the thief"
+    );
+
+    // Open the door: the thief is seen through it on its next walk past.
+    app.world_mut().get_mut::<KiaiWall>(door).unwrap().enabled = false;
+    let start = kiai(&app).tick();
+    let mut found = Vec::new();
+    for _ in 0..30 {
+        step(&mut app, 1);
+        found = seen(events(&app, &mut cursor));
+        if !found.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(found.len(), 1, "seen through the open door: {found:?}");
+    assert_eq!(
+        found[0].kind,
+        KiaiEventKind::Seen {
+            entity: guard,
+            sense: "eyes".into(),
+            target: thief
+        }
+    );
+    assert!(found[0].tick > start);
+    let senses = app.world().get::<Senses>(guard).unwrap();
+    assert_eq!(
+        senses.get("eyes"),
+        &[thief],
+        "the Senses component names the entity"
+    );
+    assert_eq!(kiai(&app).sensed(guard, "eyes"), vec![thief]);
+}
+
+#[test]
+fn a_driven_body_gets_a_desired_velocity_along_its_route_and_is_not_moved() {
+    let mut app = app_with(YARD);
+    let walker = app
+        .world_mut()
+        .spawn((
+            KiaiAgent::new("driven", "guards"),
+            Transform::from_xyz(-10.0, 0.0, 0.5),
+            DesiredVelocity::default(),
+        ))
+        .id();
+    step(&mut app, 3);
+    let kiai_ = kiai(&app);
+    let world = kiai_.world().unwrap();
+    let id = app.world().get::<KiaiId>(walker).unwrap().0;
+    let nav = world.nav().unwrap();
+    let heading = world.nav_states()[id.index()]
+        .heading_point(nav)
+        .expect("walking somewhere");
+    let desired = app.world().get::<DesiredVelocity>(walker).unwrap().0;
+    let to = Vec3::new(heading.x + 10.0, heading.y, heading.z - 0.5);
+    assert!(desired.length() > 1.0, "{desired}");
+    assert!(
+        desired.normalize().dot(to.normalize()) > 0.95,
+        "desired {desired} vs toward {to}"
+    );
+    assert_eq!(
+        app.world().get::<Transform>(walker).unwrap().translation,
+        Vec3::new(-10.0, 0.0, 0.5),
+        "kiai never moves a Driven body"
+    );
+    // A slow controller: half the desired velocity; kiai keeps steering.
+    for _ in 0..200 {
+        let d = app.world().get::<DesiredVelocity>(walker).unwrap().0;
+        app.world_mut()
+            .get_mut::<Transform>(walker)
+            .unwrap()
+            .translation += d * 0.5 * 0.1;
+        step(&mut app, 1);
+    }
+    let p = app.world().get::<Transform>(walker).unwrap().translation;
+    assert!(
+        Vec3::new(-10.0, 0.0, 0.5).distance(p) > 5.0,
+        "it went somewhere: {p}"
+    );
+}
+
+#[test]
+fn link_and_wall_commands_change_the_world_and_bad_ones_are_problems() {
+    let mut app = app_with(YARD);
+    step(&mut app, 1);
+    app.world_mut()
+        .run_system_cached(|mut c: Commands| {
+            c.kiai_block_link(0, 1, true);
+            c.kiai_set_wall_enabled("door", false);
+            c.kiai_block_link(0, 2, true); // no such link
+        })
+        .unwrap();
+    let world = kiai(&app).world().unwrap();
+    use kiai_bevy::kiai::core::nav::WaypointId;
+    assert_eq!(
+        world.is_link_blocked(WaypointId(0), WaypointId(1)),
+        Some(true)
+    );
+    let door = world.wall_index("door").unwrap();
+    assert_eq!(
+        world.occluders().unwrap().walls.is_enabled(door),
+        Some(false)
+    );
+    let problems = kiai(&app).problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].starts_with("kiai edit refused"), "{problems:?}");
+}
+
+/// The whole game of the determinism test: a thief walking a fixed path,
+/// a second guard joining at tick 100 and leaving at tick 300.
+fn run_game() -> (u64, Vec<(u64, String)>) {
+    let mut app = app_with(YARD);
+    app.add_systems(FixedUpdate, walk_thief.before(KiaiSet::SyncIn));
+    app.world_mut().spawn((
+        KiaiAgent::new("thief", "thieves"),
+        Transform::from_xyz(-5.0, 0.0, 12.0),
+    ));
+    let mut cursor = MessageCursor::<KiaiEvent>::default();
+    let mut log = Vec::new();
+    let mut extra = None;
+    for tick in 0..600 {
+        if tick == 100 {
+            extra = Some(
+                app.world_mut()
+                    .spawn((
+                        KiaiAgent::new("guard", "guards"),
+                        Transform::from_xyz(-20.0, 0.0, 5.0),
+                    ))
+                    .id(),
+            );
+        }
+        if tick == 300
+            && let Some(e) = extra.take()
+        {
+            app.world_mut().despawn(e);
+        }
+        step(&mut app, 1);
+        log.extend(
+            events(&app, &mut cursor)
+                .into_iter()
+                .map(|e| (e.tick, format!("{:?}", e.kind))),
+        );
+    }
+    assert_eq!(kiai(&app).tick(), 600);
+    (kiai(&app).state_hash().unwrap(), log)
+}
+
+#[test]
+fn the_same_app_inputs_and_seed_give_the_same_state_hash_after_600_ticks() {
+    let (a, log_a) = run_game();
+    let (b, log_b) = run_game();
+    assert_eq!(a, b, "state hash {a:016x} vs {b:016x}");
+    assert_eq!(log_a, log_b);
+    assert!(
+        log_a.iter().any(|(_, e)| e.starts_with("Seen")),
+        "something happened: {log_a:?}"
+    );
+}
