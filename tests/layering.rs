@@ -167,6 +167,16 @@ fn the_editor_is_a_leaf() {
 
 /// The benchmarks' crate and its peers (kiddo, pathfinding, dodgy_2d) are
 /// for developers: `kiai bench` runs the separate `kiai-bench` binary.
+/// The crates a game links: the runtime, content, Lua and the facade.
+const RUNTIME_CRATES: [&str; 6] = [
+    "kiai-core",
+    "kiai-nav",
+    "kiai-fog",
+    "kiai-content",
+    "kiai-lua",
+    "kiai",
+];
+
 const BENCHMARK_ONLY: [&str; 4] = ["kiai-bench", "kiddo", "pathfinding", "dodgy_2d"];
 
 #[test]
@@ -180,14 +190,7 @@ fn the_shipped_cli_and_the_runtime_link_no_benchmarks() {
     for f in BENCHMARK_ONLY {
         assert!(!cli.contains(f), "kiai-cli depends on {f}");
     }
-    for runtime in [
-        "kiai-core",
-        "kiai-nav",
-        "kiai-fog",
-        "kiai-content",
-        "kiai-lua",
-        "kiai",
-    ] {
+    for runtime in RUNTIME_CRATES {
         let deps = normal_closure(&meta, runtime);
         for f in BENCHMARK_ONLY {
             assert!(!deps.contains(f), "{runtime} depends on {f}");
@@ -197,4 +200,23 @@ fn the_shipped_cli_and_the_runtime_link_no_benchmarks() {
         normal_closure(&meta, "kiai-bench").contains("pathfinding"),
         "the peers live in kiai-bench"
     );
+}
+
+/// Bevy stays in its adapter: no runtime crate, the facade or the CLI
+/// learns about it, and the adapter itself needs no renderer or window.
+#[test]
+fn bevy_lives_only_in_its_adapter() {
+    let meta = metadata();
+    for crate_ in RUNTIME_CRATES.iter().chain(&["kiai-cli", "kiai-editor"]) {
+        let deps = normal_closure(&meta, crate_);
+        assert!(
+            !deps.iter().any(|d| d.starts_with("bevy")),
+            "{crate_} depends on Bevy"
+        );
+    }
+    let adapter = normal_closure(&meta, "kiai-bevy");
+    assert!(adapter.contains("kiai") && adapter.contains("bevy_ecs"));
+    for f in ["bevy_render", "bevy_winit", "wgpu", "winit", "bevy"] {
+        assert!(!adapter.contains(f), "kiai-bevy depends on {f}");
+    }
 }

@@ -40,9 +40,25 @@ impl Plane {
     /// +X on [`Plane::Xy`] (a sprite facing right), -Z on [`Plane::Xz`]
     /// (Bevy's forward), about the up axis only.
     pub fn rotation(self, facing: glam::Vec3) -> bevy_math::Quat {
+        // The angle's cosine and sine from the facing, then the half
+        // angle's by the half-angle formulas: two square roots instead of
+        // an arctangent, a sine and a cosine (this runs for every body
+        // every tick).
+        let (c, s) = match self {
+            // From -Z toward -X about +Y: cos = -z, sin = -x.
+            Plane::Xz => (-facing.z, -facing.x),
+            Plane::Xy => (facing.x, facing.z),
+        };
+        let len = (c * c + s * s).sqrt();
+        if len.is_nan() || len <= 0.0 {
+            return bevy_math::Quat::IDENTITY;
+        }
+        let c = (c / len).clamp(-1.0, 1.0);
+        let half_sin = ((1.0 - c) * 0.5).sqrt().copysign(s);
+        let half_cos = ((1.0 + c) * 0.5).sqrt();
         match self {
-            Plane::Xz => bevy_math::Quat::from_rotation_y((-facing.x).atan2(-facing.z)),
-            Plane::Xy => bevy_math::Quat::from_rotation_z(facing.z.atan2(facing.x)),
+            Plane::Xz => bevy_math::Quat::from_xyzw(0.0, half_sin, 0.0, half_cos),
+            Plane::Xy => bevy_math::Quat::from_xyzw(0.0, 0.0, half_sin, half_cos),
         }
     }
 
@@ -65,10 +81,18 @@ mod tests {
         for plane in [Plane::Xz, Plane::Xy] {
             let p = glam::Vec3::new(3.0, 0.0, -7.5);
             assert_eq!(plane.to_kiai(plane.to_bevy(p, 2.0)), p);
-            for angle in [0.0f32, 0.7, 2.0, -2.5] {
+            for angle in [0.0f32, 0.7, 2.0, -2.5, std::f32::consts::PI, -1.0e-7] {
                 let f = glam::Vec3::new(angle.cos(), 0.0, angle.sin());
                 let back = plane.facing(plane.rotation(f));
                 assert!((back - f).length() < 1e-5, "{plane:?} {f} -> {back}");
+                let about_up = match plane {
+                    Plane::Xz => bevy_math::Quat::from_rotation_y((-f.x).atan2(-f.z)),
+                    Plane::Xy => bevy_math::Quat::from_rotation_z(f.z.atan2(f.x)),
+                };
+                assert!(
+                    plane.rotation(f).angle_between(about_up) < 1e-3,
+                    "{plane:?} {f}"
+                );
             }
         }
     }

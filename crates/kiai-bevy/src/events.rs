@@ -10,10 +10,12 @@ use bevy_transform::components::Transform;
 use kiai::core::{BehaviourState, EventKind};
 
 use crate::components::{KiaiAgent, KiaiId};
+use crate::coords::Plane;
+use crate::entity_map::EntityMap;
 use crate::runtime::Kiai;
 
 /// One thing that happened in a tick.
-#[derive(Message, Clone, Debug, PartialEq)]
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
 pub struct KiaiEvent {
     /// The tick it happened in (the number of ticks run then).
     pub tick: u64,
@@ -23,7 +25,7 @@ pub struct KiaiEvent {
 
 /// What happened, with entities for agents. Waypoints are the content's
 /// waypoint ids; positions are in the app's axes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum KiaiEventKind {
     /// `entity`'s agent joined the world.
     Spawned {
@@ -39,8 +41,9 @@ pub enum KiaiEventKind {
     Seen {
         /// The observer.
         entity: Entity,
-        /// The sense's name.
-        sense: String,
+        /// The sense: its index in the agent's archetype
+        /// ([`crate::Kiai::sense_name`] names it).
+        sense: u16,
         /// Who is sensed now.
         target: Entity,
     },
@@ -48,8 +51,9 @@ pub enum KiaiEventKind {
     Lost {
         /// The observer.
         entity: Entity,
-        /// The sense's name.
-        sense: String,
+        /// The sense: its index in the agent's archetype
+        /// ([`crate::Kiai::sense_name`] names it).
+        sense: u16,
         /// Who is no longer sensed.
         target: Entity,
     },
@@ -57,8 +61,9 @@ pub enum KiaiEventKind {
     Heard {
         /// The listener.
         entity: Entity,
-        /// The sense's name.
-        sense: String,
+        /// The sense: its index in the agent's archetype
+        /// ([`crate::Kiai::sense_name`] names it).
+        sense: u16,
         /// Who made it, if an agent with an entity.
         source: Option<Entity>,
         /// Where it was made.
@@ -113,8 +118,9 @@ pub enum KiaiEventKind {
     },
     /// A wall was enabled or disabled (a door closed or opened).
     DoorChanged {
-        /// The wall's name, if it has one.
-        wall: Option<String>,
+        /// The wall's index in the content's `walls`
+        /// (`Kiai::world()?.wall_name(wall)` names it).
+        wall: u32,
         /// Whether it is open now.
         open: bool,
     },
@@ -127,30 +133,39 @@ pub(crate) fn send_events(
     mut out: MessageWriter<KiaiEvent>,
     mut commands: Commands,
 ) {
-    let Some(world) = kiai.world.as_mut() else {
+    let Some(world) = kiai.world.as_ref() else {
         return;
     };
-    let events: Vec<_> = world.drain_events().collect();
-    for event in &events {
-        if let EventKind::Spawned { agent } = event.kind
-            && kiai.entities.entity(agent).is_none()
-        {
+    let (mut born, mut gone) = (Vec::new(), Vec::new());
+    for e in world.events() {
+        match e.kind {
+            EventKind::Spawned { agent } => born.push(agent),
+            EventKind::Despawned { agent } => gone.push(agent),
+            _ => {}
+        }
+    }
+    for agent in born {
+        if kiai.entities.entity(agent).is_none() {
             adopt(&mut kiai, agent, &mut commands);
         }
     }
-    for event in &events {
-        if let Some(kind) = translate(&kiai, &event.kind) {
-            out.write(KiaiEvent {
-                tick: event.tick,
-                kind,
-            });
+    if let Some(world) = kiai.world() {
+        let (map, plane) = (&kiai.entities, kiai.plane);
+        out.write_batch(world.events().iter().filter_map(|e| {
+            Some(KiaiEvent {
+                tick: e.tick,
+                kind: translate(map, plane, &e.kind)?,
+            })
+        }));
+    }
+    for agent in gone {
+        if let Some(entity) = kiai.entities.entity(agent) {
+            commands.entity(entity).try_remove::<(KiaiAgent, KiaiId)>();
         }
-        if let EventKind::Despawned { agent } = event.kind {
-            if let Some(entity) = kiai.entities.entity(agent) {
-                commands.entity(entity).try_remove::<(KiaiAgent, KiaiId)>();
-            }
-            kiai.entities.remove(agent);
-        }
+        kiai.entities.remove(agent);
+    }
+    if let Some(world) = kiai.world.as_mut() {
+        world.drain_events().for_each(drop);
     }
 }
 
@@ -183,21 +198,9 @@ fn adopt(kiai: &mut Kiai, agent: kiai::core::AgentId, commands: &mut Commands) {
 }
 
 /// One kiai event with entities, or `None` when an agent in it has none.
-fn translate(kiai: &Kiai, kind: &EventKind) -> Option<KiaiEventKind> {
-    let world = kiai.world()?;
-    let e = |a| kiai.entity(a);
-    let sense_name = |agent: kiai::core::AgentId, sense: u16| {
-        let archetype = world.agents().archetypes().get(agent.index())?;
-        Some(
-            world
-                .archetype(*archetype)?
-                .senses
-                .get(usize::from(sense))?
-                .name
-                .clone(),
-        )
-    };
-    let plane = kiai.plane;
+#[inline]
+fn translate(map: &EntityMap, plane: Plane, kind: &EventKind) -> Option<KiaiEventKind> {
+    let e = |a| map.entity(a);
     Some(match *kind {
         EventKind::Spawned { agent } => KiaiEventKind::Spawned { entity: e(agent)? },
         EventKind::Despawned { agent } => KiaiEventKind::Despawned { entity: e(agent)? },
@@ -207,7 +210,7 @@ fn translate(kiai: &Kiai, kind: &EventKind) -> Option<KiaiEventKind> {
             target,
         } => KiaiEventKind::Seen {
             entity: e(agent)?,
-            sense: sense_name(agent, sense)?,
+            sense,
             target: e(target)?,
         },
         EventKind::Lost {
@@ -216,7 +219,7 @@ fn translate(kiai: &Kiai, kind: &EventKind) -> Option<KiaiEventKind> {
             target,
         } => KiaiEventKind::Lost {
             entity: e(agent)?,
-            sense: sense_name(agent, sense)?,
+            sense,
             target: e(target)?,
         },
         EventKind::Heard {
@@ -228,7 +231,7 @@ fn translate(kiai: &Kiai, kind: &EventKind) -> Option<KiaiEventKind> {
             loudness,
         } => KiaiEventKind::Heard {
             entity: e(agent)?,
-            sense: sense_name(agent, sense)?,
+            sense,
             source: source.and_then(e),
             position: plane.to_bevy(position, 0.0),
             tag,
@@ -263,9 +266,6 @@ fn translate(kiai: &Kiai, kind: &EventKind) -> Option<KiaiEventKind> {
             entity: e(agent)?,
             waypoint: waypoint.0,
         },
-        EventKind::DoorChanged { wall, open } => KiaiEventKind::DoorChanged {
-            wall: world.wall_name(wall as usize).map(str::to_owned),
-            open,
-        },
+        EventKind::DoorChanged { wall, open } => KiaiEventKind::DoorChanged { wall, open },
     })
 }

@@ -29,6 +29,10 @@ pub struct Kiai {
     pub(crate) plane: Plane,
     /// Problems logged so far (`file:line:col: error: ...`), oldest first.
     pub(crate) problems: Vec<String>,
+    /// Scripts' labels of the last tick: per agent slot an index into
+    /// `label_names` (0: none).
+    pub(crate) labels: Vec<u16>,
+    pub(crate) label_names: Vec<String>,
 }
 
 impl Kiai {
@@ -72,6 +76,32 @@ impl Kiai {
             .iter()
             .filter_map(|&a| self.entity(a))
             .collect()
+    }
+
+    /// The name of `agent`'s state: its script's label (`"search"`) or the
+    /// built-in state (`"random_walk"`, `"chase"`, `"evade"`); `None` when
+    /// it is not alive.
+    pub fn state_name(&self, agent: AgentId) -> Option<&str> {
+        let world = self.world()?;
+        let state = world.agents().state(agent)?;
+        let label = self.labels.get(agent.index()).copied().unwrap_or(0);
+        Some(match self.label_names.get(usize::from(label)) {
+            Some(name) if label != 0 => name,
+            _ => state.name(),
+        })
+    }
+
+    /// The name of sense `sense` (an index, as events carry it) of
+    /// `entity`'s archetype.
+    pub fn sense_name(&self, entity: Entity, sense: u16) -> Option<&str> {
+        let world = self.world()?;
+        let agent = self.agent(entity)?;
+        let archetype = world.agents().archetypes().get(agent.index())?;
+        let sense = world
+            .archetype(*archetype)?
+            .senses
+            .get(usize::from(sense))?;
+        Some(&sense.name)
     }
 
     /// The number of ticks run (0 before the level loads).

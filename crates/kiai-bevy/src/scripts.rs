@@ -46,6 +46,11 @@ pub(crate) fn tick(mut kiai: ResMut<Kiai>, mut deciders: NonSendMut<Deciders>) {
             for line in lua.take_log() {
                 bevy_log::info!("{line}");
             }
+            kiai.labels.clear();
+            kiai.labels.extend_from_slice(lua.label_indices());
+            if kiai.label_names.len() != lua.label_names().len() {
+                kiai.label_names = lua.label_names().to_vec();
+            }
             let reports = lua.take_reports();
             for r in reports {
                 kiai.problem(format!("tick {}: {}", r.tick, r.error));

@@ -203,11 +203,12 @@ fn a_kinematic_thief_moved_by_the_game_is_seen_and_the_event_carries_entities() 
         found[0].kind,
         KiaiEventKind::Seen {
             entity: guard,
-            sense: "eyes".into(),
+            sense: 0,
             target: thief
         }
     );
     assert!(found[0].tick > start);
+    assert_eq!(kiai(&app).sense_name(guard, 0), Some("eyes"));
     let senses = app.world().get::<Senses>(guard).unwrap();
     assert_eq!(
         senses.get("eyes"),

@@ -285,6 +285,17 @@ impl LuaDecider {
         (l != 0).then(|| self.label_names[l as usize].as_str())
     }
 
+    /// Every agent slot's label as an index into [`LuaDecider::label_names`]
+    /// (0: none), for copying all labels at once.
+    pub fn label_indices(&self) -> &[u16] {
+        &self.labels
+    }
+
+    /// The labels scripts gave so far; index 0 is the empty "no label".
+    pub fn label_names(&self) -> &[String] {
+        &self.label_names
+    }
+
     /// Whether `agent`'s script decided it this tick (its `decide` returned
     /// an intent); otherwise the default decider did (see
     /// [`LuaDecider::traces`]).
