@@ -65,9 +65,19 @@ fn main() -> AppExit {
         .add_systems(Startup, setup)
         .add_systems(
             FixedUpdate,
-            (read_input, move_thief, toggle_door)
+            (
+                play_demo.run_if(move |o: Res<Options>| o.demo.is_some()),
+                move_thief,
+                toggle_door,
+            )
                 .chain()
                 .before(KiaiSet::SyncIn),
+        )
+        .add_systems(
+            PreUpdate,
+            read_keys
+                .run_if(|o: Res<Options>| o.demo.is_none())
+                .after(bevy::input::InputSystems),
         )
         .add_systems(
             Update,
@@ -317,21 +327,9 @@ const DEMO: [Step; 7] = [
     Step::Run(-14.0, 6.0),
 ];
 
-/// The player's intent: the keyboard, or the demo's next step.
-fn read_input(
-    keys: Option<Res<ButtonInput<KeyCode>>>,
-    options: Res<Options>,
-    thief: Query<&Transform, With<Thief>>,
-    mut step: Local<usize>,
-    mut intent: ResMut<Intent>,
-) {
-    if options.demo.is_some() {
-        let at = thief
-            .single()
-            .map_or(Vec2::ZERO, |t| t.translation.truncate());
-        *intent = demo_step(&mut step, at);
-        return;
-    }
+/// The player's intent from the keyboard, every frame; a press of E is
+/// kept until a kiai tick has used it (ticks are rarer than frames).
+fn read_keys(keys: Option<Res<ButtonInput<KeyCode>>>, mut intent: ResMut<Intent>) {
     let Some(keys) = keys else { return };
     let mut dir = Vec2::ZERO;
     for (pair, v) in [
@@ -344,11 +342,21 @@ fn read_input(
             dir += v;
         }
     }
-    *intent = Intent {
-        dir: dir.normalize_or_zero(),
-        run: keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]),
-        door: keys.just_pressed(KeyCode::KeyE),
-    };
+    intent.dir = dir.normalize_or_zero();
+    intent.run = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+    intent.door |= keys.just_pressed(KeyCode::KeyE);
+}
+
+/// The demo's intent, every kiai tick: the next step of [`DEMO`].
+fn play_demo(
+    thief: Query<&Transform, With<Thief>>,
+    mut step: Local<usize>,
+    mut intent: ResMut<Intent>,
+) {
+    let at = thief
+        .single()
+        .map_or(Vec2::ZERO, |t| t.translation.truncate());
+    *intent = demo_step(&mut step, at);
 }
 
 /// The demo's intent for a thief at `at`, moving on to the next step once
@@ -414,9 +422,9 @@ fn blocked(kiai: &Kiai, a: Vec2, b: Vec2) -> bool {
     })
 }
 
-/// E next to the door opens or closes it.
+/// E next to the door opens or closes it (the press is used up).
 fn toggle_door(
-    intent: Res<Intent>,
+    mut intent: ResMut<Intent>,
     thief: Query<&Transform, With<Thief>>,
     mut door: Query<&mut KiaiWall>,
     mut sprite: Query<&mut Visibility, With<DoorSprite>>,
@@ -424,7 +432,7 @@ fn toggle_door(
     let near = thief
         .single()
         .is_ok_and(|t| t.translation.truncate().distance(Vec2::ZERO) < 5.0);
-    if !(intent.door && near) {
+    if !std::mem::take(&mut intent.door) || !near {
         return;
     }
     for mut wall in &mut door {
