@@ -11,7 +11,8 @@
 //! [`set`] replaces the value at a path by RON text, typed by the content's
 //! own serde types, so a wrong type is refused with `ron`'s reason; [`get`]
 //! reads it. `kiai set` edits files with them; the same syntax works
-//! wherever a tool takes `PATH=VALUE` ([`parse_assignment`]).
+//! wherever a tool takes `PATH=VALUE` ([`parse_assignment`]). [`diff`]
+//! goes the other way: the assignments between two contents.
 //!
 //! ```
 //! use kiai_content::value_path::{ValuePath, get, set};
@@ -29,12 +30,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod diff;
+
 use std::fmt;
 use std::str::FromStr;
 
 use crate::def::ContentDef;
 use crate::diag::did_you_mean;
 use crate::write::{Field, Node, inline};
+
+pub use diff::diff;
 
 /// Most names listed in an error as the valid ones.
 const LISTED: usize = 12;
