@@ -1,6 +1,7 @@
 //! The transport bar: play, pause, step, step to the selected agent's
-//! next event, reset, seed, speed, and the timeline (as wide as the bar
-//! allows), the tick and the state hash, and why the run stopped.
+//! next event, reset, seed, speed, "What if…", and the timeline (as wide
+//! as the bar allows), the tick and the state hash, and why the run
+//! stopped.
 
 use eframe::egui::{self, RichText, Ui};
 
@@ -97,6 +98,7 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
     let status_width = 260.0;
     let recorded = sim.recorded();
     let mut tick = sim.tick();
+    what_if_button(ctx, ui, out);
     let l = ui.label("tick");
     let width = (ui.available_width() - status_width - 60.0).max(120.0);
     ui.spacing_mut().slider_width = width;
@@ -115,5 +117,27 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
             ctx.palette.status[0],
             format!("replay differs from the recording at tick {t}"),
         );
+    }
+}
+
+/// "What if…": fork the run at the timeline's tick.
+fn what_if_button(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
+    let open = ctx.model.what_if.is_some();
+    let why = crate::model::what_if::unavailable(ctx.model.sim.as_ref());
+    let r = ui
+        .add_enabled(
+            !open && why.is_none(),
+            egui::Button::new("What if…").selected(open),
+        )
+        .on_hover_text(
+            "Fork the run at this tick: edit the map or the inspector, then run both branches \
+             and compare them",
+        );
+    let r = match why {
+        Some(why) if !open => r.on_disabled_hover_text(why),
+        _ => r.on_disabled_hover_text("What if… is open: its bar is under the timeline"),
+    };
+    if r.clicked() {
+        out.push(Command::WhatIf);
     }
 }
