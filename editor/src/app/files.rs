@@ -87,7 +87,7 @@ impl EditorApp {
                     self.model.say(e);
                 }
             }
-            PathFor::OpenTrace => match crate::model::sim::load_trace(path) {
+            PathFor::OpenTrace => match crate::model::trace::load_trace(path) {
                 Ok(t) => {
                     let message = format!("opened trace {} ({} lines)", path.display(), t.len());
                     self.model.trace_file = Some(t);

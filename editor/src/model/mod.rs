@@ -13,6 +13,7 @@ pub mod scene;
 pub mod selection;
 pub mod settings;
 pub mod sim;
+pub mod trace;
 pub mod units;
 pub mod validation;
 pub mod what_if;
@@ -38,7 +39,7 @@ pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(60);
 pub const STEP_TO_EVENT: (u64, Duration) = (100_000, Duration::from_secs(3));
 
 /// The trace file opened for comparison: (tick, agent) → line.
-pub type TraceFile = std::collections::BTreeMap<(u64, String), sim::TraceLine>;
+pub type TraceFile = std::collections::BTreeMap<(u64, String), trace::TraceLine>;
 
 /// Everything the editor knows but the dock layout and the views' own
 /// state.
