@@ -16,9 +16,10 @@ use eframe::egui::accesskit::Role;
 use eframe::egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+use kiai::fork::Difference;
 use kiai_content::def::ShapeDef;
 use kiai_editor::model::Command;
-use kiai_editor::model::what_if::Outcome;
+use kiai_editor::model::what_if::{Branch, Outcome};
 use kiai_editor::theme::Palette;
 use kiai_editor::{EditorApp, Sel};
 
@@ -368,4 +369,73 @@ fn bad_input_is_refused_with_what_to_do() {
     let status = h.state().model.status.clone().unwrap().0;
     assert!(status.contains("What if… is open"), "{status}");
     assert_eq!(h.state().model.sim.as_ref().unwrap().recorded(), RECORDED);
+}
+
+#[test]
+fn the_map_shows_either_branch_and_the_forks_run_agrees_with_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_guards(dir.path());
+    let mut h = editor(&path);
+    open_what_if(&mut h, AT);
+    set_cone_range(&mut h, "guard", 40.0);
+    run_fork(&mut h);
+    let report = h
+        .state()
+        .model
+        .what_if
+        .as_ref()
+        .and_then(|w| w.report())
+        .cloned()
+        .unwrap();
+
+    // The fork's row name shows its run: the timeline scrubs the fork.
+    h.query_all_by_label("fork").next().unwrap().click();
+    h.run_steps(3);
+    let w = h.state().model.what_if.as_ref().unwrap();
+    assert_eq!(w.showing, Branch::Fork);
+    let sim = h.state().model.sim.as_ref().unwrap();
+    assert_eq!((sim.changed_at(), sim.tick()), (Some(AT), AT));
+    text_containing(&mut h, "fork timeline");
+
+    // At a state difference's tick, the agent is in the fork's state.
+    let (tick, agent, state) = report
+        .differences
+        .iter()
+        .find_map(|d| match d {
+            Difference::State {
+                tick, agent, fork, ..
+            } => Some((*tick, agent.clone(), fork.replace('_', " "))),
+            _ => None,
+        })
+        .expect("a state differs");
+    let slider = h.get_by_role_and_label(Role::Slider, "tick");
+    slider.set_value_accesskit(tick as f64);
+    h.run_steps(3);
+    let sim = h.state().model.sim.as_ref().unwrap();
+    let slot = sim.world().agents().find(&agent).unwrap().index();
+    assert_eq!(sim.tick(), tick);
+    assert_eq!(sim.state_name(slot), state);
+
+    // To the end: the fork's hash is the report's, and the base's too.
+    let slider = h.get_by_role_and_label(Role::Slider, "tick");
+    slider.set_value_accesskit(report.ticks as f64);
+    h.run_steps(3);
+    let sim = h.state().model.sim.as_ref().unwrap();
+    assert_eq!(sim.hashes[report.ticks as usize - 1], report.hashes.1);
+    assert_eq!(sim.mismatch, None);
+    h.query_all_by_label("base").next().unwrap().click();
+    h.run_steps(3);
+    let sim = h.state().model.sim.as_ref().unwrap();
+    assert_eq!(sim.tick(), report.ticks, "the base goes to the fork's tick");
+    assert_eq!(sim.hashes[report.ticks as usize - 1], report.hashes.0);
+    assert_eq!(sim.changed_at(), None);
+
+    // An edit after the run: the map goes back to the base.
+    h.query_all_by_label("fork").next().unwrap().click();
+    h.run_steps(3);
+    set_cone_range(&mut h, "guard", 41.0);
+    let w = h.state().model.what_if.as_ref().unwrap();
+    assert_eq!(w.showing, Branch::Base);
+    assert_eq!(h.state().model.sim.as_ref().unwrap().changed_at(), None);
+    text_containing(&mut h, "Run again");
 }

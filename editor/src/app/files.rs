@@ -226,6 +226,11 @@ fn relative_to(path: &Path, dir: Option<&Path>) -> PathBuf {
 }
 
 fn save_recording(model: &mut Model, path: &Path) {
+    let fork = crate::model::what_if::Branch::Fork;
+    if model.what_if.as_ref().is_some_and(|w| w.showing == fork) {
+        model.say("the map shows the what-if's fork: show the base (in the What if… bar) to save the recorded run");
+        return;
+    }
     let Some(sim) = &model.sim else {
         model.say("nothing recorded yet: play first");
         return;

@@ -108,6 +108,8 @@ pub enum Command {
     WhatIfAt(u64),
     /// Runs the fork and compares the branches.
     WhatIfRun,
+    /// Shows a branch of the fork that ran on the map (and the timeline).
+    WhatIfShow(super::what_if::Branch),
     /// Leaves "What if…": its edits are dropped, or kept in the document
     /// (`keep`).
     WhatIfLeave {

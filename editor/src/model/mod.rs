@@ -483,7 +483,9 @@ impl Model {
             return false;
         };
         w.refresh(&self.doc);
-        w.poll()
+        let running = w.poll();
+        what_if::follow_edits(self);
+        running
     }
 
     /// The refusal of saving or exporting while a what-if is open.

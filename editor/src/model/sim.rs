@@ -66,6 +66,10 @@ pub struct ConsoleLine {
 /// fog.
 pub type StageMs = [f32; 5];
 
+/// A change to the world made after a given number of ticks (a what-if's
+/// fork); an error is reported in the console.
+pub type Change = Box<dyn FnMut(&mut World) -> Result<(), String>>;
+
 /// A recorded run: enough to replay it exactly. The format is shared with
 /// `kiai run --record` and `kiai fork` (`kiai_content::recording`).
 pub use kiai_content::recording::Recording;
@@ -112,6 +116,9 @@ pub struct Sim {
     pub mismatch: Option<u64>,
     snapshots: std::collections::BTreeMap<u64, World>,
     snapshot_every: u64,
+    /// Made to the world whenever the run passes the tick (see
+    /// [`Sim::change_at`]).
+    change: Option<(u64, Change)>,
 }
 
 fn stage_ms(p: &Pipeline) -> StageMs {
@@ -176,6 +183,7 @@ impl Sim {
             mismatch: None,
             snapshots: Default::default(),
             snapshot_every: SNAPSHOT_EVERY,
+            change: None,
         };
         sim.load_scripts();
         sim.snapshot();
@@ -271,10 +279,21 @@ impl Sim {
             .and_then(|id| lua.script_path(id).map(Path::to_path_buf))
     }
 
-    /// Runs one tick: reloads changed scripts first, then sense → decide →
-    /// navigate → steer → integrate → fog, and records the result.
+    /// Runs one tick: reloads changed scripts first (and makes the change
+    /// of [`Sim::change_at`] when its tick is reached), then sense →
+    /// decide → navigate → steer → integrate → fog, and records the
+    /// result.
     pub fn step(&mut self) {
         self.reload_changed();
+        let failed = match &mut self.change {
+            Some((at, change)) if self.world.tick() == *at => change(&mut self.world)
+                .err()
+                .map(|e| format!("the change at tick {at} failed: {e}")),
+            _ => None,
+        };
+        if let Some(e) = failed {
+            self.info(e);
+        }
         match &mut self.lua {
             Some(lua) => self.pipeline.tick(&mut self.world, lua),
             None => self.pipeline.tick(&mut self.world, &mut self.default),
@@ -620,6 +639,7 @@ impl Sim {
                     let snapshots = std::mem::take(&mut self.snapshots);
                     let (playing, speed, mismatch, every) =
                         (self.playing, self.speed, self.mismatch, self.snapshot_every);
+                    let change = self.change.take();
                     *self = Sim::build(&self.def.clone(), self.scripts.clone(), self.seed)?;
                     self.console = console;
                     self.hashes = hashes;
@@ -630,6 +650,7 @@ impl Sim {
                     self.playing = playing;
                     self.speed = speed;
                     self.mismatch = mismatch;
+                    self.change = change;
                 }
             }
         }
@@ -678,6 +699,22 @@ impl Sim {
         // States are recomputed when the ticks are replayed.
         sim.states = Vec::new();
         Ok(sim)
+    }
+
+    /// Makes this run another branch from tick `at` on: `change` is made
+    /// to the world after `at` ticks (again whenever a replay passes
+    /// there), and the hashes recorded after `at` are dropped (they are
+    /// the other branch's).
+    pub fn change_at(&mut self, at: u64, change: Change) {
+        self.hashes.truncate(at as usize);
+        self.states.truncate(at as usize);
+        self.mismatch = self.mismatch.filter(|t| *t <= at);
+        self.change = Some((at, change));
+    }
+
+    /// The tick of the change made by [`Sim::change_at`], if any.
+    pub fn changed_at(&self) -> Option<u64> {
+        self.change.as_ref().map(|(at, _)| *at)
     }
 
     /// Ticks recorded (the timeline's length).

@@ -10,13 +10,19 @@
 //! recording at the fork's tick by its own rules, on a background thread.
 //! Leaving puts the document back as it was (history included) unless the
 //! user keeps the changes; saving and exporting wait until then.
+//!
+//! Once run, the map can show either branch: the fork's is a [`Sim`] of
+//! the recording with `kiai::fork::apply`'s change made at the fork's tick
+//! ([`Sim::change_at`]), swapped in for the base run while it is shown,
+//! so scrubbing, selecting and the Why tab follow it.
 
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
 use kiai::content::def::ContentDef;
-use kiai::fork::{Branch, Difference, Fork, Report};
+pub use kiai::fork::Branch;
+use kiai::fork::{Difference, Fork, Report};
 
 use super::doc::{Document, Mark};
 use super::sim::Sim;
@@ -47,7 +53,6 @@ pub enum Outcome {
 }
 
 /// An open what-if.
-#[derive(Debug)]
 pub struct WhatIf {
     /// The fork's tick: the world is changed after this many ticks.
     pub at: u64,
@@ -65,6 +70,11 @@ pub struct WhatIf {
     revision: u64,
     /// The fork's state.
     pub outcome: Outcome,
+    /// The branch the map shows (the model's run is that branch's).
+    pub showing: Branch,
+    /// The run not shown: the base while the fork is shown, else the
+    /// fork's run once made.
+    hidden: Option<Sim>,
 }
 
 /// Why "What if…" cannot start now, if it cannot (no run, nothing
@@ -90,6 +100,8 @@ impl WhatIf {
             changes: Ok(Vec::new()),
             revision: doc.revision(),
             outcome: Outcome::Idle,
+            showing: Branch::Base,
+            hidden: None,
         }
     }
 
@@ -277,11 +289,18 @@ pub(super) fn apply(model: &mut super::Model, command: super::Command) {
     match command {
         Command::WhatIf => open(model),
         Command::WhatIfAt(tick) => {
+            drop_fork(model);
             if let Some(w) = &mut model.what_if {
                 w.at = tick;
             }
         }
+        Command::WhatIfShow(branch) => {
+            if let Err(e) = show(model, branch) {
+                model.say(e);
+            }
+        }
         Command::WhatIfRun => {
+            drop_fork(model);
             let dir = model.dir();
             match (&mut model.what_if, &model.sim) {
                 (Some(w), Some(sim)) => {
@@ -323,6 +342,7 @@ fn open(model: &mut super::Model) {
 /// Leaves the what-if (if one is open), restoring the document unless
 /// `keep`.
 pub fn leave(model: &mut super::Model, keep: bool) {
+    drop_fork(model);
     let Some(w) = model.what_if.take() else {
         return;
     };
@@ -332,5 +352,78 @@ pub fn leave(model: &mut super::Model, keep: bool) {
         w.restore(&mut model.doc);
         model.selection.prune(model.doc.def());
         model.say("What if… closed: the map is as it was");
+    }
+}
+
+/// Shows `branch` on the map: the fork's run is made the first time (the
+/// recording replayed with the fork's change at its tick), and the run
+/// shown goes to the tick the other one was at.
+fn show(model: &mut super::Model, branch: Branch) -> Result<(), String> {
+    let dir = model.dir();
+    let (Some(w), Some(shown)) = (&mut model.what_if, &mut model.sim) else {
+        return Ok(());
+    };
+    if w.showing == branch {
+        return Ok(());
+    }
+    let tick = shown.tick();
+    let mut next = match (w.hidden.take(), branch) {
+        (Some(sim), _) => sim,
+        (None, Branch::Fork) => fork_run(w, shown, &dir)?,
+        (None, Branch::Base) => return Err("the base run is gone".to_owned()),
+    };
+    next.speed = shown.speed;
+    shown.playing = false;
+    next.seek(tick)?;
+    w.hidden = model.sim.replace(next);
+    w.showing = branch;
+    Ok(())
+}
+
+/// The fork's run: the base's recording, changed at the fork's tick by
+/// `kiai::fork::apply` as the fork that ran was.
+fn fork_run(w: &WhatIf, base: &Sim, dir: &std::path::Path) -> Result<Sim, String> {
+    let request = match &w.outcome {
+        Outcome::Done { request, .. } if w.is_current() => request,
+        _ => return Err("Run the fork first: the map shows its run once it ran".to_owned()),
+    };
+    let recording = base.recording();
+    let old = recording.content.clone();
+    let new = kiai::fork::apply::edited(&old, &request.sets)?;
+    let mut sim = Sim::from_recording(&recording, dir)?;
+    sim.change_at(
+        request.at,
+        Box::new(move |world| kiai::fork::apply::apply(world, &old, &new).map(|_| ())),
+    );
+    Ok(sim)
+}
+
+/// Shows the base run again and forgets the fork's (after Run, a new
+/// tick, leaving: it is no longer the fork on screen).
+fn drop_fork(model: &mut super::Model) {
+    let _ = show(model, Branch::Base);
+    if let Some(w) = &mut model.what_if {
+        w.hidden = None;
+    }
+}
+
+/// The base run: the model's, or the hidden one while the fork is shown.
+pub fn base(model: &super::Model) -> Option<&Sim> {
+    match &model.what_if {
+        Some(w) if w.showing == Branch::Fork => w.hidden.as_ref(),
+        _ => model.sim.as_ref(),
+    }
+}
+
+/// Shows the base again when the fork on screen is no longer the one the
+/// edits and tick describe.
+pub(super) fn follow_edits(model: &mut super::Model) {
+    let stale = model
+        .what_if
+        .as_ref()
+        .is_some_and(|w| w.showing == Branch::Fork && !w.is_current());
+    if stale {
+        drop_fork(model);
+        model.say("edited since the last run: the map shows the base; Run again to compare");
     }
 }

@@ -96,7 +96,10 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
         .map_or_else(|| "-".to_owned(), |h| format!("{h:016x}"));
     let status = format!("tick {} | state {hash}", sim.tick());
     let status_width = 260.0;
-    let recorded = sim.recorded();
+    // A branch of a what-if spans the fork's ticks too (simulated when
+    // scrubbed there).
+    let report = ctx.model.what_if.as_ref().and_then(|w| w.report());
+    let recorded = report.map_or(sim.recorded(), |r| sim.recorded().max(r.ticks));
     let mut tick = sim.tick();
     what_if_button(ctx, ui, out);
     let l = ui.label("tick");
@@ -112,6 +115,18 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
     ui.label(RichText::new(status).monospace()).on_hover_text(
         "Ticks run, and the state hash kiai run prints for the same content, seed and ticks",
     );
+    let fork = crate::model::what_if::Branch::Fork;
+    if ctx
+        .model
+        .what_if
+        .as_ref()
+        .is_some_and(|w| w.showing == fork)
+    {
+        ui.label(RichText::new("fork").strong().color(ctx.palette.status[1]))
+            .on_hover_text(
+                "The map and the timeline show the what-if's fork, not the recorded run",
+            );
+    }
     if let Some(t) = sim.mismatch {
         ui.colored_label(
             ctx.palette.status[0],

@@ -4,7 +4,7 @@
 //! highlighted, and the differences, each a link to its tick and agent.
 
 use eframe::egui::{self, Color32, RichText, Role, Sense, Stroke, Ui, WidgetInfo};
-use kiai::fork::{Difference, Report};
+use kiai::fork::{Branch, Difference, Report};
 
 use super::{Out, ViewCtx};
 use crate::model::what_if::{self, Outcome, WhatIf};
@@ -233,16 +233,28 @@ fn timelines(ctx: &ViewCtx<'_>, report: &Report, ui: &mut Ui, out: &mut Out) {
         report.ticks
     );
     let mut axis = egui::Rect::NOTHING;
-    for (branch, label) in [("base", base), ("fork", fork)] {
+    let showing = ctx.model.what_if.as_ref().map(|w| w.showing);
+    for (branch, label) in [(Branch::Base, base), (Branch::Fork, fork)] {
         ui.horizontal(|ui| {
-            ui.add_sized(
-                [LABEL_WIDTH, ROW],
-                egui::Label::new(RichText::new(branch).small()),
-            );
+            let name = ui
+                .add_sized(
+                    [LABEL_WIDTH, ROW + 4.0],
+                    egui::Button::selectable(showing == Some(branch), branch.name()).small(),
+                )
+                .on_hover_text(format!(
+                    "Show the {} on the map: scrub it, select agents, ask the Why tab",
+                    match branch {
+                        Branch::Base => "recorded run",
+                        Branch::Fork => "fork's run",
+                    }
+                ));
+            if name.clicked() {
+                out.push(Command::WhatIfShow(branch));
+            }
             let width = ui.available_width().max(120.0);
             let (rect, response) = ui.allocate_exact_size(egui::vec2(width, ROW), Sense::click());
             response.widget_info(|| WidgetInfo::labeled(Role::Image, true, label.clone()));
-            row(ctx, ui, rect, end, report, branch == "fork");
+            row(ctx, ui, rect, end, report, branch == Branch::Fork);
             axis = rect;
             let tick_at = |x: f32| {
                 let t = ((x - rect.left()) / rect.width() * end as f32).round();
@@ -263,7 +275,7 @@ fn timelines(ctx: &ViewCtx<'_>, report: &Report, ui: &mut Ui, out: &mut Out) {
 }
 
 /// Width of the rows' names, points.
-const LABEL_WIDTH: f32 = 36.0;
+const LABEL_WIDTH: f32 = 44.0;
 
 /// Tick numbers under the rows: 0, the fork's tick, the end.
 fn ticks_under(ctx: &ViewCtx<'_>, ui: &mut Ui, rect: egui::Rect, end: u64, report: &Report) {
@@ -324,7 +336,7 @@ fn row(ctx: &ViewCtx<'_>, ui: &Ui, rect: egui::Rect, end: u64, report: &Report, 
         let (tick, on_fork, on_base) = match d {
             Difference::State { tick, .. } => (*tick, true, true),
             Difference::Sees { tick, branch, .. } => {
-                let f = *branch == kiai::fork::Branch::Fork;
+                let f = *branch == Branch::Fork;
                 (*tick, f, !f)
             }
             Difference::Count { .. } => continue,
