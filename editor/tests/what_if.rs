@@ -171,7 +171,7 @@ fn a_longer_cone_forks_the_run_and_the_timelines_show_where_it_parts() {
     assert!(first >= AT, "first divergent tick {first} before the fork");
     let summary = text_containing(&mut h, "first divergent tick");
     assert!(
-        summary.starts_with(&format!("first divergent tick {first} ")),
+        summary.starts_with(&format!("first divergent tick {first}, ")),
         "{summary}"
     );
 
@@ -415,6 +415,14 @@ fn the_map_shows_either_branch_and_the_forks_run_agrees_with_the_report() {
     let slot = sim.world().agents().find(&agent).unwrap().index();
     assert_eq!(sim.tick(), tick);
     assert_eq!(sim.state_name(slot), state);
+    // The map draws the fork's senses: its cone is the longer one.
+    let scene = h.state().model.scene();
+    let (_, guard) = scene.archetype(slot).unwrap();
+    assert!(
+        matches!(guard.senses[0].shape, ShapeDef::Cone { range, .. } if range == 40.0),
+        "{:?}",
+        guard.senses[0].shape
+    );
 
     // To the end: the fork's hash is the report's, and the base's too.
     let slider = h.get_by_role_and_label(Role::Slider, "tick");
@@ -429,6 +437,8 @@ fn the_map_shows_either_branch_and_the_forks_run_agrees_with_the_report() {
     assert_eq!(sim.tick(), report.ticks, "the base goes to the fork's tick");
     assert_eq!(sim.hashes[report.ticks as usize - 1], report.hashes.0);
     assert_eq!(sim.changed_at(), None);
+    let recorded = cone_of(h.state().model.scene().def(), "guard");
+    assert_eq!(recorded, 18.0, "the base keeps the recorded cone");
 
     // An edit after the run: the map goes back to the base.
     h.query_all_by_label("fork").next().unwrap().click();

@@ -770,7 +770,7 @@ fn live_sight(sim: Option<&Sim>, slot: usize, tile: f32) -> Sight {
             }
         }
     }
-    if let Some(def) = sim.def().archetypes.get(&runtime.name) {
+    if let Some(def) = sim.def_now().archetypes.get(&runtime.name) {
         let eye = agents.positions()[slot];
         let facing = agents.facings()[slot];
         let (tiles, side) = analysis::sight_tiles(def, eye, facing, world.occluders(), tile);

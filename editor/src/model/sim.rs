@@ -116,9 +116,9 @@ pub struct Sim {
     pub mismatch: Option<u64>,
     snapshots: std::collections::BTreeMap<u64, World>,
     snapshot_every: u64,
-    /// Made to the world whenever the run passes the tick (see
-    /// [`Sim::change_at`]).
-    change: Option<(u64, Change)>,
+    /// Made to the world whenever the run passes the tick, and the
+    /// content the world follows from then on (see [`Sim::change_at`]).
+    change: Option<(u64, Change, ContentDef)>,
 }
 
 fn stage_ms(p: &Pipeline) -> StageMs {
@@ -286,7 +286,7 @@ impl Sim {
     pub fn step(&mut self) {
         self.reload_changed();
         let failed = match &mut self.change {
-            Some((at, change)) if self.world.tick() == *at => change(&mut self.world)
+            Some((at, change, _)) if self.world.tick() == *at => change(&mut self.world)
                 .err()
                 .map(|e| format!("the change at tick {at} failed: {e}")),
             _ => None,
@@ -703,18 +703,27 @@ impl Sim {
 
     /// Makes this run another branch from tick `at` on: `change` is made
     /// to the world after `at` ticks (again whenever a replay passes
-    /// there), and the hashes recorded after `at` are dropped (they are
-    /// the other branch's).
-    pub fn change_at(&mut self, at: u64, change: Change) {
+    /// there), turning it into a world of `changed`, and the hashes
+    /// recorded after `at` are dropped (they are the other branch's).
+    pub fn change_at(&mut self, at: u64, changed: ContentDef, change: Change) {
         self.hashes.truncate(at as usize);
         self.states.truncate(at as usize);
         self.mismatch = self.mismatch.filter(|t| *t <= at);
-        self.change = Some((at, change));
+        self.change = Some((at, change, changed));
     }
 
     /// The tick of the change made by [`Sim::change_at`], if any.
     pub fn changed_at(&self) -> Option<u64> {
-        self.change.as_ref().map(|(at, _)| *at)
+        self.change.as_ref().map(|(at, ..)| *at)
+    }
+
+    /// The content the world follows now: the run's, or the changed
+    /// content once the change of [`Sim::change_at`] was made.
+    pub fn def_now(&self) -> &ContentDef {
+        match &self.change {
+            Some((at, _, changed)) if self.world.tick() > *at => changed,
+            _ => &self.def,
+        }
     }
 
     /// Ticks recorded (the timeline's length).

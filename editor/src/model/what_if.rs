@@ -70,6 +70,9 @@ pub struct WhatIf {
     revision: u64,
     /// The fork's state.
     pub outcome: Outcome,
+    /// Whether the document had unsaved changes when the what-if began
+    /// (the editor's title says so meanwhile).
+    pub was_dirty: bool,
     /// The branch the map shows (the model's run is that branch's).
     pub showing: Branch,
     /// The run not shown: the base while the fork is shown, else the
@@ -100,6 +103,7 @@ impl WhatIf {
             changes: Ok(Vec::new()),
             revision: doc.revision(),
             outcome: Outcome::Idle,
+            was_dirty: doc.is_dirty(),
             showing: Branch::Base,
             hidden: None,
         }
@@ -391,8 +395,10 @@ fn fork_run(w: &WhatIf, base: &Sim, dir: &std::path::Path) -> Result<Sim, String
     let old = recording.content.clone();
     let new = kiai::fork::apply::edited(&old, &request.sets)?;
     let mut sim = Sim::from_recording(&recording, dir)?;
+    let changed = new.clone();
     sim.change_at(
         request.at,
+        changed,
         Box::new(move |world| kiai::fork::apply::apply(world, &old, &new).map(|_| ())),
     );
     Ok(sim)
