@@ -234,8 +234,13 @@ impl EditorApp {
                 || "untitled".to_owned(),
                 |n| n.to_string_lossy().into_owned(),
             );
-        let dirty = if self.model.doc.is_dirty() { "*" } else { "" };
-        format!("{name}{dirty} — kiai editor")
+        // A what-if's edits are not the map's: the star is the map's.
+        let (dirty, what_if) = match &self.model.what_if {
+            Some(w) => (w.was_dirty, " (What if…)"),
+            None => (self.model.doc.is_dirty(), ""),
+        };
+        let dirty = if dirty { "*" } else { "" };
+        format!("{name}{dirty}{what_if} — kiai editor")
     }
 
     /// The panels and the dock, drawn from the model.

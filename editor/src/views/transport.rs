@@ -45,8 +45,14 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
             out.push(Command::StepToEvent);
         }
         if ui
-            .button(format!("{} Reset", icons::RESET))
+            .add_enabled(
+                m.what_if.is_none(),
+                egui::Button::new(format!("{} Reset", icons::RESET)),
+            )
             .on_hover_text("Rebuild the run from the map as edited and the seed (Ctrl+R)")
+            .on_disabled_hover_text(
+                "What if… is open: its edits are not the map's. Cancel or Keep changes first",
+            )
             .clicked()
         {
             out.push(Command::Reset);
@@ -102,6 +108,18 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
     let recorded = report.map_or(sim.recorded(), |r| sim.recorded().max(r.ticks));
     let mut tick = sim.tick();
     what_if_button(ctx, ui, out);
+    let fork = crate::model::what_if::Branch::Fork;
+    if ctx
+        .model
+        .what_if
+        .as_ref()
+        .is_some_and(|w| w.showing == fork)
+    {
+        ui.label(RichText::new("fork").strong().color(ctx.palette.status[1]))
+            .on_hover_text(
+                "The map and the timeline show the what-if's fork, not the recorded run",
+            );
+    }
     let l = ui.label("tick");
     let width = (ui.available_width() - status_width - 60.0).max(120.0);
     ui.spacing_mut().slider_width = width;
@@ -115,18 +133,6 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
     ui.label(RichText::new(status).monospace()).on_hover_text(
         "Ticks run, and the state hash kiai run prints for the same content, seed and ticks",
     );
-    let fork = crate::model::what_if::Branch::Fork;
-    if ctx
-        .model
-        .what_if
-        .as_ref()
-        .is_some_and(|w| w.showing == fork)
-    {
-        ui.label(RichText::new("fork").strong().color(ctx.palette.status[1]))
-            .on_hover_text(
-                "The map and the timeline show the what-if's fork, not the recorded run",
-            );
-    }
     if let Some(t) = sim.mismatch {
         ui.colored_label(
             ctx.palette.status[0],

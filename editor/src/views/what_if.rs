@@ -29,7 +29,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         } => {
             ui.horizontal(|ui| {
                 ui.spinner();
-                let end = ctx.model.sim.as_ref().map_or(0, |s| s.recorded());
+                let end = what_if::base(ctx.model).map_or(0, |s| s.recorded());
                 ui.label(format!(
                     "running both branches from tick {} to tick {end}… ({:.1} s)",
                     request.at,
@@ -47,7 +47,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
 /// "What if… at tick T: N changes — Run / Cancel / Keep changes", and the
 /// fork's tick.
 fn banner(ctx: &ViewCtx<'_>, w: &WhatIf, ui: &mut Ui, out: &mut Out) {
-    let recorded = ctx.model.sim.as_ref().map_or(0, |s| s.recorded());
+    let recorded = what_if::base(ctx.model).map_or(0, |s| s.recorded());
     let n = w.changes().map_or(0, <[String]>::len);
     ui.horizontal_wrapped(|ui| {
         ui.label(
@@ -117,7 +117,7 @@ fn banner(ctx: &ViewCtx<'_>, w: &WhatIf, ui: &mut Ui, out: &mut Out) {
 
 /// The changes as `PATH=VALUE`, or what to do to make some.
 fn changes(ctx: &ViewCtx<'_>, w: &WhatIf, ui: &mut Ui) {
-    let recorded = ctx.model.sim.as_ref().map_or(0, |s| s.recorded());
+    let recorded = what_if::base(ctx.model).map_or(0, |s| s.recorded());
     let weak = |text: String| RichText::new(text).weak();
     match w.changes() {
         Err(e) => {
@@ -165,35 +165,35 @@ fn result(ctx: &ViewCtx<'_>, w: &WhatIf, report: &Report, ui: &mut Ui, out: &mut
             "Edited since this result (or the tick moved): Run again to compare.",
         );
     }
-    let summary = match report.first_divergent_tick {
-        None => format!(
-            "no divergence: identical hashes to tick {} (state {:016x})",
-            report.ticks, report.hashes.0
-        ),
-        Some(t) => format!(
-            "first divergent tick {t} ({} after the fork); state hashes at tick {}: base \
-             {:016x}, fork {:016x}",
-            count((t - report.at) as usize, "tick", "ticks"),
-            report.ticks,
-            report.hashes.0,
-            report.hashes.1
+    let changed = match report.changed.as_slice() {
+        [] => String::new(),
+        what => format!(
+            " (the fork changed {} at tick {})",
+            what.join(", "),
+            report.at
         ),
     };
-    let colour = match report.first_divergent_tick {
-        None => ctx.palette.status[2],
-        Some(_) => ctx.palette.text,
+    let (summary, colour) = match report.first_divergent_tick {
+        None => (
+            format!(
+                "no divergence: identical hashes to tick {} (state {:016x}){changed}",
+                report.ticks, report.hashes.0
+            ),
+            ctx.palette.status[2],
+        ),
+        Some(t) => (
+            format!(
+                "first divergent tick {t}, {} after the fork{changed}",
+                count(t.saturating_sub(report.at) as usize, "tick", "ticks"),
+            ),
+            ctx.palette.text,
+        ),
     };
-    ui.label(RichText::new(summary).color(colour));
-    if !report.changed.is_empty() {
-        ui.label(
-            RichText::new(format!(
-                "changed at tick {}: {}",
-                report.at,
-                report.changed.join(", ")
-            ))
-            .weak(),
-        );
-    }
+    ui.label(RichText::new(summary).color(colour))
+        .on_hover_text(format!(
+            "State hashes at tick {}: base {:016x}, fork {:016x}",
+            report.ticks, report.hashes.0, report.hashes.1
+        ));
     if let Some(t) = report.replay_mismatch {
         ui.colored_label(
             ctx.palette.status[1],
