@@ -135,6 +135,66 @@ fn share_of(shot: &common::Shot, rect: eframe::egui::Rect, from_x: f32, colour: 
     near as f32 / xs.len().max(1) as f32
 }
 
+/// Two rows, base and fork, the fork's highlighted from tick `first`.
+fn timelines_show_where_it_parts(h: &mut Harness<'_, EditorApp>, first: u64) {
+    // Two rows: the base and the fork, which says where it parts.
+    h.get_by_label_contains("base timeline");
+    let fork_row = h.get_by_label_contains("fork timeline");
+    assert_eq!(
+        text_of(&fork_row.accesskit_node()).unwrap(),
+        format!("fork timeline: forked at tick {AT}, differs from tick {first} to {RECORDED}")
+    );
+    let fork_rect = fork_row.rect();
+    let base_rect = h.get_by_label_contains("base timeline").rect();
+    assert!(
+        fork_rect.top() > base_rect.bottom() - 1.0,
+        "one row under the other"
+    );
+
+    // The ticks where they differ are drawn highlighted on the fork's row
+    // only.
+    let band = Palette::dark().status[1];
+    let band = [band.r(), band.g(), band.b()];
+    let shot = render(h);
+    let x = |t: u64| fork_rect.left() + fork_rect.width() * t as f32 / RECORDED as f32;
+    let on_fork = share_of(&shot, fork_rect, x(first) + 2.0, band);
+    let on_base = share_of(&shot, base_rect, base_rect.left(), band);
+    assert!(
+        on_fork > 0.6,
+        "the divergent ticks are highlighted ({on_fork})"
+    );
+    assert!(on_base < 0.05, "the base row is not ({on_base})");
+}
+
+/// The differences: every one at or after the fork, the first at tick
+/// `first`; clicking one goes to its tick and selects its agent.
+fn the_differences_are_links(h: &mut Harness<'_, EditorApp>, first: u64) {
+    let lines = texts_containing(h, "tick ");
+    let listed: Vec<(u64, String)> = lines
+        .iter()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("tick ")?;
+            let (t, what) = rest.split_once(' ')?;
+            // Not the transport bar's "tick 40 | state …".
+            let what = what.trim();
+            (!what.starts_with('|')).then_some(())?;
+            Some((t.parse().ok()?, what.to_owned()))
+        })
+        .collect();
+    assert!(!listed.is_empty(), "{lines:#?}");
+    assert!(listed.iter().all(|(t, _)| *t >= AT), "{listed:#?}");
+    assert_eq!(listed[0].0, first, "{listed:#?}");
+    let (tick, what) = listed[0].clone();
+    let agent = what.split([':', ' ']).next().unwrap().to_owned();
+    let line = &lines[lines.iter().position(|l| l.contains(&what)).unwrap()];
+    h.get_by_label(line).click();
+    h.run_steps(3);
+    let sim = h.state().model.sim.as_ref().unwrap();
+    assert_eq!(sim.tick(), tick);
+    let slot = sim.world().agents().find(&agent).unwrap().index();
+    assert_eq!(h.state().selected_agent(), Some(slot));
+}
+
 #[test]
 fn a_longer_cone_forks_the_run_and_the_timelines_show_where_it_parts() {
     let dir = tempfile::tempdir().unwrap();
@@ -175,60 +235,8 @@ fn a_longer_cone_forks_the_run_and_the_timelines_show_where_it_parts() {
         "{summary}"
     );
 
-    // Two rows: the base and the fork, which says where it parts.
-    h.get_by_label_contains("base timeline");
-    let fork_row = h.get_by_label_contains("fork timeline");
-    assert_eq!(
-        text_of(&fork_row.accesskit_node()).unwrap(),
-        format!("fork timeline: forked at tick {AT}, differs from tick {first} to {RECORDED}")
-    );
-    let fork_rect = fork_row.rect();
-    let base_rect = h.get_by_label_contains("base timeline").rect();
-    assert!(
-        fork_rect.top() > base_rect.bottom() - 1.0,
-        "one row under the other"
-    );
-
-    // The ticks where they differ are drawn highlighted on the fork's row
-    // only.
-    let band = Palette::dark().status[1];
-    let band = [band.r(), band.g(), band.b()];
-    let shot = render(&mut h);
-    let x = |t: u64| fork_rect.left() + fork_rect.width() * t as f32 / RECORDED as f32;
-    let on_fork = share_of(&shot, fork_rect, x(first) + 2.0, band);
-    let on_base = share_of(&shot, base_rect, base_rect.left(), band);
-    assert!(
-        on_fork > 0.6,
-        "the divergent ticks are highlighted ({on_fork})"
-    );
-    assert!(on_base < 0.05, "the base row is not ({on_base})");
-
-    // The differences: every one at or after the fork; clicking one goes
-    // to its tick and selects its agent.
-    let lines = texts_containing(&h, "tick ");
-    let listed: Vec<(u64, String)> = lines
-        .iter()
-        .filter_map(|l| {
-            let rest = l.strip_prefix("tick ")?;
-            let (t, what) = rest.split_once(' ')?;
-            // Not the transport bar's "tick 40 | state …".
-            let what = what.trim();
-            (!what.starts_with('|')).then_some(())?;
-            Some((t.parse().ok()?, what.to_owned()))
-        })
-        .collect();
-    assert!(!listed.is_empty(), "{lines:#?}");
-    assert!(listed.iter().all(|(t, _)| *t >= AT), "{listed:#?}");
-    assert_eq!(listed[0].0, first, "{listed:#?}");
-    let (tick, what) = listed[0].clone();
-    let agent = what.split([':', ' ']).next().unwrap().to_owned();
-    let line = &lines[lines.iter().position(|l| l.contains(&what)).unwrap()];
-    h.get_by_label(line).click();
-    h.run_steps(3);
-    let sim = h.state().model.sim.as_ref().unwrap();
-    assert_eq!(sim.tick(), tick);
-    let slot = sim.world().agents().find(&agent).unwrap().index();
-    assert_eq!(h.state().selected_agent(), Some(slot));
+    timelines_show_where_it_parts(&mut h, first);
+    the_differences_are_links(&mut h, first);
 
     // Cancel: the map is as it was, the file untouched.
     h.get_by_label("Cancel").click();
