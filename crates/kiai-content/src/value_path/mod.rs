@@ -373,10 +373,12 @@ fn item(items: &[Node], name: &str) -> Result<usize, String> {
         });
     }
     if items.first().is_some_and(|i| i.field("name").is_some()) {
-        let names: Vec<String> = items.iter().filter_map(|i| field(i, "name")).collect();
-        if let Some(i) = names.iter().position(|n| n == name) {
+        // Positions among all items: unnamed ones (walls) count too.
+        let named: Vec<Option<String>> = items.iter().map(|i| field(i, "name")).collect();
+        if let Some(i) = named.iter().position(|n| n.as_deref() == Some(name)) {
             return Ok(i);
         }
+        let names: Vec<String> = named.into_iter().flatten().collect();
         if let Some(i) = name.parse::<usize>().ok().filter(|i| *i < items.len()) {
             return Ok(i);
         }
@@ -565,6 +567,21 @@ mod tests {
         );
         let e = err("format", "3");
         assert!(e.contains("kiai migrate"), "{e}");
+    }
+
+    #[test]
+    fn a_named_item_after_unnamed_ones_is_found_where_it_is() {
+        let mut d = crate::parse(
+            r#"(format: 2, walls: [
+                (from: (0.0, 0.0), to: (1.0, 0.0), height: 2.0),
+                (name: Some("door"), from: (0.0, 5.0), to: (1.0, 5.0), height: 2.0),
+            ])"#,
+            "t",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        set(&mut d, &path("walls.door.height"), "7.0").unwrap_or_else(|e| panic!("{e}"));
+        set(&mut d, &path("walls.0.height"), "3.0").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((d.walls[0].height, d.walls[1].height), (3.0, 7.0));
     }
 
     #[test]
