@@ -4,8 +4,9 @@
 //! lists, draw walls and PVS regions, place agents, drag their senses'
 //! handles, tune behaviour profiles against a chart sampled from the
 //! runtime's decider, validate with kiai-content's diagnostics, play the
-//! map with the runtime's own pipeline, debug it with breakpoints, save
-//! keeping the file's text and export runtime packs.
+//! map with the runtime's own pipeline, debug it with breakpoints, ask
+//! "what if" of a recorded run (fork it at a tick with edits and compare
+//! the branches), save keeping the file's text and export runtime packs.
 //!
 //! Three layers, imported one way (`tests/modules.rs` checks it):
 //!

@@ -82,11 +82,12 @@ impl EditorApp {
             PathFor::ExportAs => self.export_to(path),
             PathFor::SaveRecording => save_recording(&mut self.model, path),
             PathFor::OpenRecording => {
+                self.leave_what_if();
                 if let Err(e) = open_recording(&mut self.model, path) {
                     self.model.say(e);
                 }
             }
-            PathFor::OpenTrace => match crate::model::sim::load_trace(path) {
+            PathFor::OpenTrace => match crate::model::trace::load_trace(path) {
                 Ok(t) => {
                     let message = format!("opened trace {} ({} lines)", path.display(), t.len());
                     self.model.trace_file = Some(t);
@@ -105,6 +106,7 @@ impl EditorApp {
             self.model.say(e);
             return;
         }
+        self.leave_what_if();
         if self.model.doc.is_dirty() {
             self.views.dialogs.ask(Dialog::ConfirmOpen(path));
             return;
@@ -125,6 +127,7 @@ impl EditorApp {
 
     /// Starts a new untitled map (asking to save unsaved changes first).
     pub fn new_document(&mut self, confirmed: bool) {
+        self.leave_what_if();
         if self.model.doc.is_dirty() && !confirmed {
             self.views.dialogs.ask(Dialog::ConfirmNew);
             return;
@@ -134,6 +137,15 @@ impl EditorApp {
             .reopen(crate::model::Document::untitled(), Vec::new());
         self.views.reset(self.model.doc.def());
         self.model.say("new map: save it to choose where it lives");
+    }
+
+    /// Leaves an open "What if…", putting the document back as it was
+    /// (before the document is replaced or closed: its edits are never
+    /// the ones saved or asked about).
+    pub(super) fn leave_what_if(&mut self) {
+        if self.model.what_if.is_some() {
+            crate::model::what_if::leave(&mut self.model, false);
+        }
     }
 
     /// Saves to the document's path, or asks for one. Returns whether the
@@ -214,6 +226,11 @@ fn relative_to(path: &Path, dir: Option<&Path>) -> PathBuf {
 }
 
 fn save_recording(model: &mut Model, path: &Path) {
+    let fork = crate::model::what_if::Branch::Fork;
+    if model.what_if.as_ref().is_some_and(|w| w.showing == fork) {
+        model.say("the map shows the what-if's fork: show the base (in the What if… bar) to save the recorded run");
+        return;
+    }
     let Some(sim) = &model.sim else {
         model.say("nothing recorded yet: play first");
         return;

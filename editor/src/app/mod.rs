@@ -234,8 +234,13 @@ impl EditorApp {
                 || "untitled".to_owned(),
                 |n| n.to_string_lossy().into_owned(),
             );
-        let dirty = if self.model.doc.is_dirty() { "*" } else { "" };
-        format!("{name}{dirty} — kiai editor")
+        // A what-if's edits are not the map's: the star is the map's.
+        let (dirty, what_if) = match &self.model.what_if {
+            Some(w) => (w.was_dirty, " (What if…)"),
+            None => (self.model.doc.is_dirty(), ""),
+        };
+        let dirty = if dirty { "*" } else { "" };
+        format!("{name}{dirty}{what_if} — kiai editor")
     }
 
     /// The panels and the dock, drawn from the model.
@@ -249,6 +254,9 @@ impl EditorApp {
         egui::Panel::top("menu").show(ui, |ui| views::menus::ui(&ctx, ui, out));
         egui::Panel::top("tools").show(ui, |ui| views::toolbar::ui(&ctx, ui, out));
         egui::Panel::top("transport").show(ui, |ui| views::transport::ui(&ctx, ui, out));
+        if self.model.what_if.is_some() {
+            egui::Panel::top("what_if").show(ui, |ui| views::what_if::ui(&ctx, ui, out));
+        }
         let cursor = self.views.canvas.cursor_world();
         let frames = self.clock.readout();
         egui::Panel::bottom("status").show(ui, |ui| views::status::ui(&ctx, ui, cursor, frames));
@@ -326,11 +334,17 @@ impl EditorApp {
                 }
             }
             UiIntent::Export => self.export(),
-            UiIntent::Recover(path) => self.model.recover(&path),
+            UiIntent::Recover(path) => {
+                self.leave_what_if();
+                self.model.recover(&path);
+            }
             UiIntent::DiscardRecovery(path) => {
                 let _ = std::fs::remove_file(path);
             }
-            UiIntent::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            UiIntent::Quit => {
+                self.leave_what_if();
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
             UiIntent::CloseNow => {
                 self.allow_close = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -498,11 +512,17 @@ impl eframe::App for EditorApp {
         if self.model.poll_validation() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }
+        if self.model.poll_what_if() {
+            ctx.request_repaint_after(Duration::from_millis(50));
+        }
         self.model.autosave();
         if let Some(due) = self.model.autosave_due() {
             // Wake up for the next autosave even if nobody touches the
             // editor (eframe draws only when asked).
             ctx.request_repaint_after(due.saturating_duration_since(Instant::now()));
+        }
+        if ctx.input(|i| i.viewport().close_requested()) {
+            self.leave_what_if();
         }
         if ctx.input(|i| i.viewport().close_requested())
             && self.model.doc.is_dirty()

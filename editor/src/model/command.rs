@@ -101,4 +101,19 @@ pub enum Command {
     ClearConsole,
     /// Shows a message in the status bar.
     Say(String),
+    /// Opens "What if…" at the run's current tick: edits from now on are
+    /// the fork's changes.
+    WhatIf,
+    /// Moves the what-if's fork to another tick.
+    WhatIfAt(u64),
+    /// Runs the fork and compares the branches.
+    WhatIfRun,
+    /// Shows a branch of the fork that ran on the map (and the timeline).
+    WhatIfShow(super::what_if::Branch),
+    /// Leaves "What if…": its edits are dropped, or kept in the document
+    /// (`keep`).
+    WhatIfLeave {
+        /// Keep the edits as the document's.
+        keep: bool,
+    },
 }

@@ -313,6 +313,22 @@ impl Edit {
     }
 }
 
+/// A point in a document's history ([`Document::mark`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// Steps that could be undone then.
+    steps: usize,
+    /// The last step's serial number then.
+    serial: u64,
+}
+
+impl Mark {
+    /// Steps that could be undone at the mark.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+}
+
 /// A document open in the editor: the content, where it lives, and its
 /// history.
 #[derive(Debug)]
@@ -478,6 +494,31 @@ impl Document {
         self.revision += 1;
         self.merge_open = false;
         true
+    }
+
+    /// Where the history stands now, to come back to with
+    /// [`Document::rewind`].
+    pub fn mark(&self) -> Mark {
+        Mark {
+            steps: self.undo.len(),
+            serial: self.serial,
+        }
+    }
+
+    /// Undoes every step recorded since `mark` and forgets them (they
+    /// cannot be redone); the steps that could be redone at `mark` still
+    /// can. Content and history are then as they were at `mark` (a
+    /// preview not yet recorded is dropped with the rest).
+    pub fn rewind(&mut self, mark: Mark, before: &ContentDef) {
+        while self.undo.len() > mark.steps {
+            self.undo();
+        }
+        self.redo.retain(|(serial, _)| *serial <= mark.serial);
+        if self.def != *before {
+            self.def = before.clone();
+        }
+        self.revision += 1;
+        self.merge_open = false;
     }
 
     /// The index in `waypoints` of the waypoint with content id `id`.
@@ -659,6 +700,31 @@ mod tests {
         assert_eq!(doc.undo_len(), 2);
         doc.undo();
         assert_eq!(doc.def().waypoints[0].pos.0, 0.0);
+    }
+
+    #[test]
+    fn rewinding_to_a_mark_forgets_the_steps_since_and_keeps_the_redo_before() {
+        let mut doc = Document::untitled();
+        let insert = |index: usize, x: f32| Edit::Insert {
+            index,
+            item: wp(index as u32, x),
+        };
+        doc.apply(insert(0, 1.0)).unwrap();
+        doc.apply(insert(1, 2.0)).unwrap();
+        doc.undo();
+        doc.mark_saved();
+        let (mark, before) = (doc.mark(), doc.def().clone());
+        assert_eq!(mark.steps(), 1);
+        // Nothing done since: the step undone before can still be redone.
+        doc.rewind(mark, &before);
+        assert_eq!((doc.def(), doc.redo_len()), (&before, 1));
+        doc.apply(insert(1, 5.0)).unwrap();
+        doc.apply(insert(2, 6.0)).unwrap();
+        doc.preview(|d| d.waypoints[0].pos.0 = 9.0);
+        doc.rewind(mark, &before);
+        assert_eq!(doc.def(), &before);
+        assert_eq!((doc.undo_len(), doc.redo_len()), (1, 0));
+        assert!(!doc.is_dirty(), "as saved");
     }
 
     #[test]

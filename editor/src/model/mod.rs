@@ -13,8 +13,10 @@ pub mod scene;
 pub mod selection;
 pub mod settings;
 pub mod sim;
+pub mod trace;
 pub mod units;
 pub mod validation;
+pub mod what_if;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -37,7 +39,7 @@ pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(60);
 pub const STEP_TO_EVENT: (u64, Duration) = (100_000, Duration::from_secs(3));
 
 /// The trace file opened for comparison: (tick, agent) → line.
-pub type TraceFile = std::collections::BTreeMap<(u64, String), sim::TraceLine>;
+pub type TraceFile = std::collections::BTreeMap<(u64, String), trace::TraceLine>;
 
 /// Everything the editor knows but the dock layout and the views' own
 /// state.
@@ -59,6 +61,8 @@ pub struct Model {
     pub live_seed: u64,
     /// Breakpoints, checked after every tick played.
     pub breakpoints: Breakpoints,
+    /// The open "What if…", if any: the document's edits are its changes.
+    pub what_if: Option<what_if::WhatIf>,
     /// A `kiai run --trace` file opened for comparison.
     pub trace_file: Option<TraceFile>,
     /// kiai-content's diagnostics of the document.
@@ -111,6 +115,7 @@ impl Model {
             sim_error: None,
             live_seed,
             breakpoints: Breakpoints::default(),
+            what_if: None,
             trace_file: None,
             validation,
             status: None,
@@ -217,6 +222,14 @@ impl Model {
                 }
             }
             Command::Record(e) => self.doc.record(e),
+            Command::Undo
+                if self
+                    .what_if
+                    .as_ref()
+                    .is_some_and(|w| !w.may_undo(&self.doc)) =>
+            {
+                self.say("undo stops where What if… began; Cancel leaves it");
+            }
             Command::Undo => {
                 if self.doc.undo() {
                     self.selection.prune(self.doc.def());
@@ -373,6 +386,9 @@ impl Model {
                 }
             }
             Command::StepToEvent => self.step_to_event(),
+            Command::Reset if self.what_if.is_some() => {
+                self.say("What if… is open: Cancel or Keep changes in its bar first, then reset")
+            }
             Command::Reset => self.reset(),
             Command::Seek(tick) => {
                 if let Some(sim) = &mut self.sim {
@@ -415,7 +431,7 @@ impl Model {
                     sim.console.clear();
                 }
             }
-            _ => {}
+            other => what_if::apply(self, other),
         }
     }
 
@@ -434,11 +450,7 @@ impl Model {
             Some(sim) => (sim.playing, sim.speed, std::mem::take(&mut sim.console)),
             None => (false, 1.0, Vec::new()),
         };
-        let dir = self
-            .doc
-            .path()
-            .and_then(Path::parent)
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let dir = self.dir();
         match Sim::new(self.doc.def(), &dir, self.live_seed) {
             Ok(mut sim) => {
                 sim.playing = playing;
@@ -454,6 +466,38 @@ impl Model {
                 self.sim_error = Some(format!("the map does not run yet: {e}"));
             }
         }
+    }
+
+    /// The document's folder (scripts are named relative to it).
+    pub fn dir(&self) -> PathBuf {
+        self.doc
+            .path()
+            .and_then(Path::parent)
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    }
+
+    /// Collects a finished fork and follows the what-if's changes to the
+    /// document. Returns whether a fork is running.
+    pub fn poll_what_if(&mut self) -> bool {
+        let Some(w) = &mut self.what_if else {
+            return false;
+        };
+        w.refresh(&self.doc);
+        let running = w.poll();
+        what_if::follow_edits(self);
+        running
+    }
+
+    /// The refusal of saving or exporting while a what-if is open.
+    fn what_if_blocks(&mut self, what: &str) -> bool {
+        if self.what_if.is_none() {
+            return false;
+        }
+        self.say(format!(
+            "What if… is open and its edits are not the map's: Cancel (or Keep changes) in its \
+             bar, then {what}"
+        ));
+        true
     }
 
     fn step_to_event(&mut self) {
@@ -566,8 +610,12 @@ impl Model {
     /// Saves to `path` through kiai-content's preserving writer
     /// (atomically, the previous file kept as `.bak`); the file's text is
     /// kept but for what changed. Makes `path` the document's and removes
-    /// the recovery file. Returns whether it was written.
+    /// the recovery file. Returns whether it was written (never while a
+    /// what-if is open: its edits are not the map's).
     pub fn save_to(&mut self, path: &Path) -> bool {
+        if self.what_if_blocks("save") {
+            return false;
+        }
         let base = match self.doc.path() {
             Some(own) if own == path => None,
             Some(source) => Some(std::fs::read_to_string(source).unwrap_or_default()),
@@ -595,8 +643,15 @@ impl Model {
     }
 
     /// Exports the runtime pack to `path`. Content with errors is refused
-    /// with the first error.
+    /// with the first error, and so is exporting while a what-if is open.
     pub fn export_to(&mut self, path: &Path) -> Result<usize, String> {
+        if self.what_if.is_some() {
+            return Err(
+                "What if… is open and its edits are not the map's: Cancel (or Keep \
+                        changes) in its bar, then export"
+                    .to_owned(),
+            );
+        }
         let text = kiai_content::to_ron(self.doc.def()).map_err(|e| e.to_string())?;
         let content = kiai_content::Content::from_str(&text, &self.file_name()).map_err(|d| {
             let first = d.0.iter().find(|d| d.is_error()).map(ToString::to_string);
@@ -618,10 +673,10 @@ impl Model {
     }
 
     /// When the next autosave is due (now or in the past when it is late);
-    /// `None` while there is nothing to autosave.
+    /// `None` while there is nothing to autosave (or a what-if is open:
+    /// its edits are not the map's).
     pub fn autosave_due(&self) -> Option<Instant> {
-        self.doc
-            .is_dirty()
+        (self.doc.is_dirty() && self.what_if.is_none())
             .then(|| self.last_autosave + self.autosave_every)
     }
 
@@ -636,7 +691,7 @@ impl Model {
     /// Writes unsaved changes to the recovery file now.
     pub fn autosave_now(&mut self) {
         self.last_autosave = Instant::now();
-        if !self.doc.is_dirty() {
+        if !self.doc.is_dirty() || self.what_if.is_some() {
             return;
         }
         let path = self.recovery_path();
@@ -715,7 +770,7 @@ fn live_sight(sim: Option<&Sim>, slot: usize, tile: f32) -> Sight {
             }
         }
     }
-    if let Some(def) = sim.def().archetypes.get(&runtime.name) {
+    if let Some(def) = sim.def_now().archetypes.get(&runtime.name) {
         let eye = agents.positions()[slot];
         let facing = agents.facings()[slot];
         let (tiles, side) = analysis::sight_tiles(def, eye, facing, world.occluders(), tile);

@@ -33,11 +33,11 @@ impl<'a> Scene<'a> {
     }
 
     /// The content the agents come from (the run's content while live: the
-    /// archetypes the run actually has).
+    /// archetypes the run actually has, a what-if fork's changes made).
     pub fn def(&self) -> &'a ContentDef {
         match self {
             Scene::Start(def) => def,
-            Scene::Live(sim) => sim.def(),
+            Scene::Live(sim) => sim.def_now(),
         }
     }
 

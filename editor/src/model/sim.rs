@@ -66,6 +66,10 @@ pub struct ConsoleLine {
 /// fog.
 pub type StageMs = [f32; 5];
 
+/// A change to the world made after a given number of ticks (a what-if's
+/// fork); an error is reported in the console.
+pub type Change = Box<dyn FnMut(&mut World) -> Result<(), String>>;
+
 /// A recorded run: enough to replay it exactly. The format is shared with
 /// `kiai run --record` and `kiai fork` (`kiai_content::recording`).
 pub use kiai_content::recording::Recording;
@@ -112,6 +116,9 @@ pub struct Sim {
     pub mismatch: Option<u64>,
     snapshots: std::collections::BTreeMap<u64, World>,
     snapshot_every: u64,
+    /// Made to the world whenever the run passes the tick, and the
+    /// content the world follows from then on (see [`Sim::change_at`]).
+    change: Option<(u64, Change, ContentDef)>,
 }
 
 fn stage_ms(p: &Pipeline) -> StageMs {
@@ -176,6 +183,7 @@ impl Sim {
             mismatch: None,
             snapshots: Default::default(),
             snapshot_every: SNAPSHOT_EVERY,
+            change: None,
         };
         sim.load_scripts();
         sim.snapshot();
@@ -271,10 +279,21 @@ impl Sim {
             .and_then(|id| lua.script_path(id).map(Path::to_path_buf))
     }
 
-    /// Runs one tick: reloads changed scripts first, then sense → decide →
-    /// navigate → steer → integrate → fog, and records the result.
+    /// Runs one tick: reloads changed scripts first (and makes the change
+    /// of [`Sim::change_at`] when its tick is reached), then sense →
+    /// decide → navigate → steer → integrate → fog, and records the
+    /// result.
     pub fn step(&mut self) {
         self.reload_changed();
+        let failed = match &mut self.change {
+            Some((at, change, _)) if self.world.tick() == *at => change(&mut self.world)
+                .err()
+                .map(|e| format!("the change at tick {at} failed: {e}")),
+            _ => None,
+        };
+        if let Some(e) = failed {
+            self.info(e);
+        }
         match &mut self.lua {
             Some(lua) => self.pipeline.tick(&mut self.world, lua),
             None => self.pipeline.tick(&mut self.world, &mut self.default),
@@ -620,6 +639,7 @@ impl Sim {
                     let snapshots = std::mem::take(&mut self.snapshots);
                     let (playing, speed, mismatch, every) =
                         (self.playing, self.speed, self.mismatch, self.snapshot_every);
+                    let change = self.change.take();
                     *self = Sim::build(&self.def.clone(), self.scripts.clone(), self.seed)?;
                     self.console = console;
                     self.hashes = hashes;
@@ -630,6 +650,7 @@ impl Sim {
                     self.playing = playing;
                     self.speed = speed;
                     self.mismatch = mismatch;
+                    self.change = change;
                 }
             }
         }
@@ -678,6 +699,31 @@ impl Sim {
         // States are recomputed when the ticks are replayed.
         sim.states = Vec::new();
         Ok(sim)
+    }
+
+    /// Makes this run another branch from tick `at` on: `change` is made
+    /// to the world after `at` ticks (again whenever a replay passes
+    /// there), turning it into a world of `changed`, and the hashes
+    /// recorded after `at` are dropped (they are the other branch's).
+    pub fn change_at(&mut self, at: u64, changed: ContentDef, change: Change) {
+        self.hashes.truncate(at as usize);
+        self.states.truncate(at as usize);
+        self.mismatch = self.mismatch.filter(|t| *t <= at);
+        self.change = Some((at, change, changed));
+    }
+
+    /// The tick of the change made by [`Sim::change_at`], if any.
+    pub fn changed_at(&self) -> Option<u64> {
+        self.change.as_ref().map(|(at, ..)| *at)
+    }
+
+    /// The content the world follows now: the run's, or the changed
+    /// content once the change of [`Sim::change_at`] was made.
+    pub fn def_now(&self) -> &ContentDef {
+        match &self.change {
+            Some((at, _, changed)) if self.world.tick() > *at => changed,
+            _ => &self.def,
+        }
     }
 
     /// Ticks recorded (the timeline's length).
@@ -739,36 +785,4 @@ pub fn save_recording(path: &Path, recording: &Recording) -> Result<(), String> 
 /// Reads a recording written by [`save_recording`] or `kiai run --record`.
 pub fn load_recording(path: &Path) -> Result<Recording, String> {
     Recording::load(path).map_err(|e| e.to_string())
-}
-
-/// One line of `kiai run --trace`: why one agent decided what it did.
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
-pub struct TraceLine {
-    /// The tick decided (0-based: the first tick is 0).
-    pub tick: u64,
-    /// Agent name.
-    pub agent: String,
-    /// Chosen state name.
-    pub state: String,
-    /// Target agent name.
-    pub target: Option<String>,
-    /// Who decided.
-    pub decided_by: String,
-}
-
-/// Reads a `kiai run --trace` file: (tick, agent) → line.
-pub fn load_trace(
-    path: &Path,
-) -> Result<std::collections::BTreeMap<(u64, String), TraceLine>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = std::collections::BTreeMap::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let t: TraceLine =
-            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
-        out.insert((t.tick, t.agent.clone()), t);
-    }
-    Ok(out)
 }

@@ -198,6 +198,16 @@ fn run(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     if item(ui, &format!("{} Reset", icons::RESET), "Ctrl+R") {
         out.push(Command::Reset);
     }
+    let why = crate::model::what_if::unavailable(ctx.model.sim.as_ref());
+    let open = ctx.model.what_if.is_some();
+    if ui
+        .add_enabled(why.is_none() && !open, Button::new("What if… at this tick"))
+        .on_hover_text("Fork the run here: edit, then run both branches and compare them")
+        .on_disabled_hover_text(why.unwrap_or_else(|| "What if… is open".to_owned()))
+        .clicked()
+    {
+        out.push(Command::WhatIf);
+    }
     ui.separator();
     if ui
         .button(format!("{} Breakpoints…", icons::BREAKPOINT))

@@ -21,6 +21,7 @@ pub mod timings;
 pub mod toolbar;
 pub mod transport;
 pub mod validation;
+pub mod what_if;
 pub mod why;
 pub mod widgets;
 

@@ -1,6 +1,7 @@
 //! The transport bar: play, pause, step, step to the selected agent's
-//! next event, reset, seed, speed, and the timeline (as wide as the bar
-//! allows), the tick and the state hash, and why the run stopped.
+//! next event, reset, seed, speed, "What if…", and the timeline (as wide
+//! as the bar allows), the tick and the state hash, and why the run
+//! stopped.
 
 use eframe::egui::{self, RichText, Ui};
 
@@ -44,8 +45,14 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
             out.push(Command::StepToEvent);
         }
         if ui
-            .button(format!("{} Reset", icons::RESET))
+            .add_enabled(
+                m.what_if.is_none(),
+                egui::Button::new(format!("{} Reset", icons::RESET)),
+            )
             .on_hover_text("Rebuild the run from the map as edited and the seed (Ctrl+R)")
+            .on_disabled_hover_text(
+                "What if… is open: its edits are not the map's. Cancel or Keep changes first",
+            )
             .clicked()
         {
             out.push(Command::Reset);
@@ -95,8 +102,24 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
         .map_or_else(|| "-".to_owned(), |h| format!("{h:016x}"));
     let status = format!("tick {} | state {hash}", sim.tick());
     let status_width = 260.0;
-    let recorded = sim.recorded();
+    // A branch of a what-if spans the fork's ticks too (simulated when
+    // scrubbed there).
+    let report = ctx.model.what_if.as_ref().and_then(|w| w.report());
+    let recorded = report.map_or(sim.recorded(), |r| sim.recorded().max(r.ticks));
     let mut tick = sim.tick();
+    what_if_button(ctx, ui, out);
+    let fork = crate::model::what_if::Branch::Fork;
+    if ctx
+        .model
+        .what_if
+        .as_ref()
+        .is_some_and(|w| w.showing == fork)
+    {
+        ui.label(RichText::new("fork").strong().color(ctx.palette.status[1]))
+            .on_hover_text(
+                "The map and the timeline show the what-if's fork, not the recorded run",
+            );
+    }
     let l = ui.label("tick");
     let width = (ui.available_width() - status_width - 60.0).max(120.0);
     ui.spacing_mut().slider_width = width;
@@ -115,5 +138,27 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
             ctx.palette.status[0],
             format!("replay differs from the recording at tick {t}"),
         );
+    }
+}
+
+/// "What if…": fork the run at the timeline's tick.
+fn what_if_button(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
+    let open = ctx.model.what_if.is_some();
+    let why = crate::model::what_if::unavailable(ctx.model.sim.as_ref());
+    let r = ui
+        .add_enabled(
+            !open && why.is_none(),
+            egui::Button::new("What if…").selected(open),
+        )
+        .on_hover_text(
+            "Fork the run at this tick: edit the map or the inspector, then run both branches \
+             and compare them",
+        );
+    let r = match why {
+        Some(why) if !open => r.on_disabled_hover_text(why),
+        _ => r.on_disabled_hover_text("What if… is open: its bar is under the timeline"),
+    };
+    if r.clicked() {
+        out.push(Command::WhatIf);
     }
 }

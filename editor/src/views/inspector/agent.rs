@@ -28,10 +28,13 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, i: usize, ui: &mut Ui, out: &mut Out) {
         );
         return;
     };
-    let title = if scene.is_live() {
-        "Start (edits apply when you reset, Ctrl+R)"
-    } else {
-        "Start"
+    let title = match &m.what_if {
+        Some(w) => format!(
+            "Start (What if…: a new position or facing puts it there at tick {})",
+            w.at
+        ),
+        None if scene.is_live() => "Start (edits apply when you reset, Ctrl+R)".to_owned(),
+        None => "Start".to_owned(),
     };
     ui.label(RichText::new(title).strong());
     let archetypes: Vec<String> = def.archetypes.0.iter().map(|(n, _)| n.clone()).collect();

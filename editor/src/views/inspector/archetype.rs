@@ -26,7 +26,15 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, index: usize, ui: &mut Ui, out: &mut Out) {
         return;
     };
     ui.heading(format!("Archetype {name}"));
-    if ctx.model.is_live() {
+    if let Some(w) = &ctx.model.what_if {
+        ui.label(
+            RichText::new(format!(
+                "What if…: edits here change the fork at tick {} (not the map); Run compares.",
+                w.at
+            ))
+            .color(ctx.palette.status[1]),
+        );
+    } else if ctx.model.is_live() {
         ui.label(
             RichText::new(
                 "The run keeps the archetype it started with: reset (Ctrl+R) to use edits.",

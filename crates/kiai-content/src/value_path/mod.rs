@@ -11,7 +11,8 @@
 //! [`set`] replaces the value at a path by RON text, typed by the content's
 //! own serde types, so a wrong type is refused with `ron`'s reason; [`get`]
 //! reads it. `kiai set` edits files with them; the same syntax works
-//! wherever a tool takes `PATH=VALUE` ([`parse_assignment`]).
+//! wherever a tool takes `PATH=VALUE` ([`parse_assignment`]). [`diff`]
+//! goes the other way: the assignments between two contents.
 //!
 //! ```
 //! use kiai_content::value_path::{ValuePath, get, set};
@@ -29,12 +30,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod diff;
+
 use std::fmt;
 use std::str::FromStr;
 
 use crate::def::ContentDef;
 use crate::diag::did_you_mean;
 use crate::write::{Field, Node, inline};
+
+pub use diff::diff;
 
 /// Most names listed in an error as the valid ones.
 const LISTED: usize = 12;
@@ -368,10 +373,12 @@ fn item(items: &[Node], name: &str) -> Result<usize, String> {
         });
     }
     if items.first().is_some_and(|i| i.field("name").is_some()) {
-        let names: Vec<String> = items.iter().filter_map(|i| field(i, "name")).collect();
-        if let Some(i) = names.iter().position(|n| n == name) {
+        // Positions among all items: unnamed ones (walls) count too.
+        let named: Vec<Option<String>> = items.iter().map(|i| field(i, "name")).collect();
+        if let Some(i) = named.iter().position(|n| n.as_deref() == Some(name)) {
             return Ok(i);
         }
+        let names: Vec<String> = named.into_iter().flatten().collect();
         if let Some(i) = name.parse::<usize>().ok().filter(|i| *i < items.len()) {
             return Ok(i);
         }
@@ -560,6 +567,21 @@ mod tests {
         );
         let e = err("format", "3");
         assert!(e.contains("kiai migrate"), "{e}");
+    }
+
+    #[test]
+    fn a_named_item_after_unnamed_ones_is_found_where_it_is() {
+        let mut d = crate::parse(
+            r#"(format: 2, walls: [
+                (from: (0.0, 0.0), to: (1.0, 0.0), height: 2.0),
+                (name: Some("door"), from: (0.0, 5.0), to: (1.0, 5.0), height: 2.0),
+            ])"#,
+            "t",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        set(&mut d, &path("walls.door.height"), "7.0").unwrap_or_else(|e| panic!("{e}"));
+        set(&mut d, &path("walls.0.height"), "3.0").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((d.walls[0].height, d.walls[1].height), (3.0, 7.0));
     }
 
     #[test]
