@@ -1,8 +1,9 @@
 //! The plugin's overhead, side by side in one run: 10k agents ticked
 //! through `KiaiPlugin` in a headless Bevy app (sync in, tick, sync out:
 //! one `Transform` written per agent, the events sent as messages) against
-//! the bare runtime's `Pipeline::tick` on the same content and seed. Both
-//! must reach the same state hash.
+//! the bare runtime's `Pipeline::tick` on the same content and seed, and
+//! the plugin again with `Seen`/`Lost` messages switched off
+//! (`KiaiEventKinds`). All must reach the same state hash.
 //!
 //! ```text
 //! cargo run --release -p kiai-bevy --example overhead [-- AGENTS [TICKS]]
@@ -15,7 +16,7 @@ use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use kiai_bevy::kiai::content::Content;
 use kiai_bevy::kiai::core::{DefaultDecider, Pipeline, state_hash};
-use kiai_bevy::{Kiai, KiaiContent, KiaiLevel, KiaiPlugin};
+use kiai_bevy::{Kiai, KiaiContent, KiaiEventKinds, KiaiLevel, KiaiPlugin};
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<usize>());
@@ -30,12 +31,18 @@ fn main() -> Result<(), String> {
     let mut pipeline = Pipeline::new();
     let mut decider = DefaultDecider::default();
     // The first update builds the world and its entities, then ticks.
-    let mut app = plugin_app(&content);
+    let mut app = plugin_app(&content, KiaiEventKinds::default());
+    let quiet = KiaiEventKinds {
+        percepts: false,
+        ..KiaiEventKinds::default()
+    };
+    let mut app_quiet = plugin_app(&content, quiet);
 
-    let (mut bare, mut plugin) = (Vec::new(), Vec::new());
+    let (mut bare, mut plugin, mut plugin_quiet) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..10 {
         pipeline.tick(&mut world, &mut decider);
         app.update();
+        app_quiet.update();
     }
     // Interleaved, so that both sides see the same machine.
     for _ in 0..ticks {
@@ -46,6 +53,9 @@ fn main() -> Result<(), String> {
         let t = Instant::now();
         app.update();
         plugin.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        app_quiet.update();
+        plugin_quiet.push(t.elapsed().as_secs_f64() * 1e3);
     }
     let kiai = app.world().resource::<Kiai>();
     let (ours, theirs) = (kiai.state_hash(), Some(state_hash(&world)));
@@ -56,7 +66,17 @@ fn main() -> Result<(), String> {
             world.tick()
         ));
     }
-    let (b, p) = (median(&mut bare), median(&mut plugin));
+    let quiet_hash = app_quiet.world().resource::<Kiai>().state_hash();
+    if quiet_hash != theirs {
+        return Err(format!(
+            "the run without percept events differs: {quiet_hash:016x?}"
+        ));
+    }
+    let (b, p, q) = (
+        median(&mut bare),
+        median(&mut plugin),
+        median(&mut plugin_quiet),
+    );
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -72,7 +92,12 @@ fn main() -> Result<(), String> {
     );
     let _ = writeln!(
         out,
-        "state hash at tick {}   {:016x} (same on both sides)",
+        "the same, no Seen/Lost   {q:8.3} ms  (overhead {:.1} %)",
+        (q / b - 1.0) * 100.0
+    );
+    let _ = writeln!(
+        out,
+        "state hash at tick {}   {:016x} (the same on all three)",
         world.tick(),
         state_hash(&world)
     );
@@ -80,8 +105,9 @@ fn main() -> Result<(), String> {
     Ok(())
 }
 
-/// A headless app running `content` once per `update`.
-fn plugin_app(content: &Content) -> App {
+/// A headless app running `content` once per `update`, sending `kinds`
+/// of events.
+fn plugin_app(content: &Content, kinds: KiaiEventKinds) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
@@ -92,7 +118,8 @@ fn plugin_app(content: &Content) -> App {
         .world_mut()
         .resource_mut::<Assets<KiaiContent>>()
         .add(KiaiContent::new(content.clone()));
-    app.insert_resource(KiaiLevel(handle));
+    app.insert_resource(KiaiLevel(handle))
+        .insert_resource(kinds);
     app
 }
 

@@ -48,7 +48,7 @@ pub use components::{DesiredVelocity, KiaiAgent, KiaiId, KiaiWall, Senses};
 pub use coords::Plane;
 #[cfg(feature = "debug-draw")]
 pub use debug_draw::{KiaiDebug, KiaiDebugPlugin, state_colour};
-pub use events::{KiaiEvent, KiaiEventKind};
+pub use events::{KiaiEvent, KiaiEventKind, KiaiEventKinds};
 pub use level::FromContent;
 pub use lifecycle::KiaiRefused;
 pub use plugin::{KiaiPlugin, KiaiSet};

@@ -9,7 +9,7 @@ use bevy_ecs::schedule::ScheduleLabel;
 
 use crate::assets::{ContentLoader, KiaiContent, KiaiScript, ScriptLoader};
 use crate::coords::Plane;
-use crate::events::KiaiEvent;
+use crate::events::{KiaiEvent, KiaiEventKinds};
 use crate::level::{SyncTimestep, build_when_ready, report_failures};
 use crate::runtime::{Deciders, Kiai, KiaiLevel};
 use crate::{lifecycle, scripts, sync};
@@ -91,6 +91,7 @@ impl Plugin for KiaiPlugin {
             .register_asset_loader(ContentLoader)
             .register_asset_loader(ScriptLoader)
             .add_message::<KiaiEvent>()
+            .init_resource::<KiaiEventKinds>()
             .insert_resource(Kiai {
                 plane: self.plane,
                 ..Kiai::default()
