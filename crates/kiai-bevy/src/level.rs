@@ -3,7 +3,9 @@
 //! The content's own agents become entities ([`FromContent`]); entities
 //! the game made keep their components and join the new world.
 
-use bevy_asset::{AssetEvent, AssetLoadError, AssetLoadFailedEvent, AssetPath, Assets};
+use bevy_asset::{
+    AssetEvent, AssetLoadError, AssetLoadFailedEvent, AssetPath, AssetServer, Assets,
+};
 use bevy_ecs::prelude::*;
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
@@ -72,21 +74,26 @@ pub(crate) fn build_when_ready(
     old: Query<(Entity, Has<FromContent>), With<KiaiId>>,
     sync: Res<SyncTimestep>,
     mut fixed: Option<ResMut<Time<Fixed>>>,
+    server: Res<AssetServer>,
 ) {
     let Some(level) = level else { return };
     let id = level.0.id();
     let changed = changes
         .read()
         .any(|e| matches!(e, AssetEvent::Modified { id: m } if *m == id));
-    if kiai.built_from == Some(id) && !changed {
+    // A change seen while the new content's scripts still load is kept
+    // until the world could be rebuilt.
+    kiai.stale |= changed;
+    if kiai.built_from == Some(id) && !kiai.stale {
         return;
     }
     let Some(content) = contents.get(id) else {
         return;
     };
-    let Some(texts) = script_texts(content, &scripts) else {
+    let Some(texts) = script_texts(content, &scripts, &server) else {
         return;
     };
+    kiai.stale = false;
     let world = match content.content.world(None) {
         Ok(w) => w,
         Err(e) => {
@@ -126,14 +133,22 @@ pub(crate) fn build_when_ready(
 /// while one is still loading. A script whose asset failed to load counts
 /// as empty text (its archetype decides with the default; the failure was
 /// logged).
-fn script_texts(content: &KiaiContent, scripts: &Assets<KiaiScript>) -> Option<Vec<ScriptRef>> {
+fn script_texts(
+    content: &KiaiContent,
+    scripts: &Assets<KiaiScript>,
+    server: &AssetServer,
+) -> Option<Vec<ScriptRef>> {
     content
         .scripts
         .iter()
         .map(|(s, handle)| {
             let text = match (&s.bundled, handle) {
                 (Some(text), _) => text.clone(),
-                (None, Some(h)) => scripts.get(h)?.source.clone(),
+                (None, Some(h)) => match scripts.get(h) {
+                    Some(script) => script.source.clone(),
+                    None if server.load_state(h).is_failed() => String::new(),
+                    None => return None,
+                },
                 (None, None) => std::fs::read_to_string(&s.path).unwrap_or_default(),
             };
             Some(ScriptRef {

@@ -26,6 +26,8 @@ pub struct Kiai {
     pub(crate) entities: EntityMap,
     /// The content asset the world was built from.
     pub(crate) built_from: Option<AssetId<KiaiContent>>,
+    /// The content changed since the world was built.
+    pub(crate) stale: bool,
     pub(crate) plane: Plane,
     /// Problems logged so far (`file:line:col: error: ...`), oldest first.
     pub(crate) problems: Vec<String>,

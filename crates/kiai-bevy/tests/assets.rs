@@ -254,3 +254,23 @@ fn edited_content_rebuilds_the_world_and_a_broken_edit_keeps_it_running() {
         problems(&app)
     );
 }
+
+#[test]
+fn a_missing_script_is_reported_and_its_archetype_decides_with_the_default() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "level.ron", LEVEL);
+    let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), false);
+    assert!(
+        until(&mut app, 20, |a| a.world().resource::<Kiai>().tick() > 2),
+        "the world runs without the script: {:?}",
+        problems(&app)
+    );
+    let lines = problems(&app);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("scripts/guard.lua:1:1: error:")),
+        "{lines:?}"
+    );
+    assert_eq!(guard_state(&mut app), Some(BehaviourState::RandomWalk));
+}
