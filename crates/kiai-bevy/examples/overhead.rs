@@ -1,9 +1,17 @@
-//! The plugin's overhead, side by side in one run: 10k agents ticked
-//! through `KiaiPlugin` in a headless Bevy app (sync in, tick, sync out:
-//! one `Transform` written per agent, the events sent as messages) against
-//! the bare runtime's `Pipeline::tick` on the same content and seed, and
-//! the plugin again with `Seen`/`Lost` messages switched off
-//! (`KiaiEventKinds`). All must reach the same state hash.
+//! The plugin's overhead, side by side in one run, on 10k agents of the
+//! same content and seed, ticked in turn:
+//!
+//! - **bare**: `Pipeline::tick` on a `World`, events drained — no Bevy;
+//! - **bare in Bevy**: the same tick by one hand-written system in a
+//!   headless Bevy app (`MinimalPlugins`, `AssetPlugin`): the frame a game
+//!   pays with or without kiai-bevy;
+//! - **plugin**: `KiaiPlugin` in the same app (sync in, tick, sync out: a
+//!   `Transform` written per agent, every event sent as a message);
+//! - **plugin, no Seen/Lost**: the same with percept messages off
+//!   (`KiaiEventKinds`).
+//!
+//! The plugin's overhead is plugin / bare in Bevy; the ratio to the bare
+//! tick is printed too. All four must reach the same state hash.
 //!
 //! ```text
 //! cargo run --release -p kiai-bevy --example overhead [-- AGENTS [TICKS]]
@@ -15,7 +23,7 @@ use std::time::Instant;
 use bevy::asset::AssetPlugin;
 use bevy::prelude::*;
 use kiai_bevy::kiai::content::Content;
-use kiai_bevy::kiai::core::{DefaultDecider, Pipeline, state_hash};
+use kiai_bevy::kiai::core::{DefaultDecider, Pipeline, World as KiaiWorld, state_hash};
 use kiai_bevy::{Kiai, KiaiContent, KiaiEventKinds, KiaiLevel, KiaiPlugin};
 
 fn main() -> Result<(), String> {
@@ -24,96 +32,118 @@ fn main() -> Result<(), String> {
         .next()
         .unwrap_or(Ok(10_000))
         .map_err(|e| e.to_string())?;
-    let ticks = args.next().unwrap_or(Ok(60)).map_err(|e| e.to_string())?;
+    let ticks = args.next().unwrap_or(Ok(100)).map_err(|e| e.to_string())?;
     let content = Content::from_str(&battle(agents), "battle.ron").map_err(|d| d.to_string())?;
 
-    let mut world = content.world(None).map_err(|e| format!("{e:?}"))?;
-    let mut pipeline = Pipeline::new();
-    let mut decider = DefaultDecider::default();
-    // The first update builds the world and its entities, then ticks.
-    let mut app = plugin_app(&content, KiaiEventKinds::default());
+    let mut bare = Bare::new(&content)?;
+    let mut in_bevy = headless_app();
+    in_bevy
+        .insert_resource(Bare::new(&content)?)
+        .add_systems(Update, |mut bare: ResMut<Bare>| bare.tick());
+    let mut plugin = plugin_app(&content, KiaiEventKinds::default());
     let quiet = KiaiEventKinds {
         percepts: false,
         ..KiaiEventKinds::default()
     };
-    let mut app_quiet = plugin_app(&content, quiet);
+    let mut plugin_quiet = plugin_app(&content, quiet);
 
-    let (mut bare, mut plugin, mut plugin_quiet) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..10 {
-        pipeline.tick(&mut world, &mut decider);
-        app.update();
-        app_quiet.update();
+    let mut times = [(); 4].map(|()| Vec::with_capacity(ticks));
+    // The first update of an app builds what it runs, then ticks.
+    for round in 0..10 + ticks {
+        // Interleaved, so that all see the same machine.
+        let t = [
+            time(|| bare.tick()),
+            time(|| in_bevy.update()),
+            time(|| plugin.update()),
+            time(|| plugin_quiet.update()),
+        ];
+        if round >= 10 {
+            for (all, t) in times.iter_mut().zip(t) {
+                all.push(t);
+            }
+        }
     }
-    // Interleaved, so that both sides see the same machine.
-    for _ in 0..ticks {
-        let t = Instant::now();
-        pipeline.tick(&mut world, &mut decider);
-        world.drain_events().for_each(drop);
-        bare.push(t.elapsed().as_secs_f64() * 1e3);
-        let t = Instant::now();
-        app.update();
-        plugin.push(t.elapsed().as_secs_f64() * 1e3);
-        let t = Instant::now();
-        app_quiet.update();
-        plugin_quiet.push(t.elapsed().as_secs_f64() * 1e3);
+    let hashes = [
+        Some(state_hash(&bare.world)),
+        Some(state_hash(&in_bevy.world().resource::<Bare>().world)),
+        plugin.world().resource::<Kiai>().state_hash(),
+        plugin_quiet.world().resource::<Kiai>().state_hash(),
+    ];
+    if hashes.iter().any(|h| *h != hashes[0]) {
+        return Err(format!("the runs differ: {hashes:016x?}"));
     }
-    let kiai = app.world().resource::<Kiai>();
-    let (ours, theirs) = (kiai.state_hash(), Some(state_hash(&world)));
-    if ours != theirs || kiai.tick() != world.tick() {
-        return Err(format!(
-            "the plugin's run differs: {ours:016x?} at tick {} vs {theirs:016x?} at {}",
-            kiai.tick(),
-            world.tick()
-        ));
-    }
-    let quiet_hash = app_quiet.world().resource::<Kiai>().state_hash();
-    if quiet_hash != theirs {
-        return Err(format!(
-            "the run without percept events differs: {quiet_hash:016x?}"
-        ));
-    }
-    let (b, p, q) = (
-        median(&mut bare),
-        median(&mut plugin),
-        median(&mut plugin_quiet),
-    );
+    let [b, bb, p, q] = times.map(|mut t| median(&mut t));
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{agents} agents, {ticks} ticks each, interleaved (median ms per tick)"
     );
-    let _ = writeln!(out, "bare Pipeline::tick      {b:8.3} ms");
-    let _ = writeln!(out, "through KiaiPlugin       {p:8.3} ms");
+    let _ = writeln!(out, "bare Pipeline::tick           {b:8.3} ms");
+    let _ = writeln!(out, "bare tick in a Bevy app       {bb:8.3} ms");
     let _ = writeln!(
         out,
-        "plugin overhead          {:7.1} %  (ratio {:.3})",
-        (p / b - 1.0) * 100.0,
+        "through KiaiPlugin            {p:8.3} ms   overhead {:5.1} % (ratio to the bare tick {:.3})",
+        (p / bb - 1.0) * 100.0,
         p / b
     );
     let _ = writeln!(
         out,
-        "the same, no Seen/Lost   {q:8.3} ms  (overhead {:.1} %)",
-        (q / b - 1.0) * 100.0
+        "KiaiPlugin, no Seen/Lost      {q:8.3} ms   overhead {:5.1} % (ratio to the bare tick {:.3})",
+        (q / bb - 1.0) * 100.0,
+        q / b
     );
     let _ = writeln!(
         out,
-        "state hash at tick {}   {:016x} (the same on all three)",
-        world.tick(),
-        state_hash(&world)
+        "state hash {:016x} at every contender",
+        hashes[0].unwrap_or(0)
     );
     print!("{out}");
     Ok(())
 }
 
-/// A headless app running `content` once per `update`, sending `kinds`
-/// of events.
-fn plugin_app(content: &Content, kinds: KiaiEventKinds) -> App {
+/// The bare runtime: a world, its pipeline and the default decider.
+#[derive(Resource)]
+struct Bare {
+    world: KiaiWorld,
+    pipeline: Pipeline,
+    decider: DefaultDecider,
+}
+
+impl Bare {
+    fn new(content: &Content) -> Result<Self, String> {
+        Ok(Self {
+            world: content.world(None).map_err(|e| format!("{e:?}"))?,
+            pipeline: Pipeline::new(),
+            decider: DefaultDecider::default(),
+        })
+    }
+
+    /// One tick, its events drained (what a game that ignores them does).
+    fn tick(&mut self) {
+        self.pipeline.tick(&mut self.world, &mut self.decider);
+        self.world.drain_events().for_each(drop);
+    }
+}
+
+/// Milliseconds `f` takes.
+fn time(f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// A headless Bevy app: the frame around kiai.
+fn headless_app() -> App {
     let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin::default(),
-        KiaiPlugin::default().in_schedule(Update),
-    ));
+    app.add_plugins((MinimalPlugins, AssetPlugin::default()));
+    app
+}
+
+/// The headless app running `content` through the plugin once per
+/// `update`, sending `kinds` of events.
+fn plugin_app(content: &Content, kinds: KiaiEventKinds) -> App {
+    let mut app = headless_app();
+    app.add_plugins(KiaiPlugin::default().in_schedule(Update));
     let handle = app
         .world_mut()
         .resource_mut::<Assets<KiaiContent>>()
@@ -128,7 +158,6 @@ fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
-
 /// Two hostile armies of `n / 2` walkers each on a square sized for about
 /// 30 agents within eye range (`kiai bench`'s battle), as content.
 fn battle(n: usize) -> String {

@@ -117,6 +117,11 @@ impl Kiai {
         self.world.as_ref().map(state_hash)
     }
 
+    /// How long each stage of the last tick took (for a profiling HUD).
+    pub fn timings(&self) -> &kiai::core::StageTimings {
+        self.pipeline.timings()
+    }
+
     /// How kiai's space maps onto the app's.
     pub fn plane(&self) -> Plane {
         self.plane
