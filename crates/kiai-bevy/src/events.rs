@@ -1,6 +1,7 @@
 //! kiai's events as Bevy messages carrying entities: read them with
 //! `MessageReader<KiaiEvent>` in any system after [`crate::KiaiSet::SyncOut`].
-//! Agents kiai makes itself (a script's spawn) get an entity here; agents
+//! Agents kiai makes itself (a script's spawn) get an entity here (their
+//! `Spawned` comes after the tick's other events); agents
 //! kiai removes (a script's despawn) lose their [`KiaiAgent`] and
 //! [`KiaiId`] (the entity stays: the game decides what it becomes).
 
@@ -181,33 +182,41 @@ pub(crate) fn send_events(
     mut out: MessageWriter<KiaiEvent>,
     mut commands: Commands,
 ) {
-    let Some(world) = kiai.world.as_ref() else {
+    let (mut born, mut gone) = (Vec::new(), Vec::new());
+    let kiai_ = &mut *kiai;
+    let Some(world) = kiai_.world.as_ref() else {
         return;
     };
-    let (mut born, mut gone) = (Vec::new(), Vec::new());
-    for e in world.events() {
+    let (map, plane) = (&kiai_.entities, kiai_.plane);
+    // One pass over the tick's events (a battle makes tens of thousands);
+    // agents kiai spawned itself get their entity after it, and their
+    // `Spawned` then.
+    out.write_batch(world.events().iter().filter_map(|e| {
         match e.kind {
-            EventKind::Spawned { agent } => born.push(agent),
+            EventKind::Spawned { agent } if map.entity(agent).is_none() => {
+                born.push((e.tick, agent));
+                return None;
+            }
             EventKind::Despawned { agent } => gone.push(agent),
             _ => {}
         }
-    }
-    for agent in born {
-        if kiai.entities.entity(agent).is_none() {
-            adopt(&mut kiai, agent, &mut commands);
+        if !kinds.wants(&e.kind) {
+            return None;
         }
-    }
-    if let Some(world) = kiai.world() {
-        let (map, plane) = (&kiai.entities, kiai.plane);
-        out.write_batch(world.events().iter().filter_map(|e| {
-            if !kinds.wants(&e.kind) {
-                return None;
-            }
-            Some(KiaiEvent {
-                tick: e.tick,
-                kind: translate(map, plane, &e.kind)?,
-            })
-        }));
+        Some(KiaiEvent {
+            tick: e.tick,
+            kind: translate(map, plane, &e.kind)?,
+        })
+    }));
+    for (tick, agent) in born {
+        if let Some(entity) = adopt(&mut kiai, agent, &mut commands)
+            && kinds.world
+        {
+            out.write(KiaiEvent {
+                tick,
+                kind: KiaiEventKind::Spawned { entity },
+            });
+        }
     }
     for agent in gone {
         if let Some(entity) = kiai.entities.entity(agent) {
@@ -220,11 +229,12 @@ pub(crate) fn send_events(
     }
 }
 
-/// Makes an entity for an agent kiai spawned itself.
-fn adopt(kiai: &mut Kiai, agent: kiai::core::AgentId, commands: &mut Commands) {
-    let Some(world) = kiai.world() else { return };
+/// Makes an entity for an agent kiai spawned itself (`None` when it is no
+/// longer alive).
+fn adopt(kiai: &mut Kiai, agent: kiai::core::AgentId, commands: &mut Commands) -> Option<Entity> {
+    let world = kiai.world()?;
     if !world.is_alive(agent) {
-        return;
+        return None;
     }
     let a = world.agents();
     let i = agent.index();
@@ -246,6 +256,7 @@ fn adopt(kiai: &mut Kiai, agent: kiai::core::AgentId, commands: &mut Commands) {
         ))
         .id();
     kiai.entities.insert(agent, entity);
+    Some(entity)
 }
 
 /// One kiai event with entities, or `None` when an agent in it has none.

@@ -274,3 +274,53 @@ fn a_missing_script_is_reported_and_its_archetype_decides_with_the_default() {
     );
     assert_eq!(guard_state(&mut app), Some(BehaviourState::RandomWalk));
 }
+
+#[test]
+fn agents_a_script_spawns_get_entities_and_ones_it_despawns_lose_their_components() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "level.ron", LEVEL);
+    let script = "function decide(agent, ctx)\n\
+        if ctx.tick == 3 then kiai.spawn(\"thief\", \"thieves\", 5, 0, 5, \"newcomer\") end\n\
+        if ctx.tick == 5 then agent:despawn() end\n\
+        return nil\nend\n";
+    write(dir.path(), "scripts/guard.lua", script);
+    let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), false);
+    let mut cursor = bevy::ecs::message::MessageCursor::<kiai_bevy::KiaiEvent>::default();
+    let mut spawned = Vec::new();
+    assert!(until(&mut app, 20, |a| {
+        let messages = a
+            .world()
+            .resource::<bevy::ecs::message::Messages<kiai_bevy::KiaiEvent>>();
+        spawned.extend(cursor.read(messages).filter_map(|e| match e.kind {
+            kiai_bevy::KiaiEventKind::Spawned { entity } => Some(entity),
+            _ => None,
+        }));
+        a.world().resource::<Kiai>().tick() > 8
+    }));
+    let (guard, thief, newcomer) = (
+        named(&mut app, "guard"),
+        named(&mut app, "thief"),
+        named(&mut app, "newcomer"),
+    );
+    assert_eq!(
+        spawned,
+        vec![guard, thief, newcomer],
+        "the content's agents, then the script's"
+    );
+    let agent = app
+        .world()
+        .get::<kiai_bevy::KiaiId>(newcomer)
+        .expect("an agent")
+        .0;
+    assert_eq!(app.world().resource::<Kiai>().entity(agent), Some(newcomer));
+    assert_eq!(
+        app.world().get::<KiaiAgent>(newcomer),
+        Some(&KiaiAgent::new("thief", "thieves"))
+    );
+    assert!(
+        app.world().get::<KiaiAgent>(guard).is_none(),
+        "the guard left kiai"
+    );
+    assert!(app.world().get::<kiai_bevy::KiaiId>(guard).is_none());
+    assert_eq!(app.world().resource::<Kiai>().agent(guard), None);
+}
