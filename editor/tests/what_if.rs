@@ -457,3 +457,44 @@ fn the_map_shows_either_branch_and_the_forks_run_agrees_with_the_report() {
     assert_eq!(h.state().model.sim.as_ref().unwrap().changed_at(), None);
     text_containing(&mut h, "Run again");
 }
+
+#[test]
+fn a_fork_that_changes_no_state_and_no_percept_says_what_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_guards(dir.path());
+    let mut h = editor(&path);
+    open_what_if(&mut h, AT);
+    let index = h
+        .state()
+        .doc()
+        .def()
+        .archetypes
+        .position("intruder")
+        .unwrap();
+    h.state_mut()
+        .model
+        .apply(Command::Select(vec![Sel::Archetype(index)]));
+    h.run_steps(3);
+    // A louder intruder: guards hear it louder (the state hashes part),
+    // but within these ticks nobody decides otherwise or sees anyone new.
+    h.query_all_by_role(Role::SpinButton)
+        .find(|n| n.accesskit_node().numeric_value() == Some(60.0))
+        .expect("the inspector shows the intruder's noise, 60")
+        .set_value_accesskit(300.0);
+    h.run_steps(3);
+    run_fork(&mut h);
+    let report = h
+        .state()
+        .model
+        .what_if
+        .as_ref()
+        .and_then(|w| w.report())
+        .cloned()
+        .expect("the fork ran");
+    assert!(report.first_divergent_tick.is_some(), "{report:?}");
+    assert!(report.differences.is_empty(), "{:?}", report.differences);
+    text_containing(
+        &mut h,
+        "the branches differ in positions and inner state only",
+    );
+}

@@ -376,6 +376,17 @@ fn row(ctx: &ViewCtx<'_>, ui: &Ui, rect: egui::Rect, end: u64, report: &Report, 
 /// selects its agent.
 fn differences(ctx: &ViewCtx<'_>, report: &Report, ui: &mut Ui, out: &mut Out) {
     if report.differences.is_empty() {
+        if report.first_divergent_tick.is_some() {
+            // The hashes part, but no agent changed state or sensed
+            // someone new: only positions, headings or inner state moved.
+            ui.label(
+                RichText::new(
+                    "no agent changes state or senses anyone new: the branches differ in \
+                     positions and inner state only (play the fork to watch them)",
+                )
+                .weak(),
+            );
+        }
         return;
     }
     let mut lines: Vec<what_if::Line> = report.differences.iter().map(what_if::line).collect();
