@@ -22,8 +22,11 @@ pub struct KiaiContent {
 
 impl KiaiContent {
     /// Content made in code (tests, generated levels): scripts bundled in a
-    /// pack keep their text; a script file named by content text is not
-    /// loaded (add it with [`KiaiContent::with_script`]).
+    /// pack keep their text; a script file named by content text is read
+    /// from disk when the world is built (its path resolved against the
+    /// content's file name, from the working directory; unreadable, its
+    /// archetype decides with the default), unless given an asset with
+    /// [`KiaiContent::with_script`].
     pub fn new(content: Content) -> Self {
         let scripts = content.scripts().into_iter().map(|s| (s, None)).collect();
         Self { content, scripts }

@@ -62,13 +62,16 @@ impl Plane {
         }
     }
 
-    /// The facing (kiai) a body's rotation gives, the inverse of
-    /// [`Plane::rotation`] for rotations about the up axis.
+    /// The facing (kiai, on the ground plane) a body's rotation gives, the
+    /// inverse of [`Plane::rotation`] for rotations about the up axis; a
+    /// pitched or rolled body faces where its forward axis points on the
+    /// ground (zero when it points straight up or down).
     pub fn facing(self, rotation: bevy_math::Quat) -> glam::Vec3 {
-        match self {
+        let forward = match self {
             Plane::Xz => self.to_kiai(rotation * Vec3::NEG_Z),
             Plane::Xy => self.to_kiai(rotation * Vec3::X),
-        }
+        };
+        glam::Vec3::new(forward.x, 0.0, forward.z)
     }
 }
 

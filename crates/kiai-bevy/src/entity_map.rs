@@ -13,6 +13,9 @@ pub(crate) struct EntityMap {
     by_slot: Vec<Option<(AgentId, Entity)>>,
     /// Per entity: its agent.
     by_entity: BTreeMap<Entity, AgentId>,
+    /// Agents whose slot a new agent took before their last events went
+    /// out (an entity despawned, another spawned, between two ticks).
+    departed: Vec<(AgentId, Entity)>,
 }
 
 impl EntityMap {
@@ -22,8 +25,11 @@ impl EntityMap {
         if self.by_slot.len() <= i {
             self.by_slot.resize(i + 1, None);
         }
-        if let Some((_, old)) = self.by_slot[i].replace((agent, entity)) {
+        if let Some((old_agent, old)) = self.by_slot[i].replace((agent, entity)) {
             self.by_entity.remove(&old);
+            if old_agent != agent {
+                self.departed.push((old_agent, old));
+            }
         }
         self.by_entity.insert(entity, agent);
     }
@@ -36,14 +42,25 @@ impl EntityMap {
         {
             self.by_entity.remove(&entity);
         }
+        self.departed.retain(|(a, _)| *a != agent);
     }
 
     /// The entity of `agent`, if it has one.
     pub(crate) fn entity(&self, agent: AgentId) -> Option<Entity> {
         match self.by_slot.get(agent.index())? {
             Some((a, e)) if *a == agent => Some(*e),
-            _ => None,
+            _ => self
+                .departed
+                .iter()
+                .find(|(a, _)| *a == agent)
+                .map(|(_, e)| *e),
         }
+    }
+
+    /// Forgets the departed agents whose slots others took (their last
+    /// events went out).
+    pub(crate) fn forget_departed(&mut self) {
+        self.departed.clear();
     }
 
     /// The agent of `entity`, if it is one.
@@ -55,5 +72,6 @@ impl EntityMap {
     pub(crate) fn clear(&mut self) {
         self.by_slot.clear();
         self.by_entity.clear();
+        self.departed.clear();
     }
 }

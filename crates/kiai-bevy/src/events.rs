@@ -7,12 +7,12 @@
 
 use bevy_ecs::prelude::*;
 use bevy_math::Vec3;
-use bevy_transform::components::Transform;
 use kiai::core::{BehaviourState, EventKind};
 
 use crate::components::{KiaiAgent, KiaiId};
 use crate::coords::Plane;
 use crate::entity_map::EntityMap;
+use crate::level::agent_entity;
 use crate::runtime::Kiai;
 
 /// One thing that happened in a tick.
@@ -208,6 +208,23 @@ pub(crate) fn send_events(
             kind: translate(map, plane, &e.kind)?,
         })
     }));
+    // The departed first: an agent kiai spawned may have taken the slot
+    // of one it despawned in the same tick.
+    for agent in gone {
+        if let Some(entity) = kiai.entities.entity(agent) {
+            // Only if the entity still is that agent: the game may have
+            // removed its `KiaiAgent` and given it a new one since.
+            commands
+                .entity(entity)
+                .queue_silenced(move |mut e: EntityWorldMut| {
+                    if e.get::<KiaiId>() == Some(&KiaiId(agent)) {
+                        e.remove::<(KiaiAgent, KiaiId)>();
+                    }
+                });
+        }
+        kiai.entities.remove(agent);
+    }
+    kiai.entities.forget_departed();
     for (tick, agent) in born {
         if let Some(entity) = adopt(&mut kiai, agent, &mut commands)
             && kinds.world
@@ -217,12 +234,6 @@ pub(crate) fn send_events(
                 kind: KiaiEventKind::Spawned { entity },
             });
         }
-    }
-    for agent in gone {
-        if let Some(entity) = kiai.entities.entity(agent) {
-            commands.entity(entity).try_remove::<(KiaiAgent, KiaiId)>();
-        }
-        kiai.entities.remove(agent);
     }
     if let Some(world) = kiai.world.as_mut() {
         world.drain_events().for_each(drop);
@@ -236,25 +247,7 @@ fn adopt(kiai: &mut Kiai, agent: kiai::core::AgentId, commands: &mut Commands) -
     if !world.is_alive(agent) {
         return None;
     }
-    let a = world.agents();
-    let i = agent.index();
-    let archetype = world.archetypes()[a.archetypes()[i].index()].name.clone();
-    let faction = world
-        .factions()
-        .name(a.factions()[i])
-        .unwrap_or("?")
-        .to_owned();
-    let plane = kiai.plane;
-    let transform = Transform::from_translation(plane.to_bevy(a.positions()[i], 0.0))
-        .with_rotation(plane.rotation(a.facings()[i]));
-    let entity = commands
-        .spawn((
-            KiaiAgent::new(archetype, faction),
-            KiaiId(agent),
-            transform,
-            Name::new(a.names()[i].clone()),
-        ))
-        .id();
+    let entity = commands.spawn(agent_entity(world, agent, kiai.plane)).id();
     kiai.entities.insert(agent, entity);
     Some(entity)
 }

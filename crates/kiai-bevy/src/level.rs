@@ -10,15 +10,18 @@ use bevy_ecs::prelude::*;
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
 use kiai::content::ScriptRef;
-use kiai::core::{ArchetypeId, World};
+use kiai::core::{AgentId, ArchetypeId, World};
 use kiai::lua::Limits;
 
 use crate::assets::{KiaiContent, KiaiScript, LoadError};
 use crate::components::{KiaiAgent, KiaiId};
+use crate::coords::Plane;
+use crate::lifecycle::KiaiRefused;
 use crate::runtime::{Deciders, Kiai, KiaiLevel};
 
-/// Marks an entity the plugin made for one of the content's own agents;
-/// a content reload despawns it (and makes the new content's).
+/// Marks an entity the plugin made for one of kiai's own agents (the
+/// content's, or one a script spawned); a content reload despawns it (and
+/// makes the new content's).
 #[derive(Component, Clone, Copy, Debug)]
 pub struct FromContent;
 
@@ -60,6 +63,9 @@ fn failure_line(path: &AssetPath, error: &AssetLoadError) -> String {
     }
 }
 
+/// Entities the previous world knew: agents, and entities refused one.
+type InOldWorld = Or<(With<KiaiId>, With<KiaiRefused>)>;
+
 /// Builds the world when the level's content is ready and the world was
 /// not built from it yet, or when the content asset changed.
 #[allow(clippy::too_many_arguments)] // a system: each parameter is one thing it touches
@@ -71,7 +77,7 @@ pub(crate) fn build_when_ready(
     mut kiai: ResMut<Kiai>,
     mut deciders: NonSendMut<Deciders>,
     mut commands: Commands,
-    old: Query<(Entity, Has<FromContent>), With<KiaiId>>,
+    old: Query<(Entity, Has<FromContent>), InOldWorld>,
     sync: Res<SyncTimestep>,
     mut fixed: Option<ResMut<Time<Fixed>>>,
     server: Res<AssetServer>,
@@ -115,7 +121,7 @@ pub(crate) fn build_when_ready(
         if from_content {
             commands.entity(entity).despawn();
         } else {
-            commands.entity(entity).remove::<KiaiId>();
+            commands.entity(entity).remove::<(KiaiId, KiaiRefused)>();
         }
     }
     install(
@@ -126,6 +132,12 @@ pub(crate) fn build_when_ready(
         world,
         &mut commands,
     );
+    deciders.missing = content
+        .scripts
+        .iter()
+        .filter_map(|(_, h)| h.as_ref().filter(|h| scripts.get(*h).is_none()))
+        .map(|h| h.id())
+        .collect();
     kiai.built_from = Some(id);
 }
 
@@ -181,26 +193,36 @@ fn install(
             Some((h.as_ref()?.id(), script))
         })
         .collect();
+    // Archetypes sharing a file share its script: reload it once.
+    deciders.scripts.sort();
+    deciders.scripts.dedup();
     deciders.lua = lua;
     kiai.entities.clear();
-    let plane = kiai.plane;
-    let agents = world.agents();
-    for agent in agents.ids().collect::<Vec<_>>() {
-        let i = agent.index();
-        let archetype = &world.archetypes()[agents.archetypes()[i].index()].name;
-        let faction = world.factions().name(agents.factions()[i]).unwrap_or("?");
-        let transform = Transform::from_translation(plane.to_bevy(agents.positions()[i], 0.0))
-            .with_rotation(plane.rotation(agents.facings()[i]));
-        let entity = commands
-            .spawn((
-                KiaiAgent::new(archetype.clone(), faction),
-                KiaiId(agent),
-                FromContent,
-                transform,
-                bevy_ecs::name::Name::new(agents.names()[i].clone()),
-            ))
-            .id();
+    for agent in world.agents().ids().collect::<Vec<_>>() {
+        let entity = commands.spawn(agent_entity(&world, agent, kiai.plane)).id();
         kiai.entities.insert(agent, entity);
     }
     kiai.world = Some(world);
+    kiai.fresh_walls = true;
+}
+
+/// What the plugin puts on an entity it makes for one of kiai's own agents
+/// (the content's, or one a script spawned): the agent, its handle, the
+/// [`FromContent`] mark, where it stands and its name.
+pub(crate) fn agent_entity(world: &World, agent: AgentId, plane: Plane) -> impl Bundle {
+    let a = world.agents();
+    let i = agent.index();
+    let archetype = world
+        .archetype(a.archetypes()[i])
+        .map_or_else(String::new, |x| x.name.clone());
+    let faction = world.factions().name(a.factions()[i]).unwrap_or("?");
+    let transform = Transform::from_translation(plane.to_bevy(a.positions()[i], 0.0))
+        .with_rotation(plane.rotation(a.facings()[i]));
+    (
+        KiaiAgent::new(archetype, faction),
+        KiaiId(agent),
+        FromContent,
+        transform,
+        bevy_ecs::name::Name::new(a.names()[i].clone()),
+    )
 }

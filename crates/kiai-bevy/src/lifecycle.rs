@@ -94,11 +94,18 @@ fn resolve(
 /// Despawns the agent of an entity that loses [`KiaiAgent`] (or is
 /// despawned). Its entity stays known until its `Despawned` event went
 /// out.
-pub(crate) fn despawn_agent(remove: On<Remove, KiaiAgent>, mut kiai: ResMut<Kiai>) {
+pub(crate) fn despawn_agent(
+    remove: On<Remove, KiaiAgent>,
+    mut kiai: ResMut<Kiai>,
+    mut commands: Commands,
+) {
     let entity = remove.event().entity;
     let Some(agent) = kiai.entities.agent(entity) else {
         return;
     };
+    // The handle goes with the agent, so that a new `KiaiAgent` on the
+    // entity makes a new agent (a despawned entity ignores this).
+    commands.entity(entity).try_remove::<KiaiId>();
     if let Some(world) = kiai.world.as_mut()
         && world.is_alive(agent)
     {

@@ -28,6 +28,8 @@ pub struct Kiai {
     pub(crate) built_from: Option<AssetId<KiaiContent>>,
     /// The content changed since the world was built.
     pub(crate) stale: bool,
+    /// The world was just built: every `KiaiWall` applies, changed or not.
+    pub(crate) fresh_walls: bool,
     pub(crate) plane: Plane,
     /// Problems logged so far (`file:line:col: error: ...`), oldest first.
     pub(crate) problems: Vec<String>,
@@ -147,6 +149,9 @@ impl Kiai {
 pub(crate) struct Deciders {
     pub(crate) rust: DefaultDecider,
     pub(crate) lua: Option<LuaDecider>,
-    /// Which script each script asset is.
+    /// Which script each script asset is (sorted, no repeats).
     pub(crate) scripts: Vec<(AssetId<KiaiScript>, ScriptId)>,
+    /// Script assets that had failed to load when the world was built:
+    /// their first successful load reloads them.
+    pub(crate) missing: Vec<AssetId<KiaiScript>>,
 }

@@ -33,10 +33,12 @@ pub(crate) fn read_bodies(mut kiai: ResMut<Kiai>, bodies: Query<(&KiaiId, &Trans
 }
 
 /// Opens and closes the walls whose [`KiaiWall`] changed.
-pub(crate) fn apply_walls(mut kiai: ResMut<Kiai>, walls: Query<&KiaiWall, Changed<KiaiWall>>) {
+pub(crate) fn apply_walls(mut kiai: ResMut<Kiai>, walls: Query<Ref<KiaiWall>>) {
     let mut problems = Vec::new();
+    // A new world has the content's walls: every `KiaiWall` applies once.
+    let fresh = std::mem::take(&mut kiai.fresh_walls);
     if let Some(world) = kiai.world.as_mut() {
-        for wall in &walls {
+        for wall in walls.iter().filter(|w| fresh || w.is_changed()) {
             let result = match world.wall_index(&wall.name) {
                 Some(index) => world
                     .set_wall_enabled(index, wall.enabled)
@@ -87,6 +89,10 @@ pub(crate) fn write_bodies(
 pub(crate) fn write_senses(kiai: Res<Kiai>, mut senses: Query<(&KiaiId, &mut Senses)>) {
     let Some(world) = kiai.world() else { return };
     for (id, mut out) in &mut senses {
+        if !world.is_alive(id.0) {
+            out.senses.clear();
+            continue;
+        }
         let Some(archetype) = world.agents().archetypes().get(id.0.index()) else {
             continue;
         };

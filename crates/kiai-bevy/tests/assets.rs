@@ -280,8 +280,10 @@ fn agents_a_script_spawns_get_entities_and_ones_it_despawns_lose_their_component
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "level.ron", LEVEL);
     let script = "function decide(agent, ctx)\n\
-        if ctx.tick == 3 then kiai.spawn(\"thief\", \"thieves\", 5, 0, 5, \"newcomer\") end\n\
-        if ctx.tick == 5 then agent:despawn() end\n\
+        if ctx.tick == 5 then\n\
+          agent:despawn()\n\
+          kiai.spawn(\"thief\", \"thieves\", 5, 0, 5, \"newcomer\")\n\
+        end\n\
         return nil\nend\n";
     write(dir.path(), "scripts/guard.lua", script);
     let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), false);
@@ -323,4 +325,9 @@ fn agents_a_script_spawns_get_entities_and_ones_it_despawns_lose_their_component
     );
     assert!(app.world().get::<kiai_bevy::KiaiId>(guard).is_none());
     assert_eq!(app.world().resource::<Kiai>().agent(guard), None);
+    assert_eq!(
+        agent.index(),
+        0,
+        "the newcomer took the guard's slot in the same tick"
+    );
 }

@@ -342,3 +342,109 @@ fn the_same_app_inputs_and_seed_give_the_same_state_hash_after_600_ticks() {
         "something happened: {log_a:?}"
     );
 }
+
+#[test]
+fn a_despawned_entitys_events_go_out_even_when_a_new_agent_takes_its_slot() {
+    let mut app = app_with(YARD);
+    step(&mut app, 1);
+    let a = app
+        .world_mut()
+        .spawn((
+            KiaiAgent::new("thief", "thieves"),
+            Transform::from_xyz(20.0, 0.0, 0.0),
+        ))
+        .id();
+    step(&mut app, 1);
+    let mut cursor = MessageCursor::<KiaiEvent>::default();
+    events(&app, &mut cursor);
+    // Between two ticks: one entity goes, another comes (and takes the
+    // freed slot).
+    app.world_mut().despawn(a);
+    let b = app
+        .world_mut()
+        .spawn((
+            KiaiAgent::new("thief", "thieves"),
+            Transform::from_xyz(-20.0, 0.0, 0.0),
+        ))
+        .id();
+    step(&mut app, 1);
+    let kinds: Vec<_> = events(&app, &mut cursor)
+        .into_iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                KiaiEventKind::Spawned { .. } | KiaiEventKind::Despawned { .. }
+            )
+        })
+        .map(|e| e.kind)
+        .collect();
+    assert!(
+        kinds.contains(&KiaiEventKind::Despawned { entity: a }),
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.contains(&KiaiEventKind::Spawned { entity: b }),
+        "{kinds:?}"
+    );
+    let id = app.world().get::<KiaiId>(b).unwrap().0;
+    assert_eq!(kiai(&app).entity(id), Some(b));
+    assert_eq!(kiai(&app).agent(a), None);
+}
+
+#[test]
+fn an_entity_given_a_new_kiai_agent_becomes_a_new_agent() {
+    let mut app = app_with(YARD);
+    let e = app
+        .world_mut()
+        .spawn((
+            KiaiAgent::new("thief", "thieves"),
+            Transform::from_xyz(20.0, 0.0, 0.0),
+        ))
+        .id();
+    step(&mut app, 2);
+    let first = app.world().get::<KiaiId>(e).unwrap().0;
+    app.world_mut().entity_mut(e).remove::<KiaiAgent>();
+    app.world_mut()
+        .entity_mut(e)
+        .insert(KiaiAgent::new("guard", "guards"));
+    step(&mut app, 2);
+    let second = app.world().get::<KiaiId>(e).expect("a new agent").0;
+    assert_ne!(first, second);
+    let world = kiai(&app).world().unwrap();
+    assert!(!world.is_alive(first) && world.is_alive(second));
+    assert_eq!(
+        app.world().get::<KiaiAgent>(e),
+        Some(&KiaiAgent::new("guard", "guards"))
+    );
+}
+
+#[test]
+fn an_open_door_stays_open_when_the_content_is_rebuilt() {
+    let mut app = app_with(YARD);
+    step(&mut app, 1);
+    app.world_mut().spawn(KiaiWall {
+        name: "door".into(),
+        enabled: false,
+    });
+    step(&mut app, 2);
+    let door_open = |app: &App| {
+        let world = kiai(app).world().unwrap();
+        let door = world.wall_index("door").unwrap();
+        world.occluders().unwrap().walls.is_enabled(door) == Some(false)
+    };
+    assert!(door_open(&app));
+    // The level changes (as a hot reload does): a new world, the door as
+    // the content has it, then the game's `KiaiWall` again.
+    let level = app.world().resource::<kiai_bevy::KiaiLevel>().0.clone();
+    app.world_mut()
+        .resource_mut::<Assets<kiai_bevy::KiaiContent>>()
+        .get_mut(&level)
+        .unwrap()
+        .into_inner();
+    step(&mut app, 3);
+    assert!(kiai(&app).tick() < 3, "rebuilt");
+    assert!(
+        door_open(&app),
+        "the game's open door applies to the new world"
+    );
+}
