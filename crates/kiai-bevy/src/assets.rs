@@ -76,6 +76,19 @@ pub enum LoadError {
     },
 }
 
+/// The asset's name (its path, for diagnostics) and all its bytes.
+async fn read_all(
+    reader: &mut dyn Reader,
+    load_context: &LoadContext<'_>,
+) -> Result<(String, Vec<u8>), LoadError> {
+    let file = load_context.path().path().display().to_string();
+    let mut bytes = Vec::new();
+    match reader.read_to_end(&mut bytes).await {
+        Ok(_) => Ok((file, bytes)),
+        Err(error) => Err(LoadError::Io { file, error }),
+    }
+}
+
 /// Loads `.ron` content and `.kiaipack` packs as [`KiaiContent`].
 #[derive(Default, TypePath)]
 pub struct ContentLoader;
@@ -91,15 +104,7 @@ impl AssetLoader for ContentLoader {
         _settings: &(),
         load_context: &mut LoadContext<'_>,
     ) -> Result<KiaiContent, LoadError> {
-        let file = load_context.path().path().display().to_string();
-        let mut bytes = Vec::new();
-        reader
-            .read_to_end(&mut bytes)
-            .await
-            .map_err(|error| LoadError::Io {
-                file: file.clone(),
-                error,
-            })?;
+        let (file, bytes) = read_all(reader, load_context).await?;
         let content = if bytes.starts_with(&kiai::content::pack::PACK_MAGIC) {
             Content::from_pack_bytes(&bytes, &file)
         } else {
@@ -143,15 +148,7 @@ impl AssetLoader for ScriptLoader {
         _settings: &(),
         load_context: &mut LoadContext<'_>,
     ) -> Result<KiaiScript, LoadError> {
-        let file = load_context.path().path().display().to_string();
-        let mut bytes = Vec::new();
-        reader
-            .read_to_end(&mut bytes)
-            .await
-            .map_err(|error| LoadError::Io {
-                file: file.clone(),
-                error,
-            })?;
+        let (file, bytes) = read_all(reader, load_context).await?;
         let source =
             String::from_utf8(bytes).map_err(|_| LoadError::NotText { file: file.clone() })?;
         Ok(KiaiScript { file, source })

@@ -56,6 +56,16 @@ const YARD: &str = r#"(
     ],
 )"#;
 
+/// Spawns an entity with `KiaiAgent` at X-Z `(x, z)`.
+fn spawn_agent(app: &mut App, archetype: &str, faction: &str, x: f32, z: f32) -> Entity {
+    app.world_mut()
+        .spawn((
+            KiaiAgent::new(archetype, faction),
+            Transform::from_xyz(x, 0.0, z),
+        ))
+        .id()
+}
+
 fn kiai(app: &App) -> &Kiai {
     app.world().resource::<Kiai>()
 }
@@ -69,13 +79,7 @@ fn an_entity_with_kiai_agent_becomes_an_agent_and_its_despawn_removes_it() {
         1,
         "the content's guard"
     );
-    let thief = app
-        .world_mut()
-        .spawn((
-            KiaiAgent::new("thief", "thieves"),
-            Transform::from_xyz(20.0, 0.0, 0.0),
-        ))
-        .id();
+    let thief = spawn_agent(&mut app, "thief", "thieves", 20.0, 0.0);
     step(&mut app, 1);
     let id = app
         .world()
@@ -159,13 +163,7 @@ fn a_kinematic_thief_moved_by_the_game_is_seen_and_the_event_carries_entities() 
     let mut app = app_with(YARD);
     app.add_systems(FixedUpdate, walk_thief.before(KiaiSet::SyncIn));
     // East of the wall, walking past the closed door.
-    let thief = app
-        .world_mut()
-        .spawn((
-            KiaiAgent::new("thief", "thieves"),
-            Transform::from_xyz(10.0, 0.0, 12.0),
-        ))
-        .id();
+    let thief = spawn_agent(&mut app, "thief", "thieves", 10.0, 12.0);
     let door = app
         .world_mut()
         .spawn(KiaiWall {
@@ -347,26 +345,14 @@ fn the_same_app_inputs_and_seed_give_the_same_state_hash_after_600_ticks() {
 fn a_despawned_entitys_events_go_out_even_when_a_new_agent_takes_its_slot() {
     let mut app = app_with(YARD);
     step(&mut app, 1);
-    let a = app
-        .world_mut()
-        .spawn((
-            KiaiAgent::new("thief", "thieves"),
-            Transform::from_xyz(20.0, 0.0, 0.0),
-        ))
-        .id();
+    let a = spawn_agent(&mut app, "thief", "thieves", 20.0, 0.0);
     step(&mut app, 1);
     let mut cursor = MessageCursor::<KiaiEvent>::default();
     events(&app, &mut cursor);
     // Between two ticks: one entity goes, another comes (and takes the
     // freed slot).
     app.world_mut().despawn(a);
-    let b = app
-        .world_mut()
-        .spawn((
-            KiaiAgent::new("thief", "thieves"),
-            Transform::from_xyz(-20.0, 0.0, 0.0),
-        ))
-        .id();
+    let b = spawn_agent(&mut app, "thief", "thieves", -20.0, 0.0);
     step(&mut app, 1);
     let kinds: Vec<_> = events(&app, &mut cursor)
         .into_iter()
@@ -394,13 +380,7 @@ fn a_despawned_entitys_events_go_out_even_when_a_new_agent_takes_its_slot() {
 #[test]
 fn an_entity_given_a_new_kiai_agent_becomes_a_new_agent() {
     let mut app = app_with(YARD);
-    let e = app
-        .world_mut()
-        .spawn((
-            KiaiAgent::new("thief", "thieves"),
-            Transform::from_xyz(20.0, 0.0, 0.0),
-        ))
-        .id();
+    let e = spawn_agent(&mut app, "thief", "thieves", 20.0, 0.0);
     step(&mut app, 2);
     let first = app.world().get::<KiaiId>(e).unwrap().0;
     app.world_mut().entity_mut(e).remove::<KiaiAgent>();
