@@ -88,6 +88,17 @@ fn run_fork(h: &mut Harness<'_, EditorApp>) {
     h.run_steps(3);
 }
 
+/// The report of the fork that ran.
+fn report_of(h: &Harness<'_, EditorApp>) -> kiai::fork::Report {
+    h.state()
+        .model
+        .what_if
+        .as_ref()
+        .and_then(|w| w.report())
+        .cloned()
+        .expect("the fork ran")
+}
+
 /// Selects archetype `name` and sets its first cone's range in the
 /// inspector.
 fn set_cone_range(h: &mut Harness<'_, EditorApp>, name: &str, range: f64) {
@@ -217,14 +228,7 @@ fn a_longer_cone_forks_the_run_and_the_timelines_show_where_it_parts() {
     text_containing(&mut h, "edits here change the fork");
 
     run_fork(&mut h);
-    let report = h
-        .state()
-        .model
-        .what_if
-        .as_ref()
-        .and_then(|w| w.report())
-        .cloned()
-        .expect("the fork ran");
+    let report = report_of(&h);
     let first = report
         .first_divergent_tick
         .expect("a longer cone makes the branches part");
@@ -483,14 +487,7 @@ fn a_fork_that_changes_no_state_and_no_percept_says_what_differs() {
         .set_value_accesskit(300.0);
     h.run_steps(3);
     run_fork(&mut h);
-    let report = h
-        .state()
-        .model
-        .what_if
-        .as_ref()
-        .and_then(|w| w.report())
-        .cloned()
-        .expect("the fork ran");
+    let report = report_of(&h);
     assert!(report.first_divergent_tick.is_some(), "{report:?}");
     assert!(report.differences.is_empty(), "{:?}", report.differences);
     text_containing(

@@ -46,6 +46,22 @@ fn write(dir: &Path, file: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// An app running `level` (with `script` as `scripts/guard.lua`) from a
+/// new directory, files watched when `watch`, once it ran `ticks` ticks.
+fn running(level: &str, script: &str, watch: bool, ticks: u64) -> (tempfile::TempDir, App) {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "level.ron", level);
+    write(dir.path(), "scripts/guard.lua", script);
+    let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), watch);
+    assert!(
+        until(&mut app, 20, |a| a.world().resource::<Kiai>().tick()
+            > ticks),
+        "{:?}",
+        problems(&app)
+    );
+    (dir, app)
+}
+
 fn guard_state(app: &mut App) -> Option<BehaviourState> {
     let kiai = app.world().resource::<Kiai>();
     let world = kiai.world()?;
@@ -133,15 +149,7 @@ fn a_malformed_content_file_is_logged_with_file_line_col_and_the_app_runs_on() {
 
 #[test]
 fn an_edited_script_changes_the_next_decision_and_a_broken_edit_keeps_the_last_good() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "level.ron", LEVEL);
-    write(dir.path(), "scripts/guard.lua", PATROL);
-    let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), true);
-    assert!(
-        until(&mut app, 20, |a| a.world().resource::<Kiai>().tick() > 2),
-        "{:?}",
-        problems(&app)
-    );
+    let (dir, mut app) = running(LEVEL, PATROL, true, 2);
     assert_eq!(guard_state(&mut app), Some(BehaviourState::RandomWalk));
 
     write(dir.path(), "scripts/guard.lua", CHASE);
@@ -183,15 +191,7 @@ fn an_edited_script_changes_the_next_decision_and_a_broken_edit_keeps_the_last_g
 
 #[test]
 fn edited_content_rebuilds_the_world_and_a_broken_edit_keeps_it_running() {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "level.ron", LEVEL);
-    write(dir.path(), "scripts/guard.lua", PATROL);
-    let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), true);
-    assert!(
-        until(&mut app, 20, |a| a.world().resource::<Kiai>().tick() > 20),
-        "{:?}",
-        problems(&app)
-    );
+    let (dir, mut app) = running(LEVEL, PATROL, true, 20);
     let extra = app
         .world_mut()
         .spawn((
