@@ -299,3 +299,44 @@ fn a_link_has_a_right_click_menu() {
     h.run_steps(2);
     assert!(h.state().doc().def().links[i].two_way, "undone");
 }
+
+/// Validation said "0 errors" for a map whose archetype names a script
+/// file that is not there (Play then ran that archetype without it).
+#[test]
+fn a_missing_script_file_is_a_validation_error_at_its_archetype() {
+    let dir = tempfile::tempdir().unwrap();
+    let guards = common::copy_guards(dir.path());
+    std::fs::remove_file(dir.path().join("scripts/coward.lua")).unwrap();
+    let mut h = editor(&guards);
+    h.run_steps(10);
+    let findings: Vec<String> = h
+        .state()
+        .model
+        .validation
+        .findings
+        .1
+        .iter()
+        .map(|f| f.diagnostic.to_string())
+        .collect();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert!(
+        findings[0].ends_with("coward.lua` not found"),
+        "{findings:?}"
+    );
+    // The validation panel lists it; clicking it selects the archetype.
+    h.get_by_label_contains("coward.lua` not found").click();
+    h.run_steps(2);
+    let intruder = h
+        .state()
+        .doc()
+        .def()
+        .archetypes
+        .position("intruder")
+        .unwrap();
+    assert!(
+        h.state()
+            .model
+            .selection
+            .contains(&kiai_editor::Sel::Archetype(intruder))
+    );
+}

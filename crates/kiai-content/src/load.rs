@@ -108,25 +108,29 @@ impl Content {
             }
         };
         let content = Self::from_str(&text, &file)?;
-        let missing: Vec<Diagnostic> = content
-            .scripts()
-            .into_iter()
-            .filter(|s| !s.path.is_file())
-            .map(|s| {
-                Diagnostic::error(
-                    &file,
-                    content
-                        .spans
-                        .pos(&format!("archetypes{{{}}}.script", s.index)),
-                    format!("script `{}` not found", s.path.display()),
-                )
-            })
-            .collect();
+        let missing = content.missing_scripts();
         if missing.is_empty() {
             Ok(content)
         } else {
             Err(Diagnostics(missing))
         }
+    }
+
+    /// An error for each archetype whose script file does not exist (paths
+    /// resolved against the content file's directory; scripts bundled in a
+    /// pack are never missing), at the archetype's `script` field.
+    pub fn missing_scripts(&self) -> Vec<Diagnostic> {
+        self.scripts()
+            .into_iter()
+            .filter(|s| s.bundled.is_none() && !s.path.is_file())
+            .map(|s| {
+                Diagnostic::error(
+                    &self.file,
+                    self.spans.pos(&format!("archetypes{{{}}}.script", s.index)),
+                    format!("script `{}` not found", s.path.display()),
+                )
+            })
+            .collect()
     }
 
     /// The definitions of content read from text; `None` for a pack (see

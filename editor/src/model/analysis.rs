@@ -25,11 +25,14 @@ pub struct Finding {
     pub target: Option<Sel>,
 }
 
-/// Parses and validates `text` as kiai-content does and maps each
-/// diagnostic to the object it points at.
+/// Parses and validates `text` as kiai-content does (script files
+/// included, resolved against `file`'s directory) and maps each diagnostic
+/// to the object it points at.
 pub fn check_text(text: &str, file: &str) -> Vec<Finding> {
     let diagnostics = match Content::from_str(text, file) {
-        Ok(content) => content.warnings,
+        // Script files the archetypes name must exist beside the file (as
+        // `kiai run` and the editor's Play need them).
+        Ok(content) => [content.missing_scripts(), content.warnings].concat(),
         Err(d) => d.0,
     };
     let spans = SpanIndex::new(text);
