@@ -8,7 +8,8 @@ use bevy_ecs::prelude::*;
 use crate::assets::KiaiScript;
 use crate::runtime::{Deciders, Kiai};
 
-/// Reloads the scripts whose asset changed.
+/// Reloads the scripts whose asset changed, and the ones that had failed
+/// to load when the world was built once they load.
 pub(crate) fn reload_scripts(
     mut changes: MessageReader<AssetEvent<KiaiScript>>,
     scripts: Res<Assets<KiaiScript>>,
@@ -17,8 +18,15 @@ pub(crate) fn reload_scripts(
 ) {
     let deciders = &mut *deciders;
     for change in changes.read() {
-        let AssetEvent::Modified { id } = change else {
-            continue;
+        // A changed script, or the first load of one that had failed when
+        // the world was built (fixed since).
+        let id = match change {
+            AssetEvent::Modified { id } => id,
+            AssetEvent::Added { id } if deciders.missing.contains(id) => {
+                deciders.missing.retain(|m| m != id);
+                id
+            }
+            _ => continue,
         };
         let (Some(lua), Some(script)) = (deciders.lua.as_mut(), scripts.get(*id)) else {
             continue;

@@ -71,13 +71,19 @@ pub(crate) fn write_bodies(
         }
         match agents.body_modes()[i] {
             BodyMode::Simulated => {
-                transform.translation =
-                    plane.to_bevy(agents.positions()[i], transform.translation.z);
-                transform.rotation = plane.rotation(agents.facings()[i]);
+                // Only bodies that moved or turned are marked changed (the
+                // game's transform propagation skips the others).
+                let next = Transform {
+                    translation: plane.to_bevy(agents.positions()[i], transform.translation.z),
+                    rotation: plane.rotation(agents.facings()[i]),
+                    scale: transform.scale,
+                };
+                transform.set_if_neq(next);
             }
             BodyMode::Driven => {
                 if let Some(mut desired) = desired {
-                    desired.0 = plane.to_bevy(agents.desired_velocities()[i], 0.0);
+                    let next = DesiredVelocity(plane.to_bevy(agents.desired_velocities()[i], 0.0));
+                    desired.set_if_neq(next);
                 }
             }
             BodyMode::Kinematic => {}
@@ -107,10 +113,8 @@ pub(crate) fn write_senses(kiai: Res<Kiai>, mut senses: Query<(&KiaiId, &mut Sen
                 name.clone_from(&sense.name);
             }
             entities.clear();
-            if world.is_alive(id.0) {
-                let sensed = world.percepts().sensed(id.0, k);
-                entities.extend(sensed.iter().filter_map(|&a| kiai.entity(a)));
-            }
+            let sensed = world.percepts().sensed(id.0, k);
+            entities.extend(sensed.iter().filter_map(|&a| kiai.entity(a)));
         }
     }
 }

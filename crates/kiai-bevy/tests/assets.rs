@@ -331,3 +331,24 @@ fn agents_a_script_spawns_get_entities_and_ones_it_despawns_lose_their_component
         "the newcomer took the guard's slot in the same tick"
     );
 }
+
+#[test]
+fn a_script_that_was_missing_is_picked_up_when_it_appears() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "level.ron", LEVEL);
+    write(
+        dir.path(),
+        "scripts/readme.txt",
+        "the guard's script goes here",
+    );
+    let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), true);
+    assert!(until(&mut app, 20, |a| a.world().resource::<Kiai>().tick() > 2));
+    assert_eq!(guard_state(&mut app), Some(BehaviourState::RandomWalk));
+    write(dir.path(), "scripts/guard.lua", CHASE);
+    assert!(
+        until(&mut app, 20, |a| guard_state(a)
+            == Some(BehaviourState::Chase)),
+        "the script decides once its file exists: {:?}",
+        problems(&app)
+    );
+}

@@ -428,3 +428,28 @@ fn an_open_door_stays_open_when_the_content_is_rebuilt() {
         "the game's open door applies to the new world"
     );
 }
+
+/// Entities whose `Transform` changed since this system last ran.
+#[derive(Resource, Default)]
+struct Moved(Vec<Entity>);
+
+fn record_moved(q: Query<Entity, Changed<Transform>>, mut moved: ResMut<Moved>) {
+    moved.0.extend(q.iter());
+}
+
+#[test]
+fn bodies_that_do_not_move_are_not_marked_changed() {
+    // The yard's guard walks at speed 0: kiai finds the same transform
+    // every tick.
+    let mut app = app_with(YARD);
+    app.init_resource::<Moved>()
+        .add_systems(FixedUpdate, record_moved.after(KiaiSet::SyncOut));
+    step(&mut app, 3);
+    let guard = named(&mut app, "guard");
+    let before = *app.world().get::<Transform>(guard).unwrap();
+    app.world_mut().resource_mut::<Moved>().0.clear();
+    step(&mut app, 3);
+    assert_eq!(*app.world().get::<Transform>(guard).unwrap(), before);
+    let moved = &app.world().resource::<Moved>().0;
+    assert!(!moved.contains(&guard), "{moved:?}");
+}
