@@ -38,35 +38,19 @@ use crate::write::{Field, Node, inline};
 /// ```
 pub fn diff(old: &ContentDef, new: &ContentDef) -> Result<Vec<String>, super::PathError> {
     let mut out = Vec::new();
-    // Every field named, so a field added to `ContentDef` must be added
-    // here too (the pattern stops compiling otherwise).
-    let ContentDef {
-        format: _,
-        name,
-        seed,
-        tick_seconds,
-        bounds,
-        factions,
-        cost_lists,
-        waypoints,
-        links,
-        walls,
-        regions,
-        sounds,
-        fog,
-        perception_budget,
-        profiles,
-        archetypes,
-        agents,
-    } = old;
-    macro_rules! field {
-        ($($f:ident),*) => {$(
-            if *$f != new.$f {
-                section(stringify!($f), $f, &new.$f, &mut out)?;
-            }
-        )*};
+    // Every field named once: the pattern stops compiling when a field is
+    // added to `ContentDef` and not here.
+    macro_rules! fields {
+        ($($f:ident),*) => {
+            let ContentDef { format: _, $($f),* } = old;
+            $(
+                if *$f != new.$f {
+                    section(stringify!($f), $f, &new.$f, &mut out)?;
+                }
+            )*
+        };
     }
-    field!(
+    fields!(
         name,
         seed,
         tick_seconds,
