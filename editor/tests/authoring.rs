@@ -159,15 +159,7 @@ fn a_file_with_errors_opens_with_its_diagnostics_and_they_select() {
     let mut h = editor(&bad);
     // It parses, so it opens for fixing.
     assert_eq!(h.state().doc().def().agents.len(), 1);
-    let errors: Vec<String> = h
-        .state()
-        .model
-        .validation
-        .findings
-        .1
-        .iter()
-        .map(|f| f.diagnostic.to_string())
-        .collect();
+    let errors: Vec<String> = common::findings(&h);
     assert_eq!(errors.len(), 3, "{errors:?}");
     assert!(
         errors[0].ends_with("4:40: error: unknown faction `bleu`"),

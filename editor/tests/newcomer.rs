@@ -309,15 +309,7 @@ fn a_missing_script_file_is_a_validation_error_at_its_archetype() {
     std::fs::remove_file(dir.path().join("scripts/coward.lua")).unwrap();
     let mut h = editor(&guards);
     h.run_steps(10);
-    let findings: Vec<String> = h
-        .state()
-        .model
-        .validation
-        .findings
-        .1
-        .iter()
-        .map(|f| f.diagnostic.to_string())
-        .collect();
+    let findings: Vec<String> = common::findings(&h);
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert!(
         findings[0].ends_with("coward.lua` not found"),
@@ -326,13 +318,7 @@ fn a_missing_script_file_is_a_validation_error_at_its_archetype() {
     // The validation panel lists it; clicking it selects the archetype.
     h.get_by_label_contains("coward.lua` not found").click();
     h.run_steps(2);
-    let intruder = h
-        .state()
-        .doc()
-        .def()
-        .archetypes
-        .position("intruder")
-        .unwrap();
+    let intruder = common::archetype(&h, "intruder");
     assert!(
         h.state()
             .model

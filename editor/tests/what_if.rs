@@ -102,7 +102,7 @@ fn report_of(h: &Harness<'_, EditorApp>) -> kiai::fork::Report {
 /// Selects archetype `name` and sets its first cone's range in the
 /// inspector.
 fn set_cone_range(h: &mut Harness<'_, EditorApp>, name: &str, range: f64) {
-    let index = h.state().doc().def().archetypes.position(name).unwrap();
+    let index = common::archetype(h, name);
     h.state_mut()
         .model
         .apply(Command::Select(vec![Sel::Archetype(index)]));
@@ -468,13 +468,7 @@ fn a_fork_that_changes_no_state_and_no_percept_says_what_differs() {
     let path = copy_guards(dir.path());
     let mut h = editor(&path);
     open_what_if(&mut h, AT);
-    let index = h
-        .state()
-        .doc()
-        .def()
-        .archetypes
-        .position("intruder")
-        .unwrap();
+    let index = common::archetype(&h, "intruder");
     h.state_mut()
         .model
         .apply(Command::Select(vec![Sel::Archetype(index)]));

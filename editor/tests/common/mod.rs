@@ -158,6 +158,28 @@ pub(crate) fn run_to(h: &mut Harness<'_, EditorApp>, tick: u64) {
 /// The guards demo and its scripts copied into `dir` as the repository
 /// lays them out (`content/demo/guards.ron`, `scripts/*.lua`); returns the
 /// content file.
+/// The validation panel's findings, one diagnostic line each.
+pub(crate) fn findings(h: &Harness<'_, EditorApp>) -> Vec<String> {
+    h.state()
+        .model
+        .validation
+        .findings
+        .1
+        .iter()
+        .map(|f| f.diagnostic.to_string())
+        .collect()
+}
+
+/// The index of archetype `name` in the document.
+pub(crate) fn archetype(h: &Harness<'_, EditorApp>, name: &str) -> usize {
+    h.state()
+        .doc()
+        .def()
+        .archetypes
+        .position(name)
+        .unwrap_or_else(|| panic!("no archetype {name}"))
+}
+
 pub(crate) fn copy_guards(dir: &Path) -> PathBuf {
     let content = dir.join("content/demo");
     std::fs::create_dir_all(&content).unwrap();
