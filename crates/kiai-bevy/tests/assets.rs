@@ -53,13 +53,18 @@ fn running(level: &str, script: &str, watch: bool, ticks: u64) -> (tempfile::Tem
     write(dir.path(), "level.ron", level);
     write(dir.path(), "scripts/guard.lua", script);
     let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), watch);
-    assert!(
-        until(&mut app, 20, |a| a.world().resource::<Kiai>().tick()
-            > ticks),
-        "{:?}",
-        problems(&app)
-    );
+    ticked(&mut app, ticks);
     (dir, app)
+}
+
+/// Updates until the world ran more than `ticks` ticks (20 s at most),
+/// failing with the problems reported otherwise.
+fn ticked(app: &mut App, ticks: u64) {
+    assert!(
+        until(app, 20, |a| a.world().resource::<Kiai>().tick() > ticks),
+        "{:?}",
+        problems(app)
+    );
 }
 
 fn guard_state(app: &mut App) -> Option<BehaviourState> {
@@ -82,11 +87,7 @@ fn a_level_with_a_script_loads_from_files_and_its_agents_become_entities() {
     );
     write(dir.path(), "scripts/guard.lua", CHASE);
     let mut app = app(dir.path(), KiaiPlugin::new("levels/level.ron"), false);
-    assert!(
-        until(&mut app, 20, |a| a.world().resource::<Kiai>().tick() > 2),
-        "{:?}",
-        problems(&app)
-    );
+    ticked(&mut app, 2);
     assert_eq!(
         guard_state(&mut app),
         Some(BehaviourState::Chase),
@@ -112,11 +113,7 @@ fn a_pack_loads_with_its_bundled_script() {
     std::fs::write(dir.path().join("level.kiaipack"), pack).unwrap();
     std::fs::remove_file(dir.path().join("scripts/guard.lua")).unwrap();
     let mut app = app(dir.path(), KiaiPlugin::new("level.kiaipack"), false);
-    assert!(
-        until(&mut app, 20, |a| a.world().resource::<Kiai>().tick() > 2),
-        "{:?}",
-        problems(&app)
-    );
+    ticked(&mut app, 2);
     assert_eq!(
         guard_state(&mut app),
         Some(BehaviourState::Chase),
@@ -260,11 +257,8 @@ fn a_missing_script_is_reported_and_its_archetype_decides_with_the_default() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "level.ron", LEVEL);
     let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), false);
-    assert!(
-        until(&mut app, 20, |a| a.world().resource::<Kiai>().tick() > 2),
-        "the world runs without the script: {:?}",
-        problems(&app)
-    );
+    // The world runs without the script.
+    ticked(&mut app, 2);
     let lines = problems(&app);
     assert!(
         lines
@@ -342,7 +336,7 @@ fn a_script_that_was_missing_is_picked_up_when_it_appears() {
         "the guard's script goes here",
     );
     let mut app = app(dir.path(), KiaiPlugin::new("level.ron"), true);
-    assert!(until(&mut app, 20, |a| a.world().resource::<Kiai>().tick() > 2));
+    ticked(&mut app, 2);
     assert_eq!(guard_state(&mut app), Some(BehaviourState::RandomWalk));
     write(dir.path(), "scripts/guard.lua", CHASE);
     assert!(
