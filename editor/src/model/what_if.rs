@@ -152,8 +152,11 @@ impl WhatIf {
     /// Whether the result on screen is for the tick and changes as they
     /// are now.
     pub fn is_current(&self) -> bool {
-        match (&self.outcome, self.request()) {
-            (Outcome::Done { request, .. }, Ok(now)) => *request == now,
+        // Compared in place: this runs every frame the bar is drawn.
+        match (&self.outcome, &self.changes) {
+            (Outcome::Done { request, .. }, Ok(sets)) => {
+                request.at == self.at && request.ticks.is_none() && request.sets == *sets
+            }
             _ => false,
         }
     }
