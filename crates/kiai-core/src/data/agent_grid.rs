@@ -203,6 +203,11 @@ impl UniformGrid {
         self.axis_cell(p.y, 1) * self.dims[0] + self.axis_cell(p.x, 0)
     }
 
+    /// The first position in cell order of cell `cell`.
+    pub(crate) fn cell_start(&self, cell: usize) -> usize {
+        self.cell_start[cell] as usize
+    }
+
     /// The cell holding position `k` in cell order, searching from `from`
     /// (a cell at or before it).
     pub(crate) fn cell_at(&self, k: usize, from: usize) -> usize {
@@ -248,39 +253,16 @@ impl UniformGrid {
         cz - z0
     }
 
-    /// Calls `f` with each range of positions in cell order (indices into
-    /// `order`, `xs`, `ys`, `zs`) whose cells overlap the square
-    /// `center ± reach`: one range per row of cells, ascending. Together they
-    /// hold a superset of the agents within `reach` on X-Z.
-    pub(crate) fn for_each_span(
-        &self,
-        center: Vec2,
-        reach: f32,
-        mut f: impl FnMut(std::ops::Range<usize>),
-    ) {
+    /// Calls `f` with the index and position of every agent whose position
+    /// lies in the cells [`for_each_cell_span`](Self::for_each_cell_span)
+    /// gives for `center`'s cell (a superset of the agents within `reach`
+    /// on X-Z).
+    #[cfg(test)]
+    pub(crate) fn for_each_near(&self, center: Vec2, reach: f32, mut f: impl FnMut(u32, Vec3)) {
         if self.order.is_empty() {
             return;
         }
-        let x0 = self.axis_cell(center.x - reach, 0);
-        let x1 = self.axis_cell(center.x + reach, 0);
-        let z0 = self.axis_cell(center.y - reach, 1);
-        let z1 = self.axis_cell(center.y + reach, 1);
-        for z in z0..=z1 {
-            let row = z * self.dims[0];
-            let start = self.cell_start[row + x0] as usize;
-            let end = self.cell_start[row + x1 + 1] as usize;
-            if start < end {
-                f(start..end);
-            }
-        }
-    }
-
-    /// Calls `f` with the index and position of every agent whose position
-    /// lies in cells overlapping the square `center ± reach` (a superset of
-    /// the agents within `reach` on X-Z).
-    #[cfg(test)]
-    pub(crate) fn for_each_near(&self, center: Vec2, reach: f32, mut f: impl FnMut(u32, Vec3)) {
-        self.for_each_span(center, reach, |span| {
+        self.for_each_cell_span(self.cell_index(center), reach, |span| {
             for k in span {
                 f(self.order[k], Vec3::new(self.xs[k], self.ys[k], self.zs[k]));
             }

@@ -43,15 +43,41 @@ const MOMENTUM: f32 = 0.45;
 /// counts as standing still.
 const RESTING: f32 = 0.05;
 
+/// Candidates tested together in the neighbour search.
+const LANES: usize = 8;
+
 /// Largest angle the preferred velocity is turned by, radians.
 const PERTURBATION: f32 = 0.01;
+
+/// What the avoid stage reads of an agent as somebody's neighbour, kept in
+/// the grid's cell order: an agent's neighbours then lie close together in
+/// memory, where by slot they would be scattered.
+#[derive(Clone, Copy, Debug, Default)]
+struct Peer {
+    /// Position on X-Z, world units.
+    position: Vec2,
+    /// Current velocity on X-Z, world units per second.
+    velocity: Vec2,
+    /// Radius, world units.
+    radius: f32,
+    /// Current speed as a fraction of its top speed, in [0, 1].
+    pace: f32,
+    /// Its [`Avoidance::priority`] when it gives way to others (a
+    /// Simulated body whose archetype avoids), `None` when it never does.
+    gives_way: Option<i32>,
+    /// Whether the velocity steering asked of it this tick is below
+    /// [`RESTING`] of its top speed.
+    resting: bool,
+}
 
 /// Scratch memory of one thread of the avoid stage.
 #[derive(Default)]
 struct Local {
     orca: OrcaScratch,
     rays: RayScratch,
-    /// The nearest neighbours: [`neighbour_key`]s, nearest first.
+    /// The candidate neighbours of the cell whose agents are being computed.
+    candidates: Candidates,
+    /// The nearest neighbours as [`neighbour_key`]s, nearest first.
     near: Vec<u64>,
     neighbours: Vec<OrcaNeighbour>,
     /// Walls in reach: (distance, index), sorted.
@@ -59,9 +85,26 @@ struct Local {
     segments: Vec<OrcaSegment>,
 }
 
+/// Every agent in the cells within some reach of one cell, copied together
+/// so that each agent of the cell tests them from contiguous memory (its
+/// agents are computed one after another, in cell order).
+#[derive(Default)]
+struct Candidates {
+    /// The cell, and the reach they were collected for (`None`: none yet).
+    key: Option<(usize, f32)>,
+    /// Positions on X-Z, padded with points at infinity to whole blocks of
+    /// [`LANES`].
+    xs: Vec<f32>,
+    zs: Vec<f32>,
+    /// Their slots (`u32::MAX` for the padding).
+    slots: Vec<u32>,
+}
+
 /// What every agent's avoidance reads.
 struct Context<'a> {
     grid: &'a UniformGrid,
+    /// Every agent in the grid as a neighbour, in the grid's cell order.
+    peers: &'a [Peer],
     archetypes: &'a [Archetype],
     archetype_of: &'a [ArchetypeId],
     positions: &'a [Vec3],
@@ -87,6 +130,8 @@ pub(crate) struct AvoidScratch {
     chosen: Vec<Option<Vec3>>,
     /// Slots in the order they are computed.
     order: Vec<u32>,
+    /// Every agent in the grid as a neighbour, in the grid's cell order.
+    peers: Vec<Peer>,
 }
 
 /// Runs the avoid stage over `world` with the neighbours in `grid`.
@@ -114,8 +159,20 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
     if !world.archetypes.iter().any(|a| a.avoidance.is_some()) {
         return;
     }
+    let AvoidScratch {
+        chosen,
+        order,
+        peers,
+    } = scratch;
+    gather_peers(
+        grid,
+        (&world.archetypes, archetype),
+        (position, velocity, preferred_velocity, body),
+        peers,
+    );
     let ctx = Context {
         grid,
+        peers,
         archetypes: &world.archetypes,
         archetype_of: archetype,
         positions: position,
@@ -133,7 +190,6 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
         dt: world.config.tick_seconds,
         tick: world.tick,
     };
-    let AvoidScratch { chosen, order } = scratch;
     order.clear();
     if grid.rank.len() == position.len() {
         order.extend_from_slice(&grid.order);
@@ -146,8 +202,9 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
     chosen
         .par_iter_mut()
         .zip(order.par_iter())
+        .enumerate()
         .with_min_len(PAR_MIN)
-        .for_each_init(Local::default, |local, (out, &slot)| {
+        .for_each_init(Local::default, |local, (k, (out, &slot))| {
             let i = slot as usize;
             if !ctx.alive[i] || ctx.body[i] != BodyMode::Simulated {
                 return;
@@ -157,7 +214,7 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
                 return;
             };
             let preferred = ctx.preferred[i];
-            let v = avoid(&ctx, i, (archetype, avoidance), preferred, local);
+            let v = avoid(&ctx, (i, k), (archetype, avoidance), preferred, local);
             if v != preferred {
                 *out = Some(v);
             }
@@ -177,10 +234,11 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
     }
 }
 
-/// Agent `i`'s velocity with avoidance, given the one it prefers.
+/// Agent `i`'s velocity with avoidance, given the one it prefers; `k` is
+/// its place in the order of computation.
 fn avoid(
     ctx: &Context<'_>,
-    i: usize,
+    (i, k): (usize, usize),
     (archetype, avoidance): (&Archetype, Avoidance),
     preferred: Vec3,
     local: &mut Local,
@@ -197,44 +255,15 @@ fn avoid(
         obstacle_time_horizon: avoidance.wall_time_horizon,
     };
     let reach = archetype.radius + ctx.max_radius + avoidance.time_horizon * max_speed;
-    nearest_neighbours(ctx, i, (reach, avoidance.max_neighbours as usize), local);
-    local.neighbours.clear();
-    for &key in &local.near {
-        let j = key as u32 as usize;
-        let other = &ctx.archetypes[ctx.archetype_of[j].index()];
-        let responsibility = match other.avoidance {
-            Some(theirs) if ctx.body[j] == BodyMode::Simulated => {
-                let resting = |k: usize, top: f32| ctx.preferred[k].length() < RESTING * top;
-                let share = if resting(i, max_speed) || resting(j, other.movement.max_speed()) {
-                    0.5
-                } else {
-                    avoidance.responsibility(theirs.priority)
-                };
-                match share {
-                    // Between equals, the one that moves keeps moving.
-                    0.5 => {
-                        let fraction = |k: usize, top: f32| {
-                            (ctx.velocities[k].length() / top.max(1e-6)).min(1.0)
-                        };
-                        let mine = fraction(i, max_speed);
-                        let theirs = fraction(j, other.movement.max_speed());
-                        (0.5 + MOMENTUM * (theirs - mine)).clamp(0.0, 1.0)
-                    }
-                    r => r,
-                }
-            }
-            _ => 1.0,
-        };
-        local.neighbours.push(OrcaNeighbour {
-            position: xz(ctx.positions[j]),
-            velocity: xz(ctx.velocities[j]),
-            radius: other.radius,
-            responsibility,
-        });
+    if ctx.grid.rank.len() == ctx.positions.len() {
+        nearest_neighbours(ctx, k, (reach, avoidance.max_neighbours as usize), local);
+    } else {
+        local.near.clear();
     }
     let wall_reach = archetype.radius + avoidance.wall_time_horizon * max_speed;
     let floor = ctx.positions[i].y + Sweep::STEP_HEIGHT;
     nearest_walls(ctx.walls, (me.position, wall_reach, floor), local);
+    push_neighbours(ctx, (i, avoidance), local);
     let v = compute_velocity(
         &me,
         &local.neighbours,
@@ -245,34 +274,147 @@ fn avoid(
     Vec3::new(v.x, preferred.y, v.y)
 }
 
-/// Fills `local.near` with the `k` nearest other live agents within
-/// `reach` of agent `i` on X-Z, nearest first (ties by slot): every
+/// Fills `local.neighbours` with the agents of `local.near`, each with
+/// the share of avoiding it agent `i` takes.
+fn push_neighbours(ctx: &Context<'_>, (i, avoidance): (usize, Avoidance), local: &mut Local) {
+    let mine = ctx
+        .grid
+        .rank
+        .get(i)
+        .and_then(|&at| ctx.peers.get(at as usize));
+    let (my_pace, i_rest) = mine.map_or((0.0, false), |m| (m.pace, m.resting));
+    local.neighbours.clear();
+    for &key in &local.near {
+        let slot = key as u32 as usize;
+        let peer = &ctx.peers[ctx.grid.rank[slot] as usize];
+        let responsibility = match peer.gives_way {
+            Some(theirs) => {
+                let share = if i_rest || peer.resting {
+                    0.5
+                } else {
+                    avoidance.responsibility(theirs)
+                };
+                match share {
+                    // Between equals, the one that moves keeps moving.
+                    0.5 => (0.5 + MOMENTUM * (peer.pace - my_pace)).clamp(0.0, 1.0),
+                    r => r,
+                }
+            }
+            None => 1.0,
+        };
+        local.neighbours.push(OrcaNeighbour {
+            position: peer.position,
+            velocity: peer.velocity,
+            radius: peer.radius,
+            responsibility,
+        });
+    }
+}
+
+/// Fills `local.near` with the `k` nearest other agents within `reach` on
+/// X-Z of the agent at place `me` in the grid's cell order, nearest first
+/// (ties by slot, so the result does not depend on threads): every
 /// candidate in reach is collected, then the `k` smallest keys selected
-/// and sorted.
-fn nearest_neighbours(ctx: &Context<'_>, i: usize, (reach, k): (f32, usize), local: &mut Local) {
+/// and sorted. RVO2 takes neighbours nearest first too; the order decides
+/// the velocity ORCA falls back on when none is permitted.
+fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), local: &mut Local) {
     let near = &mut local.near;
     near.clear();
     let grid = ctx.grid;
-    if k == 0 || grid.rank.len() != ctx.positions.len() || reach.is_nan() || reach < 0.0 {
+    if k == 0 || reach.is_nan() || reach < 0.0 {
         return;
     }
-    let p = ctx.positions[i];
-    let r2 = reach * reach;
-    grid.for_each_span(Vec2::new(p.x, p.z), reach, |span| {
-        for at in span {
-            let (dx, dz) = (grid.xs[at] - p.x, grid.zs[at] - p.z);
+    let candidates = &mut local.candidates;
+    candidates.load(grid, me, reach);
+    let (px, pz, r2) = (grid.xs[me], grid.zs[me], reach * reach);
+    let me_slot = grid.order[me];
+    // Every candidate is written and counted only when in reach: a branch
+    // per candidate would mispredict for about one in five.
+    near.resize(candidates.xs.len(), 0);
+    let mut taken = 0;
+    let blocks = candidates
+        .xs
+        .chunks_exact(LANES)
+        .zip(candidates.zs.chunks_exact(LANES));
+    for ((xs, zs), slots) in blocks.zip(candidates.slots.chunks_exact(LANES)) {
+        for l in 0..LANES {
+            let (dx, dz) = (xs[l] - px, zs[l] - pz);
             let d2 = dx * dx + dz * dz;
-            let j = grid.order[at];
-            if d2 <= r2 && j as usize != i && ctx.alive[j as usize] {
-                near.push(neighbour_key(d2, j));
-            }
+            near[taken] = neighbour_key(d2, slots[l]);
+            taken += usize::from(d2 <= r2 && slots[l] != me_slot);
         }
-    });
+    }
+    near.truncate(taken);
     if near.len() > k {
         near.select_nth_unstable(k - 1);
         near.truncate(k);
     }
     near.sort_unstable();
+}
+
+impl Candidates {
+    /// Makes these the candidates of the cell of the agent at place `me`
+    /// in `grid`'s cell order, for `reach`, unless they already are.
+    fn load(&mut self, grid: &UniformGrid, me: usize, reach: f32) {
+        let from = self.key.map_or(0, |(cell, _)| cell);
+        let cell = if grid.cell_start(from) <= me {
+            grid.cell_at(me, from)
+        } else {
+            grid.cell_of_position(me)
+        };
+        if self.key == Some((cell, reach)) {
+            return;
+        }
+        self.key = Some((cell, reach));
+        let Self { xs, zs, slots, .. } = self;
+        xs.clear();
+        zs.clear();
+        slots.clear();
+        grid.for_each_cell_span(cell, reach, |span| {
+            xs.extend_from_slice(&grid.xs[span.clone()]);
+            zs.extend_from_slice(&grid.zs[span.clone()]);
+            slots.extend_from_slice(&grid.order[span]);
+        });
+        let padded = xs.len().div_ceil(LANES) * LANES;
+        xs.resize(padded, f32::INFINITY);
+        zs.resize(padded, f32::INFINITY);
+        slots.resize(padded, u32::MAX);
+    }
+}
+
+/// Fills `peers` with every agent of `grid`, in its cell order.
+fn gather_peers(
+    grid: &UniformGrid,
+    (archetypes, archetype_of): (&[Archetype], &[ArchetypeId]),
+    (positions, velocities, preferred, body): (&[Vec3], &[Vec3], &[Vec3], &[BodyMode]),
+    peers: &mut Vec<Peer>,
+) {
+    peers.clear();
+    if grid.rank.len() != velocities.len() {
+        return;
+    }
+    peers.resize(grid.order.len(), Peer::default());
+    peers
+        .par_iter_mut()
+        .zip(grid.order.par_iter())
+        .with_min_len(PAR_MIN)
+        .for_each(|(peer, &slot)| {
+            let j = slot as usize;
+            let archetype = &archetypes[archetype_of[j].index()];
+            let top = archetype.movement.max_speed();
+            let (p, v) = (positions[j], velocities[j]);
+            *peer = Peer {
+                position: Vec2::new(p.x, p.z),
+                velocity: Vec2::new(v.x, v.z),
+                radius: archetype.radius,
+                pace: (v.length() / top.max(1e-6)).min(1.0),
+                gives_way: archetype
+                    .avoidance
+                    .filter(|_| body[j] == BodyMode::Simulated)
+                    .map(|a| a.priority),
+                resting: preferred[j].length() < RESTING * top,
+            };
+        });
 }
 
 /// A neighbour as one integer that sorts by squared distance, then slot:
