@@ -137,6 +137,8 @@ pub(crate) struct Tick<'w> {
     pub(crate) minds: RefCell<&'w mut [Mind]>,
     pub(crate) actions: RefCell<Vec<(u32, Action)>>,
     pub(crate) intents: RefCell<Vec<(u32, Intent)>>,
+    /// How many of `intents` came from `set_intent` (they come first).
+    pub(crate) set_intents: Cell<usize>,
     pub(crate) batch_ids: &'w [u32],
     /// Sense names as integers (the prelude's ids).
     pub(crate) senses: &'w SenseIds,
@@ -157,21 +159,39 @@ impl Tick<'_> {
     }
 }
 
-/// Installs this tick's functions into the script's `API` and agent methods.
+/// Installs this tick's functions into the script's `API` and agent
+/// methods, on demand: the prelude gives both tables an `__index` that
+/// calls `API.__make(on_agent, name)`, which makes that function for this
+/// tick and stores it. Most scripts call a handful of the registry's
+/// functions; making every one of them each tick cost more than a whole
+/// batch of `decide`s that return `nil`. The functions made last tick
+/// (invalid once its scope ended) are removed first.
 pub(crate) fn install<'s, 'e, 'w: 'e>(
     scope: &'s Scope<'s, 'e>,
     script: &Script,
     tick: &'e Tick<'w>,
 ) -> mlua::Result<()> {
-    for b in bindings() {
-        let Some(make) = b.make else { continue };
-        let table = match b.api.on {
-            On::Agent => &script.host,
-            On::Kiai | On::Math => &script.api,
-        };
-        table.raw_set(b.api.name, make(scope, tick)?)?;
+    let (host, api) = (script.host.clone(), script.api.clone());
+    for (on_agent, name) in script.made.borrow_mut().drain(..) {
+        let table = if on_agent { &host } else { &api };
+        table.raw_set(name, Value::Nil)?;
     }
-    Ok(())
+    let made = std::rc::Rc::clone(&script.made);
+    let make = scope.create_function(move |_, (on_agent, name): (bool, mlua::LuaString)| {
+        let name = name.to_str()?;
+        let found = bindings().find(|b| {
+            (b.api.on == On::Agent) == on_agent && b.api.name == &*name && b.make.is_some()
+        });
+        let Some((binding, make)) = found.and_then(|b| Some((b, b.make?))) else {
+            return Ok(None);
+        };
+        let f = make(scope, tick)?;
+        let table = if on_agent { &host } else { &api };
+        table.raw_set(binding.api.name, &f)?;
+        made.borrow_mut().push((on_agent, binding.api.name));
+        Ok(Some(f))
+    })?;
+    script.api.raw_set("__make", make)
 }
 
 /// A runtime error with `msg` (scripts see it as the message).

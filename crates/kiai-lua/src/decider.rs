@@ -7,6 +7,7 @@ use kiai_core::behaviour::{Decider, Decision, DefaultDecider, Mind};
 use kiai_core::{AgentId, ArchetypeId, Deferred, World};
 
 use crate::api::Action;
+use crate::intent::Intent;
 use crate::run::{Outcome, run_script};
 use crate::script::{Limits, Script, ScriptError};
 use crate::source::{self, Version};
@@ -62,6 +63,9 @@ pub struct LuaDecider {
     label_names: Vec<String>,
     spawned: Vec<u64>,
     list: Vec<u32>,
+    /// A script's intents of one tick (empty between; its memory is kept,
+    /// so a tick of 10k decisions allocates nothing).
+    intents: Vec<(u32, Intent)>,
     log: Vec<String>,
     script_time: std::time::Duration,
 }
@@ -96,6 +100,7 @@ impl LuaDecider {
             label_names: vec![String::new()],
             spawned: Vec::new(),
             list: Vec::new(),
+            intents: Vec::new(),
             log: Vec::new(),
             script_time: std::time::Duration::ZERO,
         }
@@ -361,13 +366,14 @@ impl LuaDecider {
     /// it decides, and takes its results.
     fn run_slot(&mut self, slot: usize, world: &World, minds: &mut [Mind], out: &mut [Decision]) {
         let a = world.agents();
+        let mine: Vec<bool> = (0..world.archetypes().len())
+            .map(|k| self.by_archetype.get(k).copied().flatten() == Some(slot as u32))
+            .collect();
         self.list.clear();
-        for (i, arch) in a.archetypes().iter().enumerate() {
+        let agents = a.archetypes().iter().zip(a.alive()).zip(a.body_modes());
+        for (i, ((arch, &alive), body)) in agents.enumerate() {
             // Free slots and bodies the game alone moves are not decided.
-            if !a.alive()[i] || !a.body_modes()[i].is_steered() {
-                continue;
-            }
-            if self.by_archetype.get(arch.index()).copied().flatten() == Some(slot as u32) {
+            if alive && body.is_steered() && mine.get(arch.index()).copied().unwrap_or(false) {
                 self.list.push(i as u32);
             }
         }
@@ -377,7 +383,10 @@ impl LuaDecider {
         let Some(mut script) = self.slots[slot].script.take() else {
             return;
         };
-        let mut outcome = Outcome::default();
+        let mut outcome = Outcome {
+            intents: std::mem::take(&mut self.intents),
+            ..Outcome::default()
+        };
         let result = run_script(
             &mut script,
             &self.list,
@@ -397,7 +406,7 @@ impl LuaDecider {
             self.fail(slot, tick, e);
         }
         self.actions.append(&mut outcome.actions);
-        for (agent, intent) in outcome.intents {
+        for (agent, intent) in outcome.intents.drain(..) {
             let label = intent.label.as_deref().map_or(0, |l| self.intern(l));
             out[agent as usize] = intent.decision;
             self.labels[agent as usize] = label;

@@ -155,11 +155,27 @@ math.random = function(m, n) return API.random(m, n) end
 -- The string metatable is shared by the whole state: hide it.
 rawset(rawgetmetatable(""), "__metatable", false)
 
+-- The host makes each tick's functions on first use (api.rs, `install`):
+-- a name missing from `API` or `HOST` asks `API.__make` for it (there is
+-- none before the first tick: the name is then nil, as it always was).
+local function made(on_agent, name)
+  local make = rawget(API, "__make")
+  if make == nil then return nil end
+  return make(on_agent, name)
+end
+rawsetmetatable(API, { __index = function(_, name) return made(false, name) end })
+rawsetmetatable(HOST, { __index = function(_, name) return made(true, name) end })
+
 -- The world API: thin wrappers so functions kept across ticks keep working
 -- (`kiai_names`: every `kiai.*` function the host makes, in registry order).
 kiai = {}
 for _, name in ipairs(kiai_names) do
-  kiai[name] = function(...) return API[name](...) end
+  local outside = "kiai." .. name .. " works only inside hooks (decide, on_seen, ...), not while the script loads"
+  kiai[name] = function(...)
+    local f = API[name]
+    if f == nil then error(outside, 2) end
+    return f(...)
+  end
 end
 
 -- Sense names as small integers (the host's sense_ids.rs): each name a
@@ -285,12 +301,14 @@ API.__view_agent = function(v)
 end
 
 -- The batch driver: one call per script per tick over its agents, in index
--- order. Each agent whose decide returned something adds two entries to
--- `hits`: its batch position and its result packed as an integer (state
--- code + 16 * (target + 1)); anything else is code 15, its values left in
--- the `e*` arrays (the slow path). `cur[2]` counts the entries across
--- restarts, so a tick of `nil`s reads nothing back.
+-- order. Each agent whose decide returned something adds one entry to
+-- `hits`: its batch position times 2^34 plus its result packed as an
+-- integer (state code + 16 * (target + 1), below 2^33); anything else is
+-- code 15, its values left in the `e*` arrays (the slow path). `cur[2]`
+-- counts the entries across restarts, so a tick of `nil`s reads nothing
+-- back.
 local codes = { random_walk = 1, chase = 2, evade = 3 }
+local POSITION = 17179869184 -- 2^34
 local function driver(decide, batch, first, n, ctx, cur, hits, es, et, ex, ey, ez)
   local m = cur[2]
   for k = first, n do
@@ -304,9 +322,8 @@ local function driver(decide, batch, first, n, ctx, cur, hits, es, et, ex, ey, e
       else
         es[k], et[k], ex[k], ey[k], ez[k] = s, t, x, y, z
       end
-      hits[m + 1] = k
-      hits[m + 2] = code
-      m = m + 2
+      m = m + 1
+      hits[m] = k * POSITION + code
       cur[2] = m
     end
   end

@@ -48,9 +48,11 @@ pub(crate) fn run_script(
         world,
         minds: RefCell::new(minds),
         actions: RefCell::new(Vec::new()),
-        intents: RefCell::new(Vec::new()),
+        // The caller's buffer (empty; its memory is kept between ticks).
+        intents: RefCell::new(std::mem::take(&mut out.intents)),
         batch_ids: &script.batch_ids,
         senses: &script.senses,
+        set_intents: Cell::new(0),
         current: Cell::new(None),
         cur: script.cur.clone(),
     };
@@ -70,10 +72,13 @@ pub(crate) fn run_script(
         decide_batch(script, &tick, decide_line, &mut out.failures)
     })?;
     // Intents from set_intent first, then decide's (which win: later
-    // entries overwrite earlier ones when applied).
-    let mut set = tick.intents.into_inner();
-    set.sort_by_key(|(i, _)| *i);
-    out.intents.append(&mut set);
+    // entries overwrite earlier ones when applied). Decide's come in batch
+    // order, ascending; only set_intent's can be out of order.
+    let mut all = tick.intents.into_inner();
+    if tick.set_intents.get() > 0 {
+        all.sort_by_key(|(i, _)| *i);
+    }
+    out.intents = all;
     out.actions.append(&mut tick.actions.into_inner());
     Ok(())
 }
@@ -256,9 +261,10 @@ fn decide_batch(
     script.begin_call(0)?;
     let count: i64 = script.cur.raw_get(2).unwrap_or(0);
     let count = usize::try_from(count).unwrap_or(0);
-    let mut intents = read_back(script, count, &failed, decide_line, tick.world, failures)?;
-    tick.intents.borrow_mut().append(&mut intents);
-    Ok(())
+    let mut intents = tick.intents.borrow_mut();
+    tick.set_intents.set(intents.len());
+    let found = (count, failed.as_slice(), decide_line);
+    read_back(script, found, tick.world, &mut intents, failures)
 }
 
 /// Runs the prelude's driver over the batch; a failure at position k
@@ -304,32 +310,31 @@ fn run_driver(
     Ok(failed)
 }
 
-/// Reads the batch's results: the first `count` entries of `hits`, pairs
-/// of batch position and packed result, except the positions in `failed`
-/// (ascending). Invalid ones become failures, placed at `decide_line`
-/// (where `decide` is defined).
+/// Reads the batch's results: the first `count` entries of `hits`, each a
+/// batch position times 2^34 plus a packed result (the prelude's driver),
+/// except the positions in `failed` (ascending). Invalid ones become
+/// failures, placed at `decide_line` (where `decide` is defined).
 fn read_back(
     script: &Script,
-    count: usize,
-    failed: &[usize],
-    decide_line: Option<u32>,
+    (count, failed, decide_line): (usize, &[usize], Option<u32>),
     world: &World,
+    intents: &mut Vec<(u32, Intent)>,
     failures: &mut Vec<ScriptError>,
-) -> mlua::Result<Vec<(u32, Intent)>> {
-    let mut intents = Vec::new();
+) -> mlua::Result<()> {
     if count == 0 {
-        return Ok(intents);
+        return Ok(());
     }
     // One pass over the sequence (entries past `count` are an earlier
     // tick's: cut them off).
     script.hits.raw_set(count + 1, Value::Nil)?;
-    let mut values = Vec::with_capacity(count);
+    let mut values = script.hit_values.borrow_mut();
+    values.clear();
     script.hits.for_each_value(|v: i64| {
         values.push(v);
         Ok(())
     })?;
-    for pair in values.chunks_exact(2) {
-        let (k, code) = (usize::try_from(pair[0]).unwrap_or(0), pair[1]);
+    for &v in values.iter() {
+        let (k, code) = (usize::try_from(v >> 34).unwrap_or(0), v & ((1 << 34) - 1));
         let Some(&agent) = script.batch_ids.get(k.wrapping_sub(1)) else {
             continue;
         };
@@ -350,7 +355,7 @@ fn read_back(
             )),
         }
     }
-    Ok(intents)
+    Ok(())
 }
 
 /// The slow-path values the driver left at position `k`, cleared.

@@ -186,6 +186,9 @@ pub(crate) struct Script {
     /// Per-tick Rust functions behind the agent methods, taking the agent's
     /// handle (the prelude's wrappers in `agent_meta.__index` call them).
     pub(crate) host: Table,
+    /// The per-tick functions made this tick, in `host` (`true`) or `api`
+    /// (see [`crate::api::install`]).
+    pub(crate) made: Rc<RefCell<Vec<(bool, &'static str)>>>,
     /// Metatable of agent tables.
     pub(crate) agent_meta: Table,
     /// Sense names as integers.
@@ -199,10 +202,12 @@ pub(crate) struct Script {
     /// The generation of each slot in `batch_ids` when the batch was made.
     pub(crate) batch_generations: Vec<u32>,
     pub(crate) ctx: Table,
-    /// Pairs of batch position and packed result, one per agent whose
-    /// `decide` returned something (`cur[2]` counts the entries), so a
-    /// tick of `nil`s reads nothing back.
+    /// Batch positions with packed results (the prelude's driver), one per
+    /// agent whose `decide` returned something (`cur[2]` counts them), so
+    /// a tick of `nil`s reads nothing back.
     pub(crate) hits: Table,
+    /// `hits` read back, kept between ticks.
+    pub(crate) hit_values: RefCell<Vec<i64>>,
     pub(crate) extra: [Table; 5],
     /// Lines printed by the script.
     pub(crate) log: Rc<RefCell<Vec<String>>>,
@@ -284,6 +289,7 @@ impl Script {
             guard,
             api,
             host,
+            made: Rc::default(),
             agent_meta,
             senses: SenseIds::new(sense_names),
             agents: t().map_err(err)?,
@@ -292,6 +298,7 @@ impl Script {
             batch_generations: Vec::new(),
             ctx: t().map_err(err)?,
             hits: t().map_err(err)?,
+            hit_values: RefCell::default(),
             extra: [
                 t().map_err(err)?,
                 t().map_err(err)?,

@@ -204,3 +204,18 @@ fn nearest_filters_hostile_by_default_friendly_and_any() {
         log[1]
     );
 }
+
+#[test]
+fn a_world_function_called_while_the_script_loads_says_where_it_works() {
+    let mut d = LuaDecider::new(common::limits());
+    let e = d
+        .add_script(
+            "scripts/early.lua",
+            "local t = kiai.tick()\nfunction decide() end",
+        )
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "scripts/early.lua:1: kiai.tick works only inside hooks (decide, on_seen, ...), not while the script loads"
+    );
+}
