@@ -121,7 +121,7 @@ impl Bare {
     /// One tick, its events drained (what a game that ignores them does).
     fn tick(&mut self) {
         self.pipeline.tick(&mut self.world, &mut self.decider);
-        self.world.drain_events().for_each(drop);
+        drop(self.world.drain_events());
     }
 }
 

@@ -236,7 +236,7 @@ pub(crate) fn send_events(
         }
     }
     if let Some(world) = kiai.world.as_mut() {
-        world.drain_events().for_each(drop);
+        drop(world.drain_events());
     }
 }
 
