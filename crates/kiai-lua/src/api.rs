@@ -137,8 +137,6 @@ pub(crate) struct Tick<'w> {
     pub(crate) minds: RefCell<&'w mut [Mind]>,
     pub(crate) actions: RefCell<Vec<(u32, Action)>>,
     pub(crate) intents: RefCell<Vec<(u32, Intent)>>,
-    /// How many of `intents` came from `set_intent` (they come first).
-    pub(crate) set_intents: Cell<usize>,
     pub(crate) batch_ids: &'w [u32],
     /// Sense names as integers (the prelude's ids).
     pub(crate) senses: &'w SenseIds,

@@ -61,7 +61,6 @@ fn eval_frozen(
         intents: RefCell::new(Vec::new()),
         batch_ids: &ids,
         senses: &script.senses,
-        set_intents: Cell::new(0),
         current: Cell::new(Some(i)),
         cur: script.cur.clone(),
     };

@@ -52,7 +52,6 @@ pub(crate) fn run_script(
         intents: RefCell::new(std::mem::take(&mut out.intents)),
         batch_ids: &script.batch_ids,
         senses: &script.senses,
-        set_intents: Cell::new(0),
         current: Cell::new(None),
         cur: script.cur.clone(),
     };
@@ -73,9 +72,9 @@ pub(crate) fn run_script(
     })?;
     // Intents from set_intent first, then decide's (which win: later
     // entries overwrite earlier ones when applied). Decide's come in batch
-    // order, ascending; only set_intent's can be out of order.
+    // order, ascending, so without set_intent there is nothing to sort.
     let mut all = tick.intents.into_inner();
-    if tick.set_intents.get() > 0 {
+    if !all.is_sorted_by_key(|(i, _)| *i) {
         all.sort_by_key(|(i, _)| *i);
     }
     out.intents = all;
@@ -262,7 +261,6 @@ fn decide_batch(
     let count: i64 = script.cur.raw_get(2).unwrap_or(0);
     let count = usize::try_from(count).unwrap_or(0);
     let mut intents = tick.intents.borrow_mut();
-    tick.set_intents.set(intents.len());
     let found = (count, failed.as_slice(), decide_line);
     read_back(script, found, tick.world, &mut intents, failures)
 }
