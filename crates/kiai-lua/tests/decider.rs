@@ -219,3 +219,23 @@ fn a_world_function_called_while_the_script_loads_says_where_it_works() {
         "scripts/early.lua:1: kiai.tick works only inside hooks (decide, on_seen, ...), not while the script loads"
     );
 }
+
+#[test]
+fn set_intent_decides_when_decide_returns_nil_and_decides_result_wins() {
+    let src = r#"
+        function decide(agent, ctx)
+            agent:set_intent("evade")
+            if agent.name == "g2" or agent.name == "g4" then
+                return "chase", kiai.find("t4")
+            end
+        end"#;
+    let (_, _, world) = common::run(Some(src), None, 2);
+    let state = |name: &str| {
+        let slot = world.agents().find(name).unwrap().index();
+        world.agents().decisions()[slot].state
+    };
+    assert_eq!(state("g1"), BehaviourState::Evade);
+    assert_eq!(state("g2"), BehaviourState::Chase);
+    assert_eq!(state("g3"), BehaviourState::Evade);
+    assert_eq!(state("g4"), BehaviourState::Chase);
+}
