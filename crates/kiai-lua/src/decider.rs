@@ -366,14 +366,14 @@ impl LuaDecider {
     /// it decides, and takes its results.
     fn run_slot(&mut self, slot: usize, world: &World, minds: &mut [Mind], out: &mut [Decision]) {
         let a = world.agents();
-        let mine: Vec<bool> = (0..world.archetypes().len())
-            .map(|k| self.by_archetype.get(k).copied().flatten() == Some(slot as u32))
-            .collect();
+        let mine = |arch: &ArchetypeId| {
+            self.by_archetype.get(arch.index()).copied().flatten() == Some(slot as u32)
+        };
         self.list.clear();
         let agents = a.archetypes().iter().zip(a.alive()).zip(a.body_modes());
         for (i, ((arch, &alive), body)) in agents.enumerate() {
             // Free slots and bodies the game alone moves are not decided.
-            if alive && body.is_steered() && mine.get(arch.index()).copied().unwrap_or(false) {
+            if alive && body.is_steered() && mine(arch) {
                 self.list.push(i as u32);
             }
         }
