@@ -159,6 +159,29 @@ fn infantry_cuts_across_while_vehicles_take_the_road() {
 }
 
 #[test]
+fn the_smoothed_infantry_route_across_the_village_is_shorter() {
+    let p = json(&[
+        "path",
+        VILLAGE,
+        "--from",
+        "0",
+        "--to",
+        "69",
+        "--cost-list",
+        "infantry",
+        "--smooth",
+        "--json",
+    ]);
+    let length = p["length"].as_f64().unwrap_or(0.0);
+    let smoothed = p["smoothed_length"].as_f64().unwrap_or(f64::MAX);
+    // docs/movement.md quotes these: 114.9 units by the waypoints, 108.2
+    // smoothed (one straight line from 0 to 69).
+    assert!((length - 114.92).abs() < 0.01, "{p}");
+    assert!((smoothed - 108.17).abs() < 0.01, "{p}");
+    assert_eq!(p["smoothed"].as_array().map(Vec::len), Some(2), "{p}");
+}
+
+#[test]
 fn routes_avoid_the_inactive_footbridge() {
     for list in ["infantry", "vehicle"] {
         for (from, to) in [("24", "44"), ("33", "35"), ("0", "69")] {
