@@ -33,6 +33,7 @@ use crate::par::PAR_MIN;
 use crate::world::{Agents, World};
 
 use super::orca::{OrcaAgent, OrcaNeighbour, OrcaScratch, OrcaSegment, compute_velocity};
+use super::smallest;
 
 /// How much of the avoidance moves from a moving agent to a standing one
 /// of equal priority: at full speed against standing still, the mover
@@ -315,7 +316,7 @@ fn push_neighbours(ctx: &Context<'_>, (i, avoidance): (usize, Avoidance), local:
 /// X-Z of the agent at place `me` in the grid's cell order, nearest first
 /// (ties by slot, so the result does not depend on threads): every
 /// candidate in reach is collected, then the `k` smallest keys selected
-/// and sorted. RVO2 takes neighbours nearest first too; left in cell
+/// and sorted ([`smallest`]). RVO2 takes neighbours nearest first too; left in cell
 /// order, the crossing demo was 10% slower and more crowded (the order
 /// decides the velocity ORCA falls back on when none is permitted).
 fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), local: &mut Local) {
@@ -346,6 +347,10 @@ fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), lo
         }
     }
     near.truncate(taken);
+    if k <= smallest::WIDTH {
+        smallest::keep_smallest(near, k);
+        return;
+    }
     if near.len() > k {
         near.select_nth_unstable(k - 1);
         near.truncate(k);

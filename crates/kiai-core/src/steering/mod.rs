@@ -8,6 +8,7 @@
 mod avoid;
 mod look_ahead;
 pub mod orca;
+mod smallest;
 mod stage;
 
 pub(crate) use avoid::{AvoidScratch, run as avoid};
