@@ -6,8 +6,9 @@
 //!   headless Bevy app (`MinimalPlugins`, `AssetPlugin`): the frame a game
 //!   pays with or without kiai-bevy;
 //! - **plugin**: `KiaiPlugin` in the same app (sync in, tick, sync out: a
-//!   `Transform` written per agent, every event sent as a message);
-//! - **plugin, no Seen/Lost**: the same with percept messages off
+//!   `Transform` written per agent, every event sent as a message,
+//!   `KiaiPercept` or `KiaiEvent`);
+//! - **plugin, no percepts**: the same with percept messages off
 //!   (`KiaiEventKinds`).
 //!
 //! The plugin's overhead is plugin / bare in Bevy (the medians' ratio, and
@@ -97,13 +98,13 @@ fn main() -> Result<(), String> {
     );
     let _ = writeln!(
         out,
-        "KiaiPlugin, no Seen/Lost      {q:8.3} ms   overhead {:5.1} % (ratio to the bare tick {:.3})",
+        "KiaiPlugin, no percepts       {q:8.3} ms   overhead {:5.1} % (ratio to the bare tick {:.3})",
         (q / bb - 1.0) * 100.0,
         q / b
     );
     let _ = writeln!(
         out,
-        "paired (median over rounds of plugin / bare in Bevy): overhead {paired_plugin:5.1} %, no Seen/Lost {paired_quiet:5.1} %"
+        "paired (median over rounds of plugin / bare in Bevy): overhead {paired_plugin:5.1} %, no percepts {paired_quiet:5.1} %"
     );
     let _ = writeln!(
         out,

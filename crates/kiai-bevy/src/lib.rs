@@ -15,8 +15,8 @@
 //!   (`Driven`, `Kinematic`) and written for the ones kiai moves
 //!   (`Simulated`); [`DesiredVelocity`] for `Driven` bodies; [`Senses`] and
 //!   [`Kiai::sensed`] give percepts as entities.
-//! - **Events**: [`KiaiEvent`] messages carry entities (seen, lost, heard,
-//!   decision changed, arrived, route failed, ...).
+//! - **Events**: [`KiaiPercept`] (seen, lost) and [`KiaiEvent`] (heard,
+//!   decision changed, arrived, route failed, ...) messages carry entities.
 //! - **Doors and nav edits**: [`KiaiWall`] components and
 //!   [`KiaiCommandsExt`] commands.
 //! - **Debug drawing** (feature `debug-draw`, on by default):
@@ -48,7 +48,7 @@ pub use components::{DesiredVelocity, KiaiAgent, KiaiId, KiaiWall, Senses};
 pub use coords::Plane;
 #[cfg(feature = "debug-draw")]
 pub use debug_draw::{KiaiDebug, KiaiDebugPlugin, state_colour};
-pub use events::{KiaiEvent, KiaiEventKind, KiaiEventKinds};
+pub use events::{KiaiEvent, KiaiEventKind, KiaiEventKinds, KiaiPercept};
 pub use level::FromContent;
 pub use lifecycle::KiaiRefused;
 pub use plugin::{KiaiPlugin, KiaiSet};

@@ -9,7 +9,7 @@ use bevy_ecs::schedule::ScheduleLabel;
 
 use crate::assets::{ContentLoader, KiaiContent, KiaiScript, ScriptLoader};
 use crate::coords::Plane;
-use crate::events::{KiaiEvent, KiaiEventKinds};
+use crate::events::{KiaiEvent, KiaiEventKinds, KiaiPercept};
 use crate::level::{SyncTimestep, build_when_ready, report_failures};
 use crate::runtime::{Deciders, Kiai, KiaiLevel};
 use crate::{lifecycle, scripts, sync};
@@ -72,7 +72,8 @@ impl KiaiPlugin {
 
 /// The plugin's system sets, run in this order in the plugin's schedule.
 /// Move the game's bodies before [`KiaiSet::SyncIn`]; read transforms,
-/// [`crate::Senses`] and [`KiaiEvent`]s after [`KiaiSet::SyncOut`].
+/// [`crate::Senses`], [`KiaiEvent`]s and [`KiaiPercept`]s after
+/// [`KiaiSet::SyncOut`].
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KiaiSet {
     /// The level is (re)built, new entities become agents, scripts reload,
@@ -91,6 +92,7 @@ impl Plugin for KiaiPlugin {
             .register_asset_loader(ContentLoader)
             .register_asset_loader(ScriptLoader)
             .add_message::<KiaiEvent>()
+            .add_message::<KiaiPercept>()
             .init_resource::<KiaiEventKinds>()
             .insert_resource(Kiai {
                 plane: self.plane,

@@ -7,13 +7,13 @@
 
 mod common;
 
-use bevy::ecs::message::MessageCursor;
+use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 use common::{app_with, events, named, step};
 use kiai_bevy::kiai::core::BodyMode;
 use kiai_bevy::{
-    DesiredVelocity, Kiai, KiaiAgent, KiaiCommandsExt, KiaiEvent, KiaiEventKind, KiaiId, KiaiSet,
-    KiaiWall, Senses,
+    DesiredVelocity, Kiai, KiaiAgent, KiaiCommandsExt, KiaiEvent, KiaiEventKind, KiaiEventKinds,
+    KiaiId, KiaiPercept, KiaiSet, KiaiWall, Senses,
 };
 
 /// A yard with a wall and a door between a guard (west, facing east) and
@@ -150,12 +150,10 @@ fn walk_thief(mut q: Query<(&KiaiAgent, &mut Transform)>, kiai: Res<Kiai>) {
     }
 }
 
-/// The `Seen` events among `events`.
-fn seen(events: Vec<KiaiEvent>) -> Vec<KiaiEvent> {
-    events
-        .into_iter()
-        .filter(|e| matches!(e.kind, KiaiEventKind::Seen { .. }))
-        .collect()
+/// The percepts gained (seen) sent since `cursor` last read.
+fn seen(app: &App, cursor: &mut MessageCursor<KiaiPercept>) -> Vec<KiaiPercept> {
+    let messages = app.world().resource::<Messages<KiaiPercept>>();
+    cursor.read(messages).filter(|p| p.seen).copied().collect()
 }
 
 #[test]
@@ -171,7 +169,7 @@ fn a_kinematic_thief_moved_by_the_game_is_seen_and_the_event_carries_entities() 
             enabled: true,
         })
         .id();
-    let mut cursor = MessageCursor::<KiaiEvent>::default();
+    let mut cursor = MessageCursor::<KiaiPercept>::default();
     step(&mut app, 1);
     let guard = named(&mut app, "guard");
     app.world_mut().entity_mut(guard).insert(Senses::default());
@@ -180,7 +178,7 @@ fn a_kinematic_thief_moved_by_the_game_is_seen_and_the_event_carries_entities() 
     let z = kiai(&app).world().unwrap().agents().positions()[id.index()].z;
     assert_eq!(z, -12.0, "the game's transform is copied in");
     assert_eq!(
-        seen(events(&app, &mut cursor)),
+        seen(&app, &mut cursor),
         [],
         "the wall and the closed door hide the thief"
     );
@@ -191,19 +189,15 @@ fn a_kinematic_thief_moved_by_the_game_is_seen_and_the_event_carries_entities() 
     let mut found = Vec::new();
     for _ in 0..30 {
         step(&mut app, 1);
-        found = seen(events(&app, &mut cursor));
+        found = seen(&app, &mut cursor);
         if !found.is_empty() {
             break;
         }
     }
     assert_eq!(found.len(), 1, "seen through the open door: {found:?}");
     assert_eq!(
-        found[0].kind,
-        KiaiEventKind::Seen {
-            entity: guard,
-            sense: 0,
-            target: thief
-        }
+        (found[0].entity, found[0].sense, found[0].target),
+        (guard, 0, thief)
     );
     assert!(found[0].tick > start);
     assert_eq!(kiai(&app).sense_name(guard, 0), Some("eyes"));
@@ -300,6 +294,7 @@ fn run_game() -> (u64, Vec<(u64, String)>) {
         Transform::from_xyz(-5.0, 0.0, 12.0),
     ));
     let mut cursor = MessageCursor::<KiaiEvent>::default();
+    let mut percepts = MessageCursor::<KiaiPercept>::default();
     let mut log = Vec::new();
     let mut extra = None;
     for tick in 0..600 {
@@ -324,6 +319,8 @@ fn run_game() -> (u64, Vec<(u64, String)>) {
                 .into_iter()
                 .map(|e| (e.tick, format!("{:?}", e.kind))),
         );
+        let sent = app.world().resource::<Messages<KiaiPercept>>();
+        log.extend(percepts.read(sent).map(|p| (p.tick, format!("{p:?}"))));
     }
     assert_eq!(kiai(&app).tick(), 600);
     (kiai(&app).state_hash().unwrap(), log)
@@ -336,9 +333,49 @@ fn the_same_app_inputs_and_seed_give_the_same_state_hash_after_600_ticks() {
     assert_eq!(a, b, "state hash {a:016x} vs {b:016x}");
     assert_eq!(log_a, log_b);
     assert!(
-        log_a.iter().any(|(_, e)| e.starts_with("Seen")),
+        log_a.iter().any(|(_, e)| e.contains("seen: true")),
         "something happened: {log_a:?}"
     );
+}
+
+/// Runs the yard with the thief walking past the open door for `ticks`
+/// ticks, sending `kinds`; returns the percept messages and the other
+/// events sent.
+fn yard_messages(kinds: KiaiEventKinds, ticks: usize) -> (Vec<KiaiPercept>, Vec<KiaiEvent>) {
+    let mut app = app_with(YARD);
+    app.insert_resource(kinds);
+    app.add_systems(FixedUpdate, walk_thief.before(KiaiSet::SyncIn));
+    spawn_agent(&mut app, "thief", "thieves", 10.0, 12.0);
+    app.world_mut().spawn(KiaiWall {
+        name: "door".into(),
+        enabled: false,
+    });
+    let (mut percepts, mut events_sent) = (Vec::new(), Vec::new());
+    let mut cursors = (
+        MessageCursor::<KiaiPercept>::default(),
+        MessageCursor::default(),
+    );
+    for _ in 0..ticks {
+        step(&mut app, 1);
+        let sent = app.world().resource::<Messages<KiaiPercept>>();
+        percepts.extend(cursors.0.read(sent).copied());
+        events_sent.extend(events(&app, &mut cursors.1));
+    }
+    (percepts, events_sent)
+}
+
+#[test]
+fn percept_messages_can_be_switched_off_and_the_other_events_still_go_out() {
+    let (percepts, events_sent) = yard_messages(KiaiEventKinds::default(), 40);
+    assert!(percepts.iter().any(|p| p.seen), "{percepts:?}");
+    assert!(!events_sent.is_empty());
+    let quiet = KiaiEventKinds {
+        percepts: false,
+        ..KiaiEventKinds::default()
+    };
+    let (none, still) = yard_messages(quiet, 40);
+    assert_eq!(none, [], "percepts off");
+    assert_eq!(still, events_sent, "every other event as before");
 }
 
 #[test]
