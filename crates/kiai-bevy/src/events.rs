@@ -20,7 +20,8 @@ use crate::runtime::Kiai;
 /// nearly all of a tick's events (a 10k-agent battle makes about 35,000 a
 /// tick), so they travel as their own small message (32 bytes) instead of
 /// a [`KiaiEvent`]: a system reading decisions or arrivals does not wade
-/// through them, and sending them writes half the memory.
+/// through them, and sending them writes less memory (40 bytes a message
+/// with Bevy's id, against 64).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KiaiPercept {
     /// The tick it happened in (the number of ticks run then).
@@ -136,7 +137,7 @@ pub enum KiaiEventKind {
 /// Which kinds of events become messages (all by default). A battle of
 /// 10k agents makes tens of thousands of [`KiaiPercept`]s a tick; a game
 /// that reads none of them switches them off and saves sending them
-/// (about 10 ns each).
+/// (about 15 ns each).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KiaiEventKinds {
     /// [`KiaiPercept`]s (what senses gained and lost).
@@ -212,14 +213,15 @@ pub(crate) fn send_events(
                 sense,
                 target,
             } => {
-                return kinds.percepts.then_some(()).and_then(|()| {
-                    Some(KiaiPercept {
-                        tick: e.tick,
-                        entity: map.entity(agent)?,
-                        target: map.entity(target)?,
-                        sense,
-                        seen: matches!(e.kind, EventKind::Gained { .. }),
-                    })
+                if !kinds.percepts {
+                    return None;
+                }
+                return Some(KiaiPercept {
+                    tick: e.tick,
+                    entity: map.entity(agent)?,
+                    target: map.entity(target)?,
+                    sense,
+                    seen: matches!(e.kind, EventKind::Gained { .. }),
                 });
             }
             EventKind::Spawned { agent } if map.entity(agent).is_none() => {

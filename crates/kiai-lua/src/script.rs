@@ -179,6 +179,9 @@ pub(crate) struct Script {
     pub(crate) file: String,
     pub(crate) lua: Lua,
     pub(crate) hooks: Hooks,
+    /// The line where `decide` is defined, for errors about its results
+    /// (looked up once: asking Lua makes strings).
+    decide_line: Option<u32>,
     pub(crate) driver: Function,
     /// `[1]` = the batch position or event number running now.
     pub(crate) cur: Table,
@@ -287,6 +290,7 @@ impl Script {
         let script = Self {
             file: file.to_owned(),
             hooks: Hooks::default(),
+            decide_line: None,
             driver,
             cur: t().map_err(err)?,
             guard,
@@ -441,13 +445,17 @@ impl Script {
             on_message: next(),
             on_spawn: next(),
         };
+        self.decide_line = self
+            .hooks
+            .decide
+            .as_ref()
+            .and_then(|f| f.info().line_defined.and_then(|l| u32::try_from(l).ok()));
         Ok(())
     }
 
     /// The line where `decide` is defined, for errors about its results.
     pub(crate) fn decide_line(&self) -> Option<u32> {
-        let f = self.hooks.decide.as_ref()?;
-        f.info().line_defined.and_then(|l| u32::try_from(l).ok())
+        self.decide_line
     }
 
     /// The table of the agent in slot `i` (`[0]` and `id` its handle as

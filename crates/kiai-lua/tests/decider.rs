@@ -149,6 +149,28 @@ fn reload_swaps_code_and_keeps_the_last_good_version() {
 }
 
 #[test]
+fn an_invalid_result_is_reported_where_decide_is_defined_before_and_after_a_reload() {
+    let mut world = common::world();
+    let mut d = LuaDecider::new(common::limits());
+    let id = d
+        .add_script("guard.lua", "-- a guard\n\nfunction decide() return 42 end")
+        .unwrap();
+    d.assign(kiai_core::ArchetypeId(0), id);
+    let mut p = Pipeline::new();
+    let lines = |d: &mut LuaDecider| {
+        let reports = d.take_reports();
+        assert!(!reports.is_empty(), "the invalid result is reported");
+        reports.iter().map(|r| r.error.line).collect::<Vec<_>>()
+    };
+    p.tick(&mut world, &mut d);
+    assert!(lines(&mut d).iter().all(|&l| l == Some(3)));
+    d.reload(id, "\n\n\n\nfunction decide() return 'chase', -1 end")
+        .unwrap();
+    p.tick(&mut world, &mut d);
+    assert!(lines(&mut d).iter().all(|&l| l == Some(5)));
+}
+
+#[test]
 fn check_syntax_reports_file_line_message() {
     let e = kiai_lua::check_syntax("scripts/x.lua", "local a = \nfunction(").unwrap_err();
     assert_eq!(e.file, "scripts/x.lua");

@@ -316,9 +316,10 @@ fn push_neighbours(ctx: &Context<'_>, (i, avoidance): (usize, Avoidance), local:
 /// X-Z of the agent at place `me` in the grid's cell order, nearest first
 /// (ties by slot, so the result does not depend on threads): every
 /// candidate in reach is collected, then the `k` smallest keys selected
-/// and sorted ([`smallest`]). RVO2 takes neighbours nearest first too; left in cell
-/// order, the crossing demo was 10% slower and more crowded (the order
-/// decides the velocity ORCA falls back on when none is permitted).
+/// and sorted ([`smallest`] for `k` up to 16). RVO2 takes neighbours
+/// nearest first too; left in cell order, the crossing demo was 10% slower
+/// and more crowded (the order decides the velocity ORCA falls back on
+/// when none is permitted).
 fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), local: &mut Local) {
     let near = &mut local.near;
     near.clear();

@@ -1,11 +1,11 @@
 //! The `k` smallest of a few keys, sorted, without branches: how the avoid
 //! stage orders an agent's neighbours nearest first.
 //!
-//! An agent has about a dozen neighbours in reach, in no order. Sorting so
-//! few with the standard library's small sort (insertion) mispredicts a
-//! branch about every other comparison; a sorting network does the same
-//! work in compare-exchanges the processor runs without branching, and
-//! took a third of the time of select-then-sort in the 10k battle.
+//! An agent has about a dozen neighbours in reach, in no order. Selecting
+//! and sorting so few with the standard library (insertion sort for small
+//! slices) mispredicts a branch about every other comparison; a sorting
+//! network does the work in compare-exchanges the processor runs without
+//! branching, in a little over half the time in the 10k battle.
 
 /// Keys a network sorts at once; `k` up to this takes the network path.
 pub(crate) const WIDTH: usize = 16;
