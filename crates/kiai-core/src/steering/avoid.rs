@@ -80,6 +80,9 @@ struct Local {
     candidates: Candidates,
     /// The nearest neighbours as [`neighbour_key`]s, nearest first.
     near: Vec<u64>,
+    /// The keys of the candidates in reach, in no order (its length only
+    /// grows: the candidate test writes a key for every candidate).
+    hits: Vec<u64>,
     neighbours: Vec<OrcaNeighbour>,
     /// Walls in reach: (distance, index), sorted.
     near_walls: Vec<(f32, u32)>,
@@ -333,7 +336,10 @@ fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), lo
     let me_slot = grid.order[me];
     // Every candidate is written and counted only when in reach: a branch
     // per candidate would mispredict for about one in five.
-    near.resize(candidates.xs.len(), 0);
+    let hits = &mut local.hits;
+    if hits.len() < candidates.xs.len() {
+        hits.resize(candidates.xs.len(), 0);
+    }
     let mut taken = 0;
     let blocks = candidates
         .xs
@@ -343,20 +349,23 @@ fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), lo
         for l in 0..LANES {
             let (dx, dz) = (xs[l] - px, zs[l] - pz);
             let d2 = dx * dx + dz * dz;
-            near[taken] = neighbour_key(d2, slots[l]);
+            hits[taken] = neighbour_key(d2, slots[l]);
             taken += usize::from(d2 <= r2 && slots[l] != me_slot);
         }
     }
-    near.truncate(taken);
+    let hits = &mut hits[..taken];
     if k <= smallest::WIDTH {
-        smallest::keep_smallest(near, k);
+        smallest::keep_smallest(hits, k, near);
         return;
     }
-    if near.len() > k {
-        near.select_nth_unstable(k - 1);
-        near.truncate(k);
-    }
-    near.sort_unstable();
+    let kept = if hits.len() > k {
+        hits.select_nth_unstable(k - 1);
+        &mut hits[..k]
+    } else {
+        hits
+    };
+    kept.sort_unstable();
+    near.extend_from_slice(kept);
 }
 
 impl Candidates {
