@@ -378,6 +378,53 @@ fn percept_messages_can_be_switched_off_and_the_other_events_still_go_out() {
     assert_eq!(still, events_sent, "every other event as before");
 }
 
+/// The player, to a game.
+#[derive(Component)]
+struct Player;
+
+/// Who saw the player, as a game's system heard it.
+#[derive(Resource, Default)]
+struct Alarms(Vec<(Entity, Entity)>);
+
+/// docs/bevy.md's example system, recording instead of logging.
+fn alarm(
+    mut percepts: MessageReader<KiaiPercept>,
+    player: Single<Entity, With<Player>>,
+    mut alarms: ResMut<Alarms>,
+) {
+    for p in percepts.read() {
+        if p.seen && p.target == *player {
+            alarms.0.push((p.entity, p.target));
+        }
+    }
+}
+
+#[test]
+fn a_games_system_reading_percepts_hears_that_the_guard_sees_the_player() {
+    let mut app = app_with(YARD);
+    app.init_resource::<Alarms>();
+    app.add_systems(FixedUpdate, walk_thief.before(KiaiSet::SyncIn));
+    app.add_systems(FixedUpdate, alarm.after(KiaiSet::SyncOut));
+    let thief = spawn_agent(&mut app, "thief", "thieves", 10.0, 12.0);
+    app.world_mut().entity_mut(thief).insert(Player);
+    app.world_mut().spawn(KiaiWall {
+        name: "door".into(),
+        enabled: false,
+    });
+    step(&mut app, 1);
+    let guard = named(&mut app, "guard");
+    step(&mut app, 40);
+    let alarms = &app.world().resource::<Alarms>().0;
+    assert!(
+        !alarms.is_empty(),
+        "the guard sees the player through the open door"
+    );
+    assert!(
+        alarms.iter().all(|&seen| seen == (guard, thief)),
+        "{alarms:?}"
+    );
+}
+
 #[test]
 fn a_despawned_entitys_events_go_out_even_when_a_new_agent_takes_its_slot() {
     let mut app = app_with(YARD);

@@ -125,15 +125,18 @@ fn messages_and_sounds_are_applied_after_decide() {
     assert_eq!(d.label(AgentId::from_index(0)), None);
 }
 
+/// The test world with `source` (as `guard.lua`) deciding for archetype
+/// 0, its script's id and a pipeline.
+fn guarded(source: &str) -> (kiai_core::World, LuaDecider, kiai_lua::ScriptId, Pipeline) {
+    let mut d = LuaDecider::new(common::limits());
+    let id = d.add_script("guard.lua", source).unwrap();
+    d.assign(kiai_core::ArchetypeId(0), id);
+    (common::world(), d, id, Pipeline::new())
+}
+
 #[test]
 fn reload_swaps_code_and_keeps_the_last_good_version() {
-    let mut world = common::world();
-    let mut d = LuaDecider::new(common::limits());
-    let id = d
-        .add_script("guard.lua", "function decide() return 'one' end")
-        .unwrap();
-    d.assign(kiai_core::ArchetypeId(0), id);
-    let mut p = Pipeline::new();
+    let (mut world, mut d, id, mut p) = guarded("function decide() return 'one' end");
     p.tick(&mut world, &mut d);
     assert_eq!(d.label(AgentId::from_index(0)), Some("one"));
     d.reload(id, "function decide() return 'two' end").unwrap();
@@ -150,13 +153,7 @@ fn reload_swaps_code_and_keeps_the_last_good_version() {
 
 #[test]
 fn an_invalid_result_is_reported_where_decide_is_defined_before_and_after_a_reload() {
-    let mut world = common::world();
-    let mut d = LuaDecider::new(common::limits());
-    let id = d
-        .add_script("guard.lua", "-- a guard\n\nfunction decide() return 42 end")
-        .unwrap();
-    d.assign(kiai_core::ArchetypeId(0), id);
-    let mut p = Pipeline::new();
+    let (mut world, mut d, id, mut p) = guarded("-- a guard\n\nfunction decide() return 42 end");
     let lines = |d: &mut LuaDecider| {
         let reports = d.take_reports();
         assert!(!reports.is_empty(), "the invalid result is reported");
