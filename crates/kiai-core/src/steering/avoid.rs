@@ -26,7 +26,8 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use crate::data::agent_grid::UniformGrid;
+use crate::data::agent_grid::{BLOCK, UniformGrid};
+use crate::data::neighbourhood::Neighbourhood;
 use crate::data::walls::Sweep;
 use crate::data::{Archetype, ArchetypeId, Avoidance, BodyMode, RayScratch, Walls};
 use crate::par::PAR_MIN;
@@ -44,8 +45,10 @@ const MOMENTUM: f32 = 0.45;
 /// counts as standing still.
 const RESTING: f32 = 0.05;
 
-/// Candidates tested together in the neighbour search.
+/// Candidates tested together in the neighbour search (a neighbourhood
+/// has [`BLOCK`] points of padding, at least a block of these).
 const LANES: usize = 8;
+const _: () = assert!(BLOCK >= LANES);
 
 /// Largest angle the preferred velocity is turned by, radians.
 const PERTURBATION: f32 = 0.01;
@@ -90,18 +93,14 @@ struct Local {
 }
 
 /// Every agent in the cells within some reach of one cell, copied together
-/// so that each agent of the cell tests them from contiguous memory (its
-/// agents are computed one after another, in cell order).
+/// as the sense stage copies them (a [`Neighbourhood`]), so that each agent
+/// of the cell tests them from contiguous memory (its agents are computed
+/// one after another, in cell order).
 #[derive(Default)]
 struct Candidates {
     /// The cell, and the reach they were collected for (`None`: none yet).
     key: Option<(usize, f32)>,
-    /// Positions on X-Z, padded with points at infinity to whole blocks of
-    /// [`LANES`].
-    xs: Vec<f32>,
-    zs: Vec<f32>,
-    /// Their slots (`u32::MAX` for the padding).
-    slots: Vec<u32>,
+    near: Neighbourhood,
 }
 
 /// What every agent's avoidance reads.
@@ -333,27 +332,34 @@ fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), lo
     let candidates = &mut local.candidates;
     candidates.load(grid, me, reach);
     let (px, pz, r2) = (grid.xs[me], grid.zs[me], reach * reach);
-    let me_slot = grid.order[me];
+    let Neighbourhood {
+        xs, zs, pos, len, ..
+    } = &candidates.near;
     // Every candidate is written and counted only when in reach: a branch
-    // per candidate would mispredict for about one in five.
+    // per candidate would mispredict for about one in five. Whole blocks
+    // of LANES: the padding (points at infinity) is never in reach.
+    let lanes = len.div_ceil(LANES) * LANES;
     let hits = &mut local.hits;
-    if hits.len() < candidates.xs.len() {
-        hits.resize(candidates.xs.len(), 0);
+    if hits.len() < lanes {
+        hits.resize(lanes, 0);
     }
     let mut taken = 0;
-    let blocks = candidates
-        .xs
-        .chunks_exact(LANES)
-        .zip(candidates.zs.chunks_exact(LANES));
-    for ((xs, zs), slots) in blocks.zip(candidates.slots.chunks_exact(LANES)) {
+    let blocks = xs[..lanes].chunks_exact(LANES).zip(zs.chunks_exact(LANES));
+    for ((xs, zs), pos) in blocks.zip(pos.chunks_exact(LANES)) {
         for l in 0..LANES {
             let (dx, dz) = (xs[l] - px, zs[l] - pz);
             let d2 = dx * dx + dz * dz;
-            hits[taken] = neighbour_key(d2, slots[l]);
-            taken += usize::from(d2 <= r2 && slots[l] != me_slot);
+            hits[taken] = neighbour_key(d2, pos[l]);
+            taken += usize::from(d2 <= r2 && pos[l] as usize != me);
         }
     }
+    // The keys name places in cell order; ties go by slot: swap the place
+    // for the agent's slot, keeping the distance.
     let hits = &mut hits[..taken];
+    for key in hits.iter_mut() {
+        let slot = grid.order[*key as u32 as usize];
+        *key = (*key & !u64::from(u32::MAX)) | u64::from(slot);
+    }
     if k <= smallest::WIDTH {
         smallest::keep_smallest(hits, k, near);
         return;
@@ -378,23 +384,10 @@ impl Candidates {
         } else {
             grid.cell_of_position(me)
         };
-        if self.key == Some((cell, reach)) {
-            return;
+        if self.key != Some((cell, reach)) {
+            self.key = Some((cell, reach));
+            self.near.load(grid, cell, reach);
         }
-        self.key = Some((cell, reach));
-        let Self { xs, zs, slots, .. } = self;
-        xs.clear();
-        zs.clear();
-        slots.clear();
-        grid.for_each_cell_span(cell, reach, |span| {
-            xs.extend_from_slice(&grid.xs[span.clone()]);
-            zs.extend_from_slice(&grid.zs[span.clone()]);
-            slots.extend_from_slice(&grid.order[span]);
-        });
-        let padded = xs.len().div_ceil(LANES) * LANES;
-        xs.resize(padded, f32::INFINITY);
-        zs.resize(padded, f32::INFINITY);
-        slots.resize(padded, u32::MAX);
     }
 }
 
