@@ -332,7 +332,10 @@ fn read_back(
         Ok(())
     })?;
     for &v in values.iter() {
-        let (k, code) = (usize::try_from(v >> 34).unwrap_or(0), v & ((1 << 34) - 1));
+        let (k, code) = (
+            usize::try_from(v >> POSITION_BITS).unwrap_or(0),
+            v & ((1 << POSITION_BITS) - 1),
+        );
         let Some(&agent) = script.batch_ids.get(k.wrapping_sub(1)) else {
             continue;
         };
@@ -355,6 +358,10 @@ fn read_back(
     }
     Ok(())
 }
+
+/// Where the batch position starts in a result of the prelude's driver
+/// (`POSITION` there is 2^34): below it, the packed result.
+const POSITION_BITS: u32 = 34;
 
 /// The slow-path values the driver left at position `k`, cleared.
 fn take_extra(script: &Script, k: usize) -> mlua::Result<[Value; 5]> {
