@@ -7,7 +7,7 @@
 
 mod common;
 
-use bevy::ecs::message::{MessageCursor, Messages};
+use bevy::ecs::message::MessageCursor;
 use bevy::prelude::*;
 use common::{app_with, events, named, step};
 use kiai_bevy::kiai::core::BodyMode;
@@ -152,8 +152,7 @@ fn walk_thief(mut q: Query<(&KiaiAgent, &mut Transform)>, kiai: Res<Kiai>) {
 
 /// The percepts gained (seen) sent since `cursor` last read.
 fn seen(app: &App, cursor: &mut MessageCursor<KiaiPercept>) -> Vec<KiaiPercept> {
-    let messages = app.world().resource::<Messages<KiaiPercept>>();
-    cursor.read(messages).filter(|p| p.seen).copied().collect()
+    events(app, cursor).into_iter().filter(|p| p.seen).collect()
 }
 
 #[test]
@@ -319,8 +318,11 @@ fn run_game() -> (u64, Vec<(u64, String)>) {
                 .into_iter()
                 .map(|e| (e.tick, format!("{:?}", e.kind))),
         );
-        let sent = app.world().resource::<Messages<KiaiPercept>>();
-        log.extend(percepts.read(sent).map(|p| (p.tick, format!("{p:?}"))));
+        log.extend(
+            events(&app, &mut percepts)
+                .into_iter()
+                .map(|p| (p.tick, format!("{p:?}"))),
+        );
     }
     assert_eq!(kiai(&app).tick(), 600);
     (kiai(&app).state_hash().unwrap(), log)
@@ -353,12 +355,11 @@ fn yard_messages(kinds: KiaiEventKinds, ticks: usize) -> (Vec<KiaiPercept>, Vec<
     let (mut percepts, mut events_sent) = (Vec::new(), Vec::new());
     let mut cursors = (
         MessageCursor::<KiaiPercept>::default(),
-        MessageCursor::default(),
+        MessageCursor::<KiaiEvent>::default(),
     );
     for _ in 0..ticks {
         step(&mut app, 1);
-        let sent = app.world().resource::<Messages<KiaiPercept>>();
-        percepts.extend(cursors.0.read(sent).copied());
+        percepts.extend(events(&app, &mut cursors.0));
         events_sent.extend(events(&app, &mut cursors.1));
     }
     (percepts, events_sent)

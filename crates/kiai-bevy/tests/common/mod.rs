@@ -11,7 +11,7 @@ use bevy::ecs::message::{MessageCursor, Messages};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use kiai_bevy::kiai::content::Content;
-use kiai_bevy::{KiaiContent, KiaiEvent, KiaiLevel, KiaiPlugin};
+use kiai_bevy::{KiaiContent, KiaiLevel, KiaiPlugin};
 
 /// An app without a window: assets from `dir` (watched for changes when
 /// `watch`), the plugin with `plugin`'s settings, one fixed step per update.
@@ -64,9 +64,10 @@ pub fn until(app: &mut App, seconds: u64, mut done: impl FnMut(&mut App) -> bool
     false
 }
 
-/// The kiai events sent since `cursor` last read.
-pub fn events(app: &App, cursor: &mut MessageCursor<KiaiEvent>) -> Vec<KiaiEvent> {
-    let messages = app.world().resource::<Messages<KiaiEvent>>();
+/// The messages of one kind (`KiaiEvent`, `KiaiPercept`) sent since
+/// `cursor` last read.
+pub fn events<M: Message + Clone>(app: &App, cursor: &mut MessageCursor<M>) -> Vec<M> {
+    let messages = app.world().resource::<Messages<M>>();
     cursor.read(messages).cloned().collect()
 }
 
