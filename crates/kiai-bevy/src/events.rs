@@ -213,7 +213,7 @@ pub(crate) fn send_events(
                 sense,
                 target,
             } => {
-                if !kinds.percepts {
+                if !kinds.wants(&e.kind) {
                     return None;
                 }
                 return Some(KiaiPercept {
