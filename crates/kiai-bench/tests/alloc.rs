@@ -1,6 +1,7 @@
-//! kiai-nav's A* and distance-field queries allocate nothing after warm-up,
-//! counted by the benchmarks' own [`kiai_bench::CountingAllocator`] (the
-//! figure `kiai bench` reports per query).
+//! kiai-nav's A* and distance-field queries, and the avoid stage, allocate
+//! nothing after warm-up, counted by the benchmarks' own
+//! [`kiai_bench::CountingAllocator`] (the figure `kiai bench` reports per
+//! query).
 #![allow(clippy::expect_used, reason = "tests fail loudly on broken setup")]
 
 use kiai_core::glam::Vec3;
@@ -10,6 +11,9 @@ use rand_chacha::ChaCha8Rng;
 
 #[global_allocator]
 static ALLOCATOR: kiai_bench::CountingAllocator = kiai_bench::CountingAllocator;
+
+/// The count is global: the tests take turns.
+static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// A seeded random graph of `n` waypoints in a 100 x 10 x 100 box with about
 /// `degree` random out-links each (multipliers in [0.25, 4]), a few
@@ -59,6 +63,7 @@ fn random_graph(
 
 #[test]
 fn astar_and_distance_fields_allocate_nothing_after_warm_up() {
+    let _turn = TURN.lock();
     let (graph, ids, exclude) = random_graph(11, 2000, 6);
     let nav = graph.freeze();
     let list = graph.cost_list("a").expect("list");
@@ -111,4 +116,34 @@ fn astar_and_distance_fields_allocate_nothing_after_warm_up() {
         pairs.len()
     );
     assert!(complete > 100, "most pairs are connected ({complete})");
+}
+
+/// Allocations per tick of the 2,000-walker battle, after warm-up.
+fn battle_allocations(avoidance: Option<kiai_core::Avoidance>) -> u64 {
+    let mut world = kiai_bench::tick::battle_with(2000, 5, avoidance).expect("battle");
+    let (mut pipeline, mut decider) = (
+        kiai_core::Pipeline::new(),
+        kiai_core::DefaultDecider::default(),
+    );
+    for _ in 0..20 {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    let before = kiai_bench::allocations();
+    for _ in 0..20 {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    kiai_bench::allocations() - before
+}
+
+#[test]
+fn the_avoid_stage_allocates_nothing_after_warm_up() {
+    let _turn = TURN.lock();
+    let without = battle_allocations(None);
+    let with = battle_allocations(Some(kiai_core::Avoidance::default()));
+    // A buffer may still grow to a new peak (a crowd denser than any
+    // before); per-tick scratch would allocate hundreds of times.
+    assert!(
+        with <= without + 4,
+        "20 ticks allocated {with} times with avoidance, {without} without"
+    );
 }

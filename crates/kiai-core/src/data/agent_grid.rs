@@ -203,11 +203,6 @@ impl UniformGrid {
         self.axis_cell(p.y, 1) * self.dims[0] + self.axis_cell(p.x, 0)
     }
 
-    /// The first position in cell order of cell `cell`.
-    pub(crate) fn cell_start(&self, cell: usize) -> usize {
-        self.cell_start[cell] as usize
-    }
-
     /// The cell holding position `k` in cell order, searching from `from`
     /// (a cell at or before it).
     pub(crate) fn cell_at(&self, k: usize, from: usize) -> usize {
@@ -232,25 +227,55 @@ impl UniformGrid {
         &self,
         cell: usize,
         reach: f32,
-        mut f: impl FnMut(std::ops::Range<usize>),
+        f: impl FnMut(std::ops::Range<usize>),
     ) -> usize {
         let (cx, cz) = (cell % self.dims[0], cell / self.dims[0]);
         let h = 1.0 / self.inv_cell;
-        let (lx, lz) = (self.origin.x + cx as f32 * h, self.origin.y + cz as f32 * h);
+        let low = self.origin + Vec2::new(cx as f32, cz as f32) * h;
+        let z0 = self.for_each_span_in_box((low, low + h), reach, f);
+        cz - z0
+    }
+
+    /// Calls `f` with the range of positions of each row of cells that may
+    /// hold an agent within `reach` on X-Z of `center`: a few agents more
+    /// than those in reach, where the spans of its cell hold those in
+    /// reach of any point of the cell (about twice as many when the reach
+    /// is near the cell size).
+    pub(crate) fn for_each_span_near(
+        &self,
+        center: Vec2,
+        reach: f32,
+        f: impl FnMut(std::ops::Range<usize>),
+    ) {
+        if !self.order.is_empty() {
+            self.for_each_span_in_box((center, center), reach, f);
+        }
+    }
+
+    /// Calls `f` with the range of positions of each row of cells that may
+    /// hold an agent within `reach` of the box `low..high` on X-Z; returns
+    /// the first row's index.
+    fn for_each_span_in_box(
+        &self,
+        (low, high): (Vec2, Vec2),
+        reach: f32,
+        mut f: impl FnMut(std::ops::Range<usize>),
+    ) -> usize {
+        let h = 1.0 / self.inv_cell;
         // Slack for the rounding of a position into its cell.
-        let magnitude = self.origin.abs().max_element() + lx.abs().max(lz.abs()) + h;
+        let magnitude = self.origin.abs().max_element() + low.abs().max_element() + h;
         let reach = reach + h * 1e-3 + magnitude * 8.0 * f32::EPSILON;
-        let x0 = self.axis_cell(lx - reach, 0);
-        let x1 = self.axis_cell(lx + h + reach, 0);
-        let z0 = self.axis_cell(lz - reach, 1);
-        let z1 = self.axis_cell(lz + h + reach, 1);
+        let x0 = self.axis_cell(low.x - reach, 0);
+        let x1 = self.axis_cell(high.x + reach, 0);
+        let z0 = self.axis_cell(low.y - reach, 1);
+        let z1 = self.axis_cell(high.y + reach, 1);
         for z in z0..=z1 {
             let row = z * self.dims[0];
             let start = self.cell_start[row + x0] as usize;
             let end = self.cell_start[row + x1 + 1] as usize;
             f(start..end);
         }
-        cz - z0
+        z0
     }
 
     /// Calls `f` with the index and position of every agent whose position
@@ -292,6 +317,41 @@ mod tests {
                 if (q.x - p.x).abs() <= 5.0 && (q.z - p.z).abs() <= 5.0 {
                     assert!(found.contains(&(j as u32)));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_spans_near_a_point_hold_every_agent_within_reach_of_it() {
+        let positions: Vec<Vec3> = (0..300)
+            .map(|i| {
+                let t = i as f32 * 0.61;
+                Vec3::new(t.cos() * 30.0 + 5.0, 0.0, (t * 1.3).sin() * 45.0)
+            })
+            .collect();
+        let mut grid = UniformGrid::default();
+        grid.rebuild(&positions, &vec![true; positions.len()], 4.0);
+        for reach in [0.5, 3.0, 9.0, 40.0] {
+            for q in positions.iter().step_by(7) {
+                let center = Vec2::new(q.x, q.z);
+                let mut found = Vec::new();
+                grid.for_each_span_near(center, reach, |span| {
+                    found.extend(span.map(|k| grid.order[k]));
+                });
+                for (j, r) in positions.iter().enumerate() {
+                    if Vec2::new(r.x, r.z).distance(center) <= reach {
+                        assert!(
+                            found.contains(&(j as u32)),
+                            "{j} within {reach} of {center}"
+                        );
+                    }
+                }
+                let cells_of_whole_cell = {
+                    let mut n = 0;
+                    grid.for_each_cell_span(grid.cell_index(center), reach, |s| n += s.len());
+                    n
+                };
+                assert!(found.len() <= cells_of_whole_cell);
             }
         }
     }

@@ -1,5 +1,5 @@
 //! The agents near one grid cell, copied into contiguous arrays: what the
-//! sense stage's kernels test, and the avoid stage's candidate neighbours.
+//! sense stage's kernels test.
 
 use super::agent_grid::{BLOCK, UniformGrid};
 

@@ -26,8 +26,7 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use crate::data::agent_grid::{BLOCK, UniformGrid};
-use crate::data::neighbourhood::Neighbourhood;
+use crate::data::agent_grid::UniformGrid;
 use crate::data::walls::Sweep;
 use crate::data::{Archetype, ArchetypeId, Avoidance, BodyMode, RayScratch, Walls};
 use crate::par::PAR_MIN;
@@ -44,11 +43,6 @@ const MOMENTUM: f32 = 0.45;
 /// Below this fraction of its top speed, an agent's preferred velocity
 /// counts as standing still.
 const RESTING: f32 = 0.05;
-
-/// Candidates tested together in the neighbour search (a neighbourhood
-/// has [`BLOCK`] points of padding, at least a block of these).
-const LANES: usize = 8;
-const _: () = assert!(BLOCK >= LANES);
 
 /// Largest angle the preferred velocity is turned by, radians.
 const PERTURBATION: f32 = 0.01;
@@ -74,33 +68,22 @@ struct Peer {
     resting: bool,
 }
 
-/// Scratch memory of one thread of the avoid stage.
-#[derive(Default)]
+/// Scratch memory of one chunk of the avoid stage.
+#[derive(Debug, Default)]
 struct Local {
     orca: OrcaScratch,
     rays: RayScratch,
-    /// The candidate neighbours of the cell whose agents are being computed.
-    candidates: Candidates,
     /// The nearest neighbours as [`neighbour_key`]s, nearest first.
     near: Vec<u64>,
     /// The keys of the candidates in reach, in no order (its length only
     /// grows: the candidate test writes a key for every candidate).
     hits: Vec<u64>,
+    /// The ranges of the grid's cell order holding the candidates.
+    spans: Vec<std::ops::Range<usize>>,
     neighbours: Vec<OrcaNeighbour>,
     /// Walls in reach: (distance, index), sorted.
     near_walls: Vec<(f32, u32)>,
     segments: Vec<OrcaSegment>,
-}
-
-/// Every agent in the cells within some reach of one cell, copied together
-/// as the sense stage copies them (a [`Neighbourhood`]), so that each agent
-/// of the cell tests them from contiguous memory (its agents are computed
-/// one after another, in cell order).
-#[derive(Default)]
-struct Candidates {
-    /// The cell, and the reach they were collected for (`None`: none yet).
-    key: Option<(usize, f32)>,
-    near: Neighbourhood,
 }
 
 /// What every agent's avoidance reads.
@@ -135,6 +118,8 @@ pub(crate) struct AvoidScratch {
     order: Vec<u32>,
     /// Every agent in the grid as a neighbour, in the grid's cell order.
     peers: Vec<Peer>,
+    /// Scratch memory of each chunk of [`PAR_MIN`] agents.
+    locals: Vec<Local>,
 }
 
 /// Runs the avoid stage over `world` with the neighbours in `grid`.
@@ -166,6 +151,7 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
         chosen,
         order,
         peers,
+        locals,
     } = scratch;
     gather_peers(
         grid,
@@ -202,25 +188,19 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
     }
     chosen.clear();
     chosen.resize(order.len(), None);
+    // One chunk of agents per scratch, kept between ticks: rayon's
+    // per-job scratch (`for_each_init`) allocated a hundred times a tick.
+    let chunks = order.len().div_ceil(PAR_MIN);
+    if locals.len() < chunks {
+        locals.resize_with(chunks, Local::default);
+    }
     chosen
-        .par_iter_mut()
-        .zip(order.par_iter())
+        .par_chunks_mut(PAR_MIN)
+        .zip(order.par_chunks(PAR_MIN))
+        .zip(locals.par_iter_mut())
         .enumerate()
-        .with_min_len(PAR_MIN)
-        .for_each_init(Local::default, |local, (k, (out, &slot))| {
-            let i = slot as usize;
-            if !ctx.alive[i] || ctx.body[i] != BodyMode::Simulated {
-                return;
-            }
-            let archetype = &ctx.archetypes[ctx.archetype_of[i].index()];
-            let Some(avoidance) = archetype.avoidance else {
-                return;
-            };
-            let preferred = ctx.preferred[i];
-            let v = avoid(&ctx, (i, k), (archetype, avoidance), preferred, local);
-            if v != preferred {
-                *out = Some(v);
-            }
+        .for_each(|(c, ((chosen, order), local))| {
+            avoid_chunk(&ctx, c * PAR_MIN, (order, chosen), local);
         });
     for (&slot, v) in order.iter().zip(chosen.iter()) {
         let Some(v) = *v else {
@@ -234,6 +214,38 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
             *f = d;
         }
         desired_velocity[i] = v;
+    }
+}
+
+/// Sets `chosen[k]` to the velocity the agent `order[k]` chooses, if it
+/// avoids and that differs from the one it prefers; `first` is the place
+/// of `order[0]` in the order of computation.
+fn avoid_chunk(
+    ctx: &Context<'_>,
+    first: usize,
+    (order, chosen): (&[u32], &mut [Option<Vec3>]),
+    local: &mut Local,
+) {
+    for (k, (out, &slot)) in chosen.iter_mut().zip(order).enumerate() {
+        let i = slot as usize;
+        if !ctx.alive[i] || ctx.body[i] != BodyMode::Simulated {
+            continue;
+        }
+        let archetype = &ctx.archetypes[ctx.archetype_of[i].index()];
+        let Some(avoidance) = archetype.avoidance else {
+            continue;
+        };
+        let preferred = ctx.preferred[i];
+        let v = avoid(
+            ctx,
+            (i, first + k),
+            (archetype, avoidance),
+            preferred,
+            local,
+        );
+        if v != preferred {
+            *out = Some(v);
+        }
     }
 }
 
@@ -322,6 +334,11 @@ fn push_neighbours(ctx: &Context<'_>, (i, avoidance): (usize, Avoidance), local:
 /// nearest first too; left in cell order, the crossing demo was 10% slower
 /// and more crowded (the order decides the velocity ORCA falls back on
 /// when none is permitted).
+///
+/// The candidates are the grid's cells around the agent itself, read in
+/// place: about 30 in the 10k battle, where the cells around its whole
+/// cell held 65 (copying those together, as the sense stage does for its
+/// longer reach, paid for itself over only two or three agents a cell).
 fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), local: &mut Local) {
     let near = &mut local.near;
     near.clear();
@@ -329,28 +346,28 @@ fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), lo
     if k == 0 || reach.is_nan() || reach < 0.0 {
         return;
     }
-    let candidates = &mut local.candidates;
-    candidates.load(grid, me, reach);
     let (px, pz, r2) = (grid.xs[me], grid.zs[me], reach * reach);
-    let Neighbourhood {
-        xs, zs, pos, len, ..
-    } = &candidates.near;
-    // Every candidate is written and counted only when in reach: a branch
-    // per candidate would mispredict for about one in five. Whole blocks
-    // of LANES: the padding (points at infinity) is never in reach.
-    let lanes = len.div_ceil(LANES) * LANES;
-    let hits = &mut local.hits;
-    if hits.len() < lanes {
-        hits.resize(lanes, 0);
+    let spans = &mut local.spans;
+    spans.clear();
+    let mut total = 0;
+    grid.for_each_span_near(Vec2::new(px, pz), reach, |span| {
+        total += span.len();
+        spans.push(span);
+    });
+    if local.hits.len() < total {
+        local.hits.resize(total, 0);
     }
+    let hits = &mut local.hits[..];
     let mut taken = 0;
-    let blocks = xs[..lanes].chunks_exact(LANES).zip(zs.chunks_exact(LANES));
-    for ((xs, zs), pos) in blocks.zip(pos.chunks_exact(LANES)) {
-        for l in 0..LANES {
-            let (dx, dz) = (xs[l] - px, zs[l] - pz);
+    for span in spans.iter() {
+        let (xs, zs) = (&grid.xs[span.clone()], &grid.zs[span.clone()]);
+        // Every candidate is written and counted only when in reach: a
+        // branch per candidate would mispredict for about one in five.
+        for (k, (&x, &z)) in span.clone().zip(xs.iter().zip(zs)) {
+            let (dx, dz) = (x - px, z - pz);
             let d2 = dx * dx + dz * dz;
-            hits[taken] = neighbour_key(d2, pos[l]);
-            taken += usize::from(d2 <= r2 && pos[l] as usize != me);
+            hits[taken] = neighbour_key(d2, k as u32);
+            taken += usize::from(d2 <= r2 && k != me);
         }
     }
     // The keys name places in cell order; ties go by slot: swap the place
@@ -372,23 +389,6 @@ fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), lo
     };
     kept.sort_unstable();
     near.extend_from_slice(kept);
-}
-
-impl Candidates {
-    /// Makes these the candidates of the cell of the agent at place `me`
-    /// in `grid`'s cell order, for `reach`, unless they already are.
-    fn load(&mut self, grid: &UniformGrid, me: usize, reach: f32) {
-        let from = self.key.map_or(0, |(cell, _)| cell);
-        let cell = if grid.cell_start(from) <= me {
-            grid.cell_at(me, from)
-        } else {
-            grid.cell_of_position(me)
-        };
-        if self.key != Some((cell, reach)) {
-            self.key = Some((cell, reach));
-            self.near.load(grid, cell, reach);
-        }
-    }
 }
 
 /// Fills `peers` with every agent of `grid`, in its cell order.
