@@ -99,6 +99,36 @@ fn validate_reports_script_syntax_errors_with_file_and_line() {
 }
 
 #[test]
+fn a_script_outside_the_content_folder_is_named_without_the_climb() {
+    let dir = tempfile::tempdir().unwrap();
+    let (content, scripts) = (dir.path().join("content/demo"), dir.path().join("scripts"));
+    std::fs::create_dir_all(&content).unwrap();
+    std::fs::create_dir_all(&scripts).unwrap();
+    std::fs::write(
+        scripts.join("bad.lua"),
+        "function decide(agent)\n  retur\nend\n",
+    )
+    .unwrap();
+    std::fs::write(
+        content.join("level.ron"),
+        r#"(format: 2, factions: [(name: "red")], archetypes: { "guard": (script: "../../scripts/bad.lua") }, agents: [])"#,
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kiai"))
+        .args(["validate", "content/demo/level.ron"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let errors: Vec<&str> = stdout.lines().filter(|l| l.contains(": error: ")).collect();
+    assert_eq!(errors.len(), 1, "{stdout}");
+    assert!(
+        errors[0].starts_with("scripts/bad.lua:3:1: error: "),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn run_watch_reloads_an_edited_script_within_a_second() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("s.lua");

@@ -27,7 +27,8 @@ pub struct ScriptRef {
     pub index: usize,
     /// The archetype's name.
     pub archetype: String,
-    /// The script file, resolved against the content file's directory.
+    /// The script file, resolved against the content file's directory
+    /// ([`script_path`](crate::script_path)).
     pub path: std::path::PathBuf,
     /// The script's text when it came bundled in a pack (then `path` need
     /// not exist).
@@ -212,7 +213,7 @@ impl Content {
             .map(|(index, archetype, script)| ScriptRef {
                 index,
                 archetype: archetype.to_owned(),
-                path: dir.join(script),
+                path: crate::script_path(dir, script),
                 bundled: self.pack().and_then(|p| {
                     p.scripts
                         .iter()

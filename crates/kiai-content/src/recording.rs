@@ -150,7 +150,7 @@ impl Recording {
                 Some(ScriptRef {
                     index,
                     archetype: name.to_owned(),
-                    path: dir.join(script),
+                    path: crate::script_path(dir, script),
                     bundled,
                 })
             })

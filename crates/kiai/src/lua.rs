@@ -76,7 +76,7 @@ pub fn document_scripts(def: &ContentDef, dir: &Path) -> Vec<ScriptRef> {
             Some(ScriptRef {
                 index,
                 archetype: name.to_owned(),
-                path: dir.join(a.script.as_deref()?),
+                path: kiai_content::script_path(dir, a.script.as_deref()?),
                 bundled: None,
             })
         })
