@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use kiai::fork::{Branch, Difference, Fork, Report};
+use kiai::fork::{Difference, Fork, Report};
 use kiai_content::Content;
 use kiai_content::events::EventsDef;
 use kiai_content::recording::Recording;
@@ -193,42 +193,12 @@ fn summary(args: &ForkArgs, r: &Report) -> anyhow::Result<()> {
         .partition(|d| matches!(d, Difference::Count { .. }));
     let mut lines: Vec<String> = Vec::new();
     for d in rest.iter().take(SHOWN).chain(&counts) {
+        let text = d.describe(str::to_owned);
         lines.push(match d {
-            Difference::State {
-                agent,
-                tick,
-                base,
-                fork,
-            } => {
-                let s = |x: &str| {
-                    if x.is_empty() {
-                        "gone".to_owned()
-                    } else {
-                        x.to_owned()
-                    }
-                };
-                format!(
-                    "  tick {tick:<6} {agent}: {} in base, {} in fork",
-                    s(base),
-                    s(fork)
-                )
+            Difference::State { tick, .. } | Difference::Sees { tick, .. } => {
+                format!("  tick {tick:<6} {text}")
             }
-            Difference::Sees {
-                agent,
-                target,
-                sense,
-                branch,
-                tick,
-            } => {
-                let only = match branch {
-                    Branch::Base => "base only",
-                    Branch::Fork => "fork only",
-                };
-                format!("  tick {tick:<6} {agent} {sense} senses {target} ({only})")
-            }
-            Difference::Count { state, base, fork } => {
-                format!("  at end      {state}: {base} in base, {fork} in fork")
-            }
+            Difference::Count { .. } => format!("  at end      {text}"),
         });
     }
     if rest.len() > SHOWN {

@@ -246,47 +246,19 @@ pub struct Line {
     pub text: String,
 }
 
-/// `difference` in words, as `kiai fork` prints it.
+/// `difference` in words, as `kiai fork` prints it but with the states
+/// in words (`random walk`), as the rest of the editor writes them.
 pub fn line(difference: &Difference) -> Line {
-    match difference {
-        Difference::State {
-            agent,
-            tick,
-            base,
-            fork,
-        } => {
-            let s = |x: &str| if x.is_empty() { "gone" } else { x }.replace('_', " ");
-            Line {
-                tick: Some(*tick),
-                agent: Some(agent.clone()),
-                text: format!("{agent}: {} in base, {} in fork", s(base), s(fork)),
-            }
+    let (tick, agent) = match difference {
+        Difference::State { agent, tick, .. } | Difference::Sees { agent, tick, .. } => {
+            (Some(*tick), Some(agent.clone()))
         }
-        Difference::Sees {
-            agent,
-            target,
-            sense,
-            branch,
-            tick,
-        } => {
-            let only = match branch {
-                Branch::Base => "base only",
-                Branch::Fork => "fork only",
-            };
-            Line {
-                tick: Some(*tick),
-                agent: Some(agent.clone()),
-                text: format!("{agent} {sense} senses {target} ({only})"),
-            }
-        }
-        Difference::Count { state, base, fork } => Line {
-            tick: None,
-            agent: None,
-            text: format!(
-                "{}: {base} in base, {fork} in fork",
-                state.replace('_', " ")
-            ),
-        },
+        Difference::Count { .. } => (None, None),
+    };
+    Line {
+        tick,
+        agent,
+        text: difference.describe(|state| state.replace('_', " ")),
     }
 }
 

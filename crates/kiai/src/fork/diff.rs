@@ -66,6 +66,49 @@ pub enum Difference {
     },
 }
 
+impl Difference {
+    /// What differs, in words, without its tick: `guard_1: chase in base,
+    /// evade in fork` (`gone` for an agent not in the world), `guard_1
+    /// eyes senses thief (fork only)`, `chase: 3 in base, 2 in fork`.
+    /// `state` writes a state's name: `kiai fork` keeps the names content
+    /// and `kiai run` use (`random_walk`), the editor writes them in
+    /// words (`random walk`), as each does everywhere else.
+    pub fn describe(&self, state: impl Fn(&str) -> String) -> String {
+        match self {
+            Difference::State {
+                agent, base, fork, ..
+            } => {
+                let name = |x: &str| {
+                    if x.is_empty() {
+                        "gone".to_owned()
+                    } else {
+                        state(x)
+                    }
+                };
+                format!("{agent}: {} in base, {} in fork", name(base), name(fork))
+            }
+            Difference::Sees {
+                agent,
+                target,
+                sense,
+                branch,
+                ..
+            } => {
+                let only = match branch {
+                    Branch::Base => "base only",
+                    Branch::Fork => "fork only",
+                };
+                format!("{agent} {sense} senses {target} ({only})")
+            }
+            Difference::Count {
+                state: name,
+                base,
+                fork,
+            } => format!("{}: {base} in base, {fork} in fork", state(name)),
+        }
+    }
+}
+
 /// (observer, sense, target) names.
 type Pair = (String, String, String);
 
@@ -242,4 +285,39 @@ pub(crate) fn counts(run: &Driver) -> BTreeMap<String, usize> {
         *out.entry(s).or_default() += 1;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences_read_the_same_with_either_way_of_naming_states() {
+        let state = Difference::State {
+            agent: "guard_1".into(),
+            tick: 40,
+            base: "random_walk".into(),
+            fork: String::new(),
+        };
+        let sees = Difference::Sees {
+            agent: "guard_1".into(),
+            target: "thief".into(),
+            sense: "eyes".into(),
+            branch: Branch::Fork,
+            tick: 41,
+        };
+        let count = Difference::Count {
+            state: "random_walk".into(),
+            base: 3,
+            fork: 2,
+        };
+        let names = |d: &Difference| d.describe(str::to_owned);
+        let words = |d: &Difference| d.describe(|s| s.replace('_', " "));
+        assert_eq!(names(&state), "guard_1: random_walk in base, gone in fork");
+        assert_eq!(words(&state), "guard_1: random walk in base, gone in fork");
+        assert_eq!(names(&sees), "guard_1 eyes senses thief (fork only)");
+        assert_eq!(words(&sees), names(&sees));
+        assert_eq!(names(&count), "random_walk: 3 in base, 2 in fork");
+        assert_eq!(words(&count), "random walk: 3 in base, 2 in fork");
+    }
 }
