@@ -70,6 +70,6 @@ pub use locate::{Pos, SpanIndex};
 pub use nav::{DEFAULT_COST_LIST, NavMap, build_nav};
 pub use pack::{Pack, PackError};
 pub use save::{backup_path, pack_to_ron, save, save_preserving, write_atomic};
-pub use script_path::script_path;
+pub use script_path::{lexically_normal, script_path};
 pub use validate::validate;
 pub use write::{Layout, WriteError, Written, to_ron, to_ron_preserving};

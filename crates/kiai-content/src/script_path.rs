@@ -30,8 +30,11 @@ pub fn script_path(dir: &Path, script: &str) -> PathBuf {
 }
 
 /// `path` with `.` components dropped and each `name/..` pair removed,
-/// without asking the file system (leading `..`s and a root stay).
-fn lexically_normal(path: &Path) -> PathBuf {
+/// without asking the file system (leading `..`s and a root stay; `.` for
+/// nothing left). Where a directory before a `..` is a symbolic link, the
+/// result names another file: check on disk before opening it
+/// ([`script_path`] does).
+pub fn lexically_normal(path: &Path) -> PathBuf {
     let mut out: Vec<Component<'_>> = Vec::new();
     for c in path.components() {
         match c {

@@ -19,7 +19,7 @@ mod check;
 mod coverage;
 mod why;
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use kiai_content::Pos;
@@ -252,18 +252,7 @@ fn first_failure(scenario: &Scenario, checks: &mut [Check<'_>]) -> Option<Failur
 /// (`tests/scenarios/../../content/demo/arena.ron` reads
 /// `content/demo/arena.ron`).
 pub fn tidy_path(path: &Path) -> String {
-    let mut out: Vec<Component<'_>> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out.iter()
-        .collect::<PathBuf>()
+    kiai_content::lexically_normal(path)
         .to_string_lossy()
         .replace('\\', "/")
 }
