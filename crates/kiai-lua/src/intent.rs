@@ -59,9 +59,15 @@ pub(crate) fn parse_intent(v: &[Value; 5], world: &World) -> Result<Intent, Stri
     build_intent(&state, &target, goal, world)
 }
 
+/// The keys of an intent table.
+const KEYS: [&str; 4] = ["state", "target", "goal", "label"];
+
 /// Parses `{state=, target=, goal={x,y,z}, label=}`.
 fn parse_table(t: &mlua::Table, world: &World) -> Result<Intent, String> {
     let state: Value = t.raw_get("state").map_err(|e| e.to_string())?;
+    if state.is_nil() {
+        return Err(without_state(t));
+    }
     let target: Value = t.raw_get("target").map_err(|e| e.to_string())?;
     let goal = match t.raw_get::<Value>("goal").map_err(|e| e.to_string())? {
         Value::Nil => None,
@@ -90,6 +96,29 @@ fn parse_table(t: &mlua::Table, world: &World) -> Result<Intent, String> {
         }
     }
     Ok(intent)
+}
+
+/// Why an intent table without `state` is refused, naming the keys it has
+/// that an intent does not read (a misspelt `state` is the usual cause).
+fn without_state(t: &mlua::Table) -> String {
+    let mut unknown: Vec<String> = t
+        .pairs::<Value, Value>()
+        .filter_map(|pair| match pair {
+            Ok((Value::String(k), _)) => Some(k.to_string_lossy()),
+            _ => None,
+        })
+        .filter(|k| !KEYS.contains(&k.as_str()))
+        .collect();
+    unknown.sort();
+    let expected = "state = \"chase\", \"evade\", \"random_walk\" or a name of your own";
+    match unknown.as_slice() {
+        [] => format!("the intent table has no state ({expected})"),
+        keys => format!(
+            "the intent table has no state ({expected}); an intent has no `{}` (its keys: {})",
+            keys.join("`, `"),
+            KEYS.join(", ")
+        ),
+    }
 }
 
 fn label_text(s: &str) -> Result<String, String> {

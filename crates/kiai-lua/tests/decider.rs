@@ -168,6 +168,36 @@ fn an_invalid_result_is_reported_where_decide_is_defined_before_and_after_a_relo
 }
 
 #[test]
+fn an_intent_table_without_state_names_the_keys_an_intent_does_not_read() {
+    let (mut world, mut d, _, mut p) =
+        guarded("function decide() return { kind = 'chase', target = nil } end");
+    p.tick(&mut world, &mut d);
+    let reports = d.take_reports();
+    let first = reports.first().map(|r| r.error.to_string());
+    assert_eq!(
+        first.as_deref(),
+        Some(
+            "guard.lua:1: decide returned an invalid intent: the intent table has no state \
+             (state = \"chase\", \"evade\", \"random_walk\" or a name of your own); an intent \
+             has no `kind` (its keys: state, target, goal, label)"
+        ),
+        "{reports:?}"
+    );
+    let (mut world, mut d, _, mut p) = guarded("function decide() return {} end");
+    p.tick(&mut world, &mut d);
+    let reports = d.take_reports();
+    assert!(
+        reports
+            .first()
+            .is_some_and(|r| r.error.to_string().ends_with(
+                "the intent table has no state (state = \"chase\", \"evade\", \"random_walk\" or a \
+             name of your own)"
+            )),
+        "{reports:?}"
+    );
+}
+
+#[test]
 fn check_syntax_reports_file_line_message() {
     let e = kiai_lua::check_syntax("scripts/x.lua", "local a = \nfunction(").unwrap_err();
     assert_eq!(e.file, "scripts/x.lua");
