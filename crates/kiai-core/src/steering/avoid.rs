@@ -32,7 +32,10 @@ use crate::data::{Archetype, ArchetypeId, Avoidance, BodyMode, RayScratch, Walls
 use crate::par::PAR_MIN;
 use crate::world::{Agents, World};
 
-use super::orca::{OrcaAgent, OrcaNeighbour, OrcaScratch, OrcaSegment, compute_velocity};
+use super::orca::{
+    LANES, LaneBlocks, Lanes, OrcaAgent, OrcaNeighbour, OrcaScratch, OrcaSegment,
+    compute_velocity_of,
+};
 use super::smallest;
 
 /// How much of the avoidance moves from a moving agent to a standing one
@@ -80,7 +83,8 @@ struct Local {
     hits: Vec<u64>,
     /// The ranges of the grid's cell order holding the candidates.
     spans: Vec<std::ops::Range<usize>>,
-    neighbours: Vec<OrcaNeighbour>,
+    /// The neighbours in `near`'s order, as ORCA's lanes.
+    lanes: Vec<Lanes>,
     /// Walls in reach: (distance, index), sorted.
     near_walls: Vec<(f32, u32)>,
     segments: Vec<OrcaSegment>,
@@ -279,9 +283,12 @@ fn avoid(
     let floor = ctx.positions[i].y + Sweep::STEP_HEIGHT;
     nearest_walls(ctx.walls, (me.position, wall_reach, floor), local);
     push_neighbours(ctx, (i, avoidance), local);
-    let v = compute_velocity(
+    let v = compute_velocity_of(
         &me,
-        &local.neighbours,
+        &LaneBlocks {
+            blocks: &local.lanes,
+            count: local.near.len(),
+        },
         &local.segments,
         ctx.dt,
         &mut local.orca,
@@ -289,8 +296,9 @@ fn avoid(
     Vec3::new(v.x, preferred.y, v.y)
 }
 
-/// Fills `local.neighbours` with the agents of `local.near`, each with
-/// the share of avoiding it agent `i` takes.
+/// Fills `local.lanes` with the agents of `local.near`, each with the
+/// share of avoiding it agent `i` takes, written straight into ORCA's
+/// lanes (records copied into lanes cost a copy per neighbour).
 fn push_neighbours(ctx: &Context<'_>, (i, avoidance): (usize, Avoidance), local: &mut Local) {
     let mine = ctx
         .grid
@@ -298,8 +306,11 @@ fn push_neighbours(ctx: &Context<'_>, (i, avoidance): (usize, Avoidance), local:
         .get(i)
         .and_then(|&at| ctx.peers.get(at as usize));
     let (my_pace, i_rest) = mine.map_or((0.0, false), |m| (m.pace, m.resting));
-    local.neighbours.clear();
-    for &key in &local.near {
+    local.lanes.clear();
+    local
+        .lanes
+        .resize(local.near.len().div_ceil(LANES), Lanes::default());
+    for (j, &key) in local.near.iter().enumerate() {
         let slot = key as u32 as usize;
         let peer = &ctx.peers[ctx.grid.rank[slot] as usize];
         let responsibility = match peer.gives_way {
@@ -317,12 +328,15 @@ fn push_neighbours(ctx: &Context<'_>, (i, avoidance): (usize, Avoidance), local:
             }
             None => 1.0,
         };
-        local.neighbours.push(OrcaNeighbour {
-            position: peer.position,
-            velocity: peer.velocity,
-            radius: peer.radius,
-            responsibility,
-        });
+        local.lanes[j / LANES].set(
+            j % LANES,
+            &OrcaNeighbour {
+                position: peer.position,
+                velocity: peer.velocity,
+                radius: peer.radius,
+                responsibility,
+            },
+        );
     }
 }
 

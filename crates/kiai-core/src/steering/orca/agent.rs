@@ -38,7 +38,7 @@ pub struct OrcaAgent {
 /// An agent's values as the solver reads them: every field finite and in
 /// range (see [`Agent::read`]).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Agent {
+pub(crate) struct Agent {
     pub(super) position: Vec2,
     pub(super) velocity: Vec2,
     pub(super) radius: f32,

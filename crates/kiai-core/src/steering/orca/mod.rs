@@ -144,6 +144,8 @@ mod solve;
 pub use agent::{MAX_TIME, MIN_TIME, OrcaAgent};
 pub use half_plane::HalfPlane;
 pub use neighbour::OrcaNeighbour;
+pub(crate) use neighbour::{LANES, LaneBlocks, Lanes};
 pub use scratch::OrcaScratch;
 pub use segment::OrcaSegment;
 pub use solve::compute_velocity;
+pub(crate) use solve::compute_velocity_of;

@@ -29,7 +29,42 @@ pub struct OrcaNeighbour {
 /// the width of the SSE2 registers every x86-64 processor has (the compiler
 /// turns the loops over lanes into packed instructions; each lane computes
 /// exactly what it would alone).
-const LANES: usize = 4;
+pub(crate) const LANES: usize = 4;
+
+/// Where one call's neighbours come from: records, or [`LaneBlocks`]
+/// (the avoid stage writes them so, saving a copy per neighbour). A
+/// trait, not an enum, so that each kind compiles to its own loop.
+pub(crate) trait Neighbours {
+    /// Appends their half-planes to `lines`, in order (see
+    /// [`push_neighbour_half_planes`]).
+    fn push_half_planes(&self, agent: &Agent, lines: &mut Vec<HalfPlane>);
+}
+
+impl Neighbours for [OrcaNeighbour] {
+    #[inline(always)]
+    fn push_half_planes(&self, agent: &Agent, lines: &mut Vec<HalfPlane>) {
+        push_neighbour_half_planes(agent, self, lines);
+    }
+}
+
+/// `count` neighbours already in lanes, [`LANES`] a block; lanes past
+/// `count` have a zero responsibility.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaneBlocks<'a> {
+    pub(crate) blocks: &'a [Lanes],
+    pub(crate) count: usize,
+}
+
+impl Neighbours for LaneBlocks<'_> {
+    #[inline(always)]
+    fn push_half_planes(&self, agent: &Agent, lines: &mut Vec<HalfPlane>) {
+        lines.reserve(self.count);
+        for (b, lanes) in self.blocks.iter().enumerate() {
+            let n = self.count.saturating_sub(b * LANES).min(LANES);
+            push_lanes(agent, lanes, n, lines);
+        }
+    }
+}
 
 /// Appends to `lines` the half-plane of each neighbour, in order: the
 /// velocities that avoid it for `1 / inv_horizon` seconds, moved its
@@ -44,7 +79,7 @@ const LANES: usize = 4;
 /// no direction; the agent is then pushed away from the neighbour's centre,
 /// or, the centres coinciding too, along its preferred velocity, or `+x`.
 #[inline(always)]
-pub(super) fn push_neighbour_half_planes(
+fn push_neighbour_half_planes(
     agent: &Agent,
     neighbours: &[OrcaNeighbour],
     lines: &mut Vec<HalfPlane>,
@@ -52,19 +87,40 @@ pub(super) fn push_neighbour_half_planes(
     lines.reserve(neighbours.len());
     for chunk in neighbours.chunks(LANES) {
         let planes = Lanes::load(chunk).half_planes(agent);
-        for (k, n) in chunk.iter().enumerate() {
-            if !planes.taken[k] {
-                continue;
-            }
-            let plane = HalfPlane {
-                point: Vec2::new(planes.point_x[k], planes.point_y[k]),
-                direction: Vec2::new(planes.direction_x[k], planes.direction_y[k]),
-            };
-            if plane.is_finite() {
-                lines.push(plane);
-            } else if let Some(plane) = without_direction(agent, n) {
-                lines.push(plane);
-            }
+        push_planes(agent, &planes, chunk.len(), lines, |k| chunk[k]);
+    }
+}
+
+/// Appends the half-planes of the first `n` lanes of `lanes`.
+#[inline(always)]
+fn push_lanes(agent: &Agent, lanes: &Lanes, n: usize, lines: &mut Vec<HalfPlane>) {
+    let planes = lanes.half_planes(agent);
+    push_planes(agent, &planes, n, lines, |k| lanes.get(k));
+}
+
+/// Appends the half-planes of the first `n` lanes of `planes`;
+/// `neighbour(k)` is lane `k`'s neighbour, read only when its half-plane
+/// came out without a direction.
+#[inline(always)]
+fn push_planes(
+    agent: &Agent,
+    planes: &Planes,
+    n: usize,
+    lines: &mut Vec<HalfPlane>,
+    neighbour: impl Fn(usize) -> OrcaNeighbour,
+) {
+    for k in 0..n.min(LANES) {
+        if !planes.taken[k] {
+            continue;
+        }
+        let plane = HalfPlane {
+            point: Vec2::new(planes.point_x[k], planes.point_y[k]),
+            direction: Vec2::new(planes.direction_x[k], planes.direction_y[k]),
+        };
+        if plane.is_finite() {
+            lines.push(plane);
+        } else if let Some(plane) = without_direction(agent, &neighbour(k)) {
+            lines.push(plane);
         }
     }
 }
@@ -72,13 +128,13 @@ pub(super) fn push_neighbour_half_planes(
 /// Up to [`LANES`] neighbours, one array per field; unused lanes have a
 /// zero responsibility.
 #[derive(Clone, Copy, Debug, Default)]
-struct Lanes {
-    position_x: [f32; LANES],
-    position_y: [f32; LANES],
-    velocity_x: [f32; LANES],
-    velocity_y: [f32; LANES],
-    radius: [f32; LANES],
-    responsibility: [f32; LANES],
+pub(crate) struct Lanes {
+    pub(crate) position_x: [f32; LANES],
+    pub(crate) position_y: [f32; LANES],
+    pub(crate) velocity_x: [f32; LANES],
+    pub(crate) velocity_y: [f32; LANES],
+    pub(crate) radius: [f32; LANES],
+    pub(crate) responsibility: [f32; LANES],
 }
 
 /// The half-planes of one [`Lanes`], and which lanes count.
@@ -93,16 +149,34 @@ struct Planes {
 }
 
 impl Lanes {
+    /// Lane `k` as a record (inlined: a call taking the lanes' address
+    /// kept them out of registers, a quarter slower on records).
+    #[inline(always)]
+    fn get(&self, k: usize) -> OrcaNeighbour {
+        OrcaNeighbour {
+            position: Vec2::new(self.position_x[k], self.position_y[k]),
+            velocity: Vec2::new(self.velocity_x[k], self.velocity_y[k]),
+            radius: self.radius[k],
+            responsibility: self.responsibility[k],
+        }
+    }
+
+    /// Sets lane `k` to `n`.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, k: usize, n: &OrcaNeighbour) {
+        self.position_x[k] = n.position.x;
+        self.position_y[k] = n.position.y;
+        self.velocity_x[k] = n.velocity.x;
+        self.velocity_y[k] = n.velocity.y;
+        self.radius[k] = n.radius;
+        self.responsibility[k] = n.responsibility;
+    }
+
     #[inline(always)]
     fn load(chunk: &[OrcaNeighbour]) -> Lanes {
         let mut lanes = Lanes::default();
         for (k, n) in chunk.iter().enumerate().take(LANES) {
-            lanes.position_x[k] = n.position.x;
-            lanes.position_y[k] = n.position.y;
-            lanes.velocity_x[k] = n.velocity.x;
-            lanes.velocity_y[k] = n.velocity.y;
-            lanes.radius[k] = n.radius;
-            lanes.responsibility[k] = n.responsibility;
+            lanes.set(k, n);
         }
         lanes
     }

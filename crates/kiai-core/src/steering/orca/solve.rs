@@ -6,7 +6,7 @@ use glam::Vec2;
 use super::agent::{Agent, OrcaAgent};
 use super::fallback::least_violation;
 use super::half_plane::HalfPlane;
-use super::neighbour::{OrcaNeighbour, push_neighbour_half_planes};
+use super::neighbour::{Neighbours, OrcaNeighbour};
 use super::program::{Goal, Program, solve};
 use super::scratch::OrcaScratch;
 use super::segment::{OrcaSegment, push_segment_half_plane};
@@ -27,6 +27,18 @@ use super::segment::{OrcaSegment, push_segment_half_plane};
 pub fn compute_velocity(
     agent: &OrcaAgent,
     neighbours: &[OrcaNeighbour],
+    walls: &[OrcaSegment],
+    time_step: f32,
+    scratch: &mut OrcaScratch,
+) -> Vec2 {
+    compute_velocity_of(agent, neighbours, walls, time_step, scratch)
+}
+
+/// [`compute_velocity`] for neighbours as records or already in lanes.
+#[inline(always)]
+pub(crate) fn compute_velocity_of<N: Neighbours + ?Sized>(
+    agent: &OrcaAgent,
+    neighbours: &N,
     walls: &[OrcaSegment],
     time_step: f32,
     scratch: &mut OrcaScratch,
@@ -81,10 +93,10 @@ pub fn compute_velocity(
 /// Fills `lines` with the walls' half-planes (projected from
 /// `wall_velocity`), then the neighbours'; returns how many are the walls'.
 #[inline(always)]
-fn push_half_planes(
+fn push_half_planes<N: Neighbours + ?Sized>(
     agent: &Agent,
     wall_velocity: Vec2,
-    neighbours: &[OrcaNeighbour],
+    neighbours: &N,
     walls: &[OrcaSegment],
     lines: &mut Vec<HalfPlane>,
 ) -> usize {
@@ -92,6 +104,6 @@ fn push_half_planes(
         push_segment_half_plane(agent, wall_velocity, wall, lines);
     }
     let fixed = lines.len();
-    push_neighbour_half_planes(agent, neighbours, lines);
+    neighbours.push_half_planes(agent, lines);
     fixed
 }
