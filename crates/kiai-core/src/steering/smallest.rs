@@ -28,12 +28,12 @@ pub(crate) fn keep_smallest(keys: &[u64], k: usize, out: &mut Vec<u64>) {
     let mut blocks = keys.chunks(WIDTH);
     if let Some(first) = blocks.next() {
         best[..first.len()].copy_from_slice(first);
-        sort(&mut best);
+        sort_up_to(&mut best, first.len());
     }
     for block in blocks {
         let mut next = [u64::MAX; WIDTH];
         next[..block.len()].copy_from_slice(block);
-        sort(&mut next);
+        sort_up_to(&mut next, block.len());
         // The smaller of each pair of the one ascending and the other
         // descending are the 16 smallest of both, rising then falling.
         for (b, n) in best.iter_mut().zip(next.iter().rev()) {
@@ -46,10 +46,39 @@ pub(crate) fn keep_smallest(keys: &[u64], k: usize, out: &mut Vec<u64>) {
 
 /// Puts the smaller of `v[i]` and `v[j]` at `i`, the larger at `j`.
 #[inline(always)]
-fn exchange(v: &mut [u64; WIDTH], i: usize, j: usize) {
+fn exchange<const N: usize>(v: &mut [u64; N], i: usize, j: usize) {
     let (a, b) = (v[i], v[j]);
     v[i] = a.min(b);
     v[j] = a.max(b);
+}
+
+/// Sorts `v`, whose keys past the first `n` are `u64::MAX`: the first
+/// [`HALF`] alone when the rest are all `u64::MAX` (a fifth of the
+/// agents in the 10k battle have at most 8 neighbours in reach).
+#[inline(always)]
+fn sort_up_to(v: &mut [u64; WIDTH], n: usize) {
+    match v.first_chunk_mut::<HALF>() {
+        Some(low) if n <= HALF => sort_half(low),
+        _ => sort(v),
+    }
+}
+
+/// Keys the small network sorts.
+const HALF: usize = 8;
+
+/// Sorts `v` ascending: a sorting network for 8 inputs, 19
+/// compare-exchanges in 6 layers (the smallest known, Knuth's), checked
+/// on every 0/1 input like [`sort`].
+#[inline(always)]
+fn sort_half(v: &mut [u64; HALF]) {
+    exchanges!(v;
+        (0, 2), (1, 3), (4, 6), (5, 7),
+        (0, 4), (1, 5), (2, 6), (3, 7),
+        (0, 1), (2, 3), (4, 5), (6, 7),
+        (2, 4), (3, 5),
+        (1, 4), (3, 6),
+        (1, 2), (3, 4), (5, 6),
+    );
 }
 
 /// Sorts `v` ascending: a sorting network for 16 inputs, 60
@@ -98,6 +127,18 @@ mod tests {
             }
             sort(&mut v);
             assert!(v.is_sorted(), "{bits:016b} -> {v:?}");
+        }
+    }
+
+    #[test]
+    fn the_small_network_sorts_every_zero_one_input() {
+        for bits in 0..1u32 << HALF {
+            let mut v = [0; HALF];
+            for (i, x) in v.iter_mut().enumerate() {
+                *x = u64::from(bits >> i & 1);
+            }
+            sort_half(&mut v);
+            assert!(v.is_sorted(), "{bits:08b} -> {v:?}");
         }
     }
 
