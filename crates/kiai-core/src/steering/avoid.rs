@@ -375,22 +375,18 @@ fn nearest_neighbours(ctx: &Context<'_>, me: usize, (reach, k): (f32, usize), lo
     let mut taken = 0;
     for span in spans.iter() {
         let (xs, zs) = (&grid.xs[span.clone()], &grid.zs[span.clone()]);
+        let slots = &grid.order[span.clone()];
         // Every candidate is written and counted only when in reach: a
         // branch per candidate would mispredict for about one in five.
-        for (k, (&x, &z)) in span.clone().zip(xs.iter().zip(zs)) {
+        // Keys carry slots, so that ties go by slot.
+        for (k, ((&x, &z), &slot)) in span.clone().zip(xs.iter().zip(zs).zip(slots)) {
             let (dx, dz) = (x - px, z - pz);
             let d2 = dx * dx + dz * dz;
-            hits[taken] = neighbour_key(d2, k as u32);
+            hits[taken] = neighbour_key(d2, slot);
             taken += usize::from(d2 <= r2 && k != me);
         }
     }
-    // The keys name places in cell order; ties go by slot: swap the place
-    // for the agent's slot, keeping the distance.
     let hits = &mut hits[..taken];
-    for key in hits.iter_mut() {
-        let slot = grid.order[*key as u32 as usize];
-        *key = (*key & !u64::from(u32::MAX)) | u64::from(slot);
-    }
     if k <= smallest::WIDTH {
         smallest::keep_smallest(hits, k, near);
         return;
