@@ -118,28 +118,27 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    #[test]
-    fn the_network_sorts_every_zero_one_input() {
-        for bits in 0..1u32 << WIDTH {
-            let mut v = [0; WIDTH];
+    /// Asserts that `network` sorts every input of N zeros and ones, which
+    /// by the 0-1 principle proves it sorts any input.
+    fn sorts_every_zero_one_input<const N: usize>(network: fn(&mut [u64; N])) {
+        for bits in 0..1u32 << N {
+            let mut v = [0; N];
             for (i, x) in v.iter_mut().enumerate() {
                 *x = u64::from(bits >> i & 1);
             }
-            sort(&mut v);
-            assert!(v.is_sorted(), "{bits:016b} -> {v:?}");
+            network(&mut v);
+            assert!(v.is_sorted(), "{bits:b} -> {v:?}");
         }
     }
 
     #[test]
+    fn the_network_sorts_every_zero_one_input() {
+        sorts_every_zero_one_input(sort);
+    }
+
+    #[test]
     fn the_small_network_sorts_every_zero_one_input() {
-        for bits in 0..1u32 << HALF {
-            let mut v = [0; HALF];
-            for (i, x) in v.iter_mut().enumerate() {
-                *x = u64::from(bits >> i & 1);
-            }
-            sort_half(&mut v);
-            assert!(v.is_sorted(), "{bits:08b} -> {v:?}");
-        }
+        sorts_every_zero_one_input(sort_half);
     }
 
     proptest! {
