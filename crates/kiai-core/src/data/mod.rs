@@ -29,7 +29,6 @@ pub(crate) mod message;
 pub mod missile;
 pub(crate) mod movement;
 pub(crate) mod nav_state;
-pub(crate) mod neighbourhood;
 pub(crate) mod occluders;
 pub(crate) mod percepts;
 pub(crate) mod profile;

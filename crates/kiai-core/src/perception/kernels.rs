@@ -4,8 +4,8 @@
 
 use glam::Vec3;
 
+use super::neighbourhood::Neighbourhood;
 use crate::data::CompiledShape;
-use crate::data::neighbourhood::Neighbourhood;
 
 pub(crate) use crate::data::agent_grid::BLOCK;
 

@@ -4,7 +4,7 @@
 //! An archetype carries any number of named [`Sense`]s. The sense stage
 //! buckets agents into a uniform grid on X-Z (the data layer's `agent_grid.rs`), gathers the
 //! candidates within each agent's largest [`Shape::reach`]
-//! (the data layer's `neighbourhood.rs`), and tests every sense exactly: shape and faction
+//! (`neighbourhood.rs`), and tests every sense exactly: shape and faction
 //! filter as bit masks over the neighbourhood (`kernels.rs`), then for
 //! `occluded` senses the potentially visible set ([`pvs`]) and a ray against
 //! the walls ([`occlusion`]). A sense that saw a target last tick keeps it
@@ -30,6 +30,7 @@ mod events;
 mod inbox;
 mod kernels;
 mod memory;
+mod neighbourhood;
 mod scan;
 mod sort;
 mod stage;

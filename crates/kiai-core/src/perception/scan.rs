@@ -17,9 +17,9 @@ use super::budget::Allowance;
 use super::events::diff_events;
 use super::inbox::deliver;
 use super::kernels::{for_each_bit, shape_mask};
+use super::neighbourhood::Neighbourhood;
 use super::sort::{DedupFrom, sort_distinct};
 use super::stage::{ChunkContext, ChunkScratch};
-use crate::data::neighbourhood::Neighbourhood;
 
 /// One agent as the scan sees it.
 struct Observer<'a> {

@@ -18,9 +18,9 @@ use crate::world::World;
 
 use super::budget::{Allowance, allocate};
 use super::memory::remember;
+use super::neighbourhood::Neighbourhood;
 use super::scan;
 use crate::data::agent_grid::{GatherInputs, UniformGrid};
-use crate::data::neighbourhood::Neighbourhood;
 
 /// Read-only inputs of the sense stage.
 pub(crate) struct SenseInput<'a> {

@@ -1,7 +1,8 @@
-//! The agents near one grid cell, copied into contiguous arrays: what the
-//! sense stage's kernels test.
+//! The agents near one grid cell, copied into contiguous arrays for the
+//! kernels.
 
-use super::agent_grid::{BLOCK, UniformGrid};
+use super::kernels::BLOCK;
+use crate::data::agent_grid::UniformGrid;
 
 /// The agents near one grid cell: everything the agents of that cell test
 /// their senses against, their positions copied into contiguous arrays
@@ -18,9 +19,6 @@ pub(crate) struct Neighbourhood {
     pub(crate) pos: Vec<u32>,
     /// Elements, padding included: the first `padded` of `xs`, `ys`, `zs`.
     pub(crate) padded: usize,
-    /// Elements without the padding; the [`BLOCK`] after them are points
-    /// at infinity.
-    pub(crate) len: usize,
     /// Per row of cells: the index of its first element and its first
     /// position in cell order (rows hold consecutive positions).
     rows: Vec<(usize, usize)>,
@@ -78,7 +76,6 @@ impl Neighbourhood {
             }
         }
         self.padded = total.div_ceil(BLOCK) * BLOCK;
-        self.len = total;
     }
 
     /// The element of the agent at position `k` in cell order (which lies
