@@ -129,12 +129,12 @@ fn push_planes(
 /// zero responsibility.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Lanes {
-    pub(crate) position_x: [f32; LANES],
-    pub(crate) position_y: [f32; LANES],
-    pub(crate) velocity_x: [f32; LANES],
-    pub(crate) velocity_y: [f32; LANES],
-    pub(crate) radius: [f32; LANES],
-    pub(crate) responsibility: [f32; LANES],
+    position_x: [f32; LANES],
+    position_y: [f32; LANES],
+    velocity_x: [f32; LANES],
+    velocity_y: [f32; LANES],
+    radius: [f32; LANES],
+    responsibility: [f32; LANES],
 }
 
 /// The half-planes of one [`Lanes`], and which lanes count.
@@ -149,8 +149,7 @@ struct Planes {
 }
 
 impl Lanes {
-    /// Lane `k` as a record (inlined: a call taking the lanes' address
-    /// kept them out of registers, a quarter slower on records).
+    /// Lane `k` as a record.
     #[inline(always)]
     fn get(&self, k: usize) -> OrcaNeighbour {
         OrcaNeighbour {
