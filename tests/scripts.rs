@@ -15,9 +15,14 @@ fn root() -> PathBuf {
 }
 
 fn kiai(args: &[&str]) -> (bool, String, String) {
+    kiai_in(&root(), args)
+}
+
+/// `kiai args` run in `dir`: success, stdout, stderr.
+fn kiai_in(dir: &Path, args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_kiai"))
         .args(args)
-        .current_dir(root())
+        .current_dir(dir)
         .output()
         .unwrap();
     (
@@ -114,12 +119,7 @@ fn a_script_outside_the_content_folder_is_named_without_the_climb() {
         r#"(format: 2, factions: [(name: "red")], archetypes: { "guard": (script: "../../scripts/bad.lua") }, agents: [])"#,
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_kiai"))
-        .args(["validate", "content/demo/level.ron"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (_, stdout, _) = kiai_in(dir.path(), &["validate", "content/demo/level.ron"]);
     let errors: Vec<&str> = stdout.lines().filter(|l| l.contains(": error: ")).collect();
     assert_eq!(errors.len(), 1, "{stdout}");
     assert!(

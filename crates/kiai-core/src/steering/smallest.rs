@@ -1,4 +1,4 @@
-//! The `k` smallest of a few keys, sorted, without branches: how the avoid
+//! The `k` smallest of a few keys, sorted, without a branch per comparison: how the avoid
 //! stage orders an agent's neighbours nearest first.
 //!
 //! An agent has about a dozen neighbours in reach, in no order. Selecting
