@@ -63,6 +63,7 @@ mod integrate;
 mod noise;
 mod par;
 mod pipeline;
+mod tick_times;
 mod world;
 
 pub mod behaviour;
@@ -93,6 +94,7 @@ pub use data::sense::{Sense, SenseFilter};
 pub use data::shape::{SenseKind, Shape};
 pub use hash::state_hash;
 pub use pipeline::{Pipeline, Stage, StageTimings};
+pub use tick_times::{Spread, TickTimes};
 pub use world::{
     Aabb, AgentSpawn, Agents, Deferred, Fog, FogSettings, World, WorldConfig, WorldError,
 };
