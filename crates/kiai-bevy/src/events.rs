@@ -117,6 +117,16 @@ pub enum KiaiEventKind {
         /// The waypoint's id.
         goal: u32,
     },
+    /// A waypoint walker that waited for its route (the search budget went
+    /// to older requests) has it now.
+    RouteFound {
+        /// The walker.
+        entity: Entity,
+        /// The waypoint the route leads to.
+        goal: u32,
+        /// Ticks it waited (>= 1).
+        waited: u32,
+    },
     /// A waypoint walker made no progress and re-planned.
     Stuck {
         /// The walker.
@@ -171,9 +181,10 @@ impl KiaiEventKinds {
             EventKind::Gained { .. } | EventKind::Lost { .. } => self.percepts,
             EventKind::Heard { .. } | EventKind::Message { .. } => self.hearing,
             EventKind::DecisionChanged { .. } => self.decisions,
-            EventKind::Arrived { .. } | EventKind::RouteFailed { .. } | EventKind::Stuck { .. } => {
-                self.navigation
-            }
+            EventKind::Arrived { .. }
+            | EventKind::RouteFailed { .. }
+            | EventKind::RouteFound { .. }
+            | EventKind::Stuck { .. } => self.navigation,
             EventKind::Spawned { .. }
             | EventKind::Despawned { .. }
             | EventKind::DoorChanged { .. } => self.world,
@@ -331,6 +342,15 @@ fn translate(map: &EntityMap, plane: Plane, kind: &EventKind) -> Option<KiaiEven
         EventKind::RouteFailed { agent, goal } => KiaiEventKind::RouteFailed {
             entity: e(agent)?,
             goal: goal.0,
+        },
+        EventKind::RouteFound {
+            agent,
+            goal,
+            waited,
+        } => KiaiEventKind::RouteFound {
+            entity: e(agent)?,
+            goal: goal.0,
+            waited,
         },
         EventKind::Stuck { agent, waypoint } => KiaiEventKind::Stuck {
             entity: e(agent)?,

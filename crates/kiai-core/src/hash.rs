@@ -10,7 +10,8 @@ use crate::world::World;
 /// patterns), decision, mind (random-stream position, saved decision, weights), the last percepts, and the
 /// fog of war's per-faction visible and explored counts and events, and,
 /// when set, the perception budget and its ray cursor, standing goals and
-/// walkers' direct points and stall counts.
+/// walkers' direct points and stall counts, and the walkers waiting for
+/// routes.
 ///
 /// Equal hashes mean (with overwhelming probability) bit-identical states.
 /// The value is stable across platforms and runs for the same kiai version.
@@ -71,6 +72,17 @@ pub fn state_hash(world: &World) -> u64 {
         h.update(&budget.max_rays_per_tick.to_le_bytes());
         h.update(&world.ray_cursor.agent.to_le_bytes());
         h.update(&world.ray_cursor.offset.to_le_bytes());
+    }
+    if !world.routes.requests.is_empty() {
+        // Only worlds with walkers waiting for routes hash these, so other
+        // hashes are unchanged.
+        h.update(b"routes");
+        for r in &world.routes.requests {
+            h.update(&r.tick.to_le_bytes());
+            hash_id(&mut h, r.agent);
+            h.update(&r.key.goal.0.to_le_bytes());
+            h.update(&[u8::from(r.replan)]);
+        }
     }
     if world.walls_info.changed {
         // Only worlds changed while running hash these, so other hashes are

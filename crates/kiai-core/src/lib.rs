@@ -90,6 +90,7 @@ pub use data::movement::Movement;
 pub use data::occluders::Occluders;
 pub use data::percepts::{MemoryEntry, PerceptEvent, Percepts};
 pub use data::profile::{Learning, Outcome, Profile};
+pub use data::route_queue::DEFAULT_ROUTE_BUDGET;
 pub use data::sense::{Sense, SenseFilter};
 pub use data::shape::{SenseKind, Shape};
 pub use hash::state_hash;

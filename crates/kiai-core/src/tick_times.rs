@@ -111,10 +111,11 @@ mod tests {
     fn a_hundred_ticks_with_one_slow_one_show_it_as_the_max_not_the_p99() {
         let mut times = TickTimes::new();
         for k in 0..100u64 {
-            let mut t = StageTimings::default();
-            t.navigate = Duration::from_millis(if k == 37 { 500 } else { 1 + k % 3 });
-            t.sense = Duration::from_millis(1);
-            times.push(t);
+            times.push(StageTimings {
+                navigate: Duration::from_millis(if k == 37 { 500 } else { 1 + k % 3 }),
+                sense: Duration::from_millis(1),
+                ..StageTimings::default()
+            });
         }
         let nav = times.stage(Stage::Navigate);
         assert_eq!(nav.max, 500.0);

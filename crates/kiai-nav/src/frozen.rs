@@ -1,9 +1,11 @@
 //! [`NavGraph`]: a frozen, compact (CSR) copy of a [`WaypointGraph`] for fast queries.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::Vec3;
 
+use crate::landmarks::{DEFAULT_LANDMARKS, LANDMARKS_FROM, Landmarks};
 use crate::spatial::PointIndex;
 use crate::{CostListId, LinkId, WaypointGraph, WaypointId};
 
@@ -51,6 +53,9 @@ pub struct NavGraph {
     /// Per link, the widest radius that can walk it (world units; see
     /// [`NavGraph::set_clearances`]).
     pub(crate) clearance: Vec<f32>,
+    /// Landmark lower bounds for A* (shared by clones: never changed
+    /// after freezing).
+    pub(crate) landmarks: Option<Arc<Landmarks>>,
     spatial: PointIndex,
 }
 
@@ -91,8 +96,35 @@ fn spatial_order(g: &WaypointGraph) -> Vec<WaypointId> {
 }
 
 impl WaypointGraph {
-    /// Builds the compact [`NavGraph`] used by path searches. O(n + m log m).
+    /// Builds the compact [`NavGraph`] used by path searches: O(n + m log
+    /// m), and for graphs of [`LANDMARKS_FROM`] waypoints or more
+    /// [`DEFAULT_LANDMARKS`] landmarks for A* (see
+    /// [`freeze_with_landmarks`](Self::freeze_with_landmarks)).
     pub fn freeze(&self) -> NavGraph {
+        let landmarks = if self.waypoint_count() >= LANDMARKS_FROM {
+            DEFAULT_LANDMARKS
+        } else {
+            0
+        };
+        self.freeze_with_landmarks(landmarks)
+    }
+
+    /// [`freeze`](Self::freeze) with `count` landmarks (0: none). A* then
+    /// bounds the cost to its goal by the triangle inequality over the
+    /// landmarks (ALT) as well as by straight-line distance, and expands far
+    /// fewer waypoints where costs vary; its routes cost the same. The
+    /// tables take `count x 2 x 4` bytes per waypoint and live cost list
+    /// and `count x 2` Dijkstra searches per list to build (in parallel):
+    /// on 100,000 waypoints and 16 landmarks, 12.8 MB and about 0.3 s per
+    /// list on two cores.
+    pub fn freeze_with_landmarks(&self, count: usize) -> NavGraph {
+        let mut nav = self.freeze_plain();
+        nav.landmarks = Landmarks::build(&nav, count);
+        nav
+    }
+
+    /// The compact graph without landmarks.
+    fn freeze_plain(&self) -> NavGraph {
         let g = self.petgraph();
         let ids = spatial_order(self);
         let n = ids.len();
@@ -198,6 +230,7 @@ impl WaypointGraph {
             rev,
             link_blocks: vec![0; m],
             clearance: vec![f32::INFINITY; m],
+            landmarks: None,
             spatial,
         }
     }
@@ -219,6 +252,17 @@ impl NavGraph {
     /// mostly neighbours in this order. Fixed for one frozen graph.
     pub fn waypoint_ids(&self) -> impl ExactSizeIterator<Item = WaypointId> + '_ {
         self.ids.iter().copied()
+    }
+
+    /// How many landmarks bound its A* searches (0: straight-line distance
+    /// only); see [`WaypointGraph::freeze_with_landmarks`].
+    pub fn landmark_count(&self) -> usize {
+        self.landmarks.as_ref().map_or(0, |l| l.count())
+    }
+
+    /// Bytes the landmark tables take (0 without landmarks).
+    pub fn landmark_bytes(&self) -> usize {
+        self.landmarks.as_ref().map_or(0, |l| l.bytes())
     }
 
     /// True if `list` existed when the graph was frozen.

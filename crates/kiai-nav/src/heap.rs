@@ -12,6 +12,10 @@ impl MinHeap4 {
         self.data.clear();
     }
 
+    pub(crate) fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
     #[inline]
     pub(crate) fn push(&mut self, key: u64) {
         let mut i = self.data.len();

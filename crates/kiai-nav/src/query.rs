@@ -4,6 +4,7 @@ use glam::Vec3;
 
 use crate::frozen::NONE;
 use crate::heap::IndexedHeap4;
+use crate::landmarks::AltGoal;
 use crate::{CostListId, NavError, NavGraph, WaypointId};
 
 /// What a search may use: which cost list prices the links, which waypoints
@@ -125,11 +126,15 @@ struct Search {
     start: u32,
     goal: u32,
     goal_pos: Vec3,
+    /// The cost list's slot.
+    list: usize,
     list_base: usize,
     h_scale: f32,
     max_len: f32,
     /// Links narrower than this are skipped (world units).
     min_clearance: f32,
+    /// The landmarks bounding this search, if the graph has them.
+    alt: Option<AltGoal>,
     touched: u32,
     expanded: u32,
     best: u32,
@@ -251,7 +256,20 @@ impl NavQuery {
         let goal_pos = nav.pos[goal as usize];
         let h_scale = nav.min_multiplier[list];
         let start_pos = nav.pos[start as usize];
-        let h = start_pos.distance(goal_pos) * h_scale;
+        let straight = start_pos.distance(goal_pos) * h_scale;
+        // Landmarks that find the goal out of reach even with every link
+        // open are no help: such a search must visit everything it can
+        // reach (for the partial path), in straight-line order.
+        let (alt, h) = match &nav.landmarks {
+            Some(l) => match l.goal(list, start, goal) {
+                Some(a) => match a.h(l.table(list), l.count(), start) {
+                    b if b.is_finite() => (Some(a), straight.max(b)),
+                    _ => (None, straight),
+                },
+                None => (None, straight),
+            },
+            None => (None, straight),
+        };
         let s = self.slot(start);
         s.g = 0.0;
         s.h = h;
@@ -262,15 +280,19 @@ impl NavQuery {
             start,
             goal,
             goal_pos,
+            list,
             list_base: list * nav.targets.len(),
             h_scale,
             max_len: filter.max_distance.unwrap_or(f32::INFINITY),
             min_clearance: filter.min_clearance,
+            alt,
             touched: 1,
             expanded: 0,
             best: start,
-            best_d2: if h_scale > 0.0 {
-                h
+            // Partial paths end nearest the goal in a straight line: with
+            // landmarks `h` is no longer proportional to that distance.
+            best_d2: if h_scale > 0.0 && alt.is_none() {
+                straight
             } else {
                 start_pos.distance_squared(goal_pos)
             },
@@ -288,11 +310,14 @@ impl NavQuery {
             Some(s) if s.graph_key == nav.key => s,
             _ => return Err(NavError::NoSearch),
         };
-        // Two copies of the loop, so the common one has no length test.
-        if s.max_len.is_finite() || s.min_clearance > 0.0 {
-            self.expand::<true>(nav, &mut s, max_iterations);
-        } else {
-            self.expand::<false>(nav, &mut s, max_iterations);
+        // Four copies of the loop, so the common ones test neither lengths
+        // nor landmarks.
+        let limit = s.max_len.is_finite() || s.min_clearance > 0.0;
+        match (limit, s.alt.is_some()) {
+            (true, true) => self.expand::<true, true>(nav, &mut s, max_iterations),
+            (true, false) => self.expand::<true, false>(nav, &mut s, max_iterations),
+            (false, true) => self.expand::<false, true>(nav, &mut s, max_iterations),
+            (false, false) => self.expand::<false, false>(nav, &mut s, max_iterations),
         }
         self.search = Some(s);
         Ok(if s.done {
@@ -303,9 +328,10 @@ impl NavQuery {
     }
 
     /// The A* loop of [`update`](Self::update); `LIMIT_LENGTH` = skip links
-    /// longer than `s.max_len` or narrower than `s.min_clearance`.
+    /// longer than `s.max_len` or narrower than `s.min_clearance`; `ALT` =
+    /// the heuristic also takes the landmarks' bound (`s.alt`).
     #[inline(always)]
-    fn expand<const LIMIT_LENGTH: bool>(
+    fn expand<const LIMIT_LENGTH: bool, const ALT: bool>(
         &mut self,
         nav: &NavGraph,
         s: &mut Search,
@@ -315,6 +341,11 @@ impl NavQuery {
         let stamp = self.generation << FLAG_BITS;
         let m = nav.targets.len();
         let weighted = &nav.weighted[s.list_base..s.list_base + m];
+        let (table, k) = match &nav.landmarks {
+            Some(l) if ALT => (l.table(s.list), l.count()),
+            _ => (&[][..], 0),
+        };
+        let alt = s.alt.unwrap_or(AltGoal::NONE);
         while !s.done && iterations < max_iterations {
             let Some(top) = self.heap.pop(&mut self.heap_at) else {
                 s.done = true;
@@ -334,7 +365,7 @@ impl NavQuery {
             }
             // Closest to the goal so far (for partial paths): smallest h, i.e.
             // straight-line distance (h_scale > 0), else compare distances.
-            let d2 = if s.h_scale > 0.0 {
+            let d2 = if s.h_scale > 0.0 && !ALT {
                 h_d
             } else {
                 nav.pos[d as usize].distance_squared(s.goal_pos)
@@ -371,6 +402,17 @@ impl NavQuery {
                     continue;
                 }
                 if !touched {
+                    let mut h = nav.pos[t as usize].distance(s.goal_pos) * s.h_scale;
+                    if ALT {
+                        // Infinity where the goal cannot be reached from
+                        // `t` even with every link open (one-way links):
+                        // such a waypoint keeps the straight-line bound, so
+                        // that the open list stays ordered by cost.
+                        let bound = alt.h(table, k, t);
+                        if bound.is_finite() {
+                            h = h.max(bound);
+                        }
+                    }
                     if s.touched >= self.max_nodes {
                         s.hit_node_limit = true;
                         continue;
@@ -380,7 +422,7 @@ impl NavQuery {
                         stamp,
                         parent: d,
                         g: ng,
-                        h: nav.pos[t as usize].distance(s.goal_pos) * s.h_scale,
+                        h,
                     };
                 } else {
                     ts.g = ng;

@@ -362,6 +362,10 @@ pub fn describe(world: &World, kind: &EventKind) -> String {
         EventKind::RouteFailed { goal, .. } => {
             format!("found no route to waypoint {}", waypoint_name(world, goal))
         }
+        EventKind::RouteFound { goal, waited, .. } => format!(
+            "found its route to waypoint {} after {waited} ticks",
+            waypoint_name(world, goal)
+        ),
         EventKind::Stuck { waypoint, .. } => {
             format!(
                 "stuck on the way to waypoint {}",

@@ -102,6 +102,18 @@ pub enum EventKind {
         /// The waypoint it could not reach.
         goal: WaypointId,
     },
+    /// A waypoint walker that waited for its route (the navigate stage's
+    /// search budget went to older requests first) has it now and follows
+    /// it from here; until then it walked toward the goal by seed 001's
+    /// selection. Routes found in the tick they are asked for send none.
+    RouteFound {
+        /// The walker.
+        agent: AgentId,
+        /// The waypoint the route leads to.
+        goal: WaypointId,
+        /// Ticks it waited (>= 1).
+        waited: u32,
+    },
     /// A waypoint walker made no progress toward where it walks for a few
     /// seconds (a crowd, a wall in the way); it re-planned from the
     /// nearest waypoint, or took a random neighbour there (seed 001's
@@ -134,6 +146,7 @@ impl EventKind {
             | EventKind::DecisionChanged { agent, .. }
             | EventKind::Arrived { agent, .. }
             | EventKind::RouteFailed { agent, .. }
+            | EventKind::RouteFound { agent, .. }
             | EventKind::Stuck { agent, .. } => Some(agent),
             EventKind::DoorChanged { .. } => None,
         }
@@ -150,9 +163,10 @@ impl EventKind {
             EventKind::Heard { .. } => 3,
             EventKind::Message { .. } => 4,
             EventKind::DecisionChanged { .. } => 5,
-            EventKind::Arrived { .. } | EventKind::RouteFailed { .. } | EventKind::Stuck { .. } => {
-                6
-            }
+            EventKind::Arrived { .. }
+            | EventKind::RouteFailed { .. }
+            | EventKind::RouteFound { .. }
+            | EventKind::Stuck { .. } => 6,
             EventKind::Despawned { .. } => 7,
         }
     }
@@ -169,6 +183,7 @@ impl EventKind {
             EventKind::DecisionChanged { .. } => "decision_changed",
             EventKind::Arrived { .. } => "arrived",
             EventKind::RouteFailed { .. } => "route_failed",
+            EventKind::RouteFound { .. } => "route_found",
             EventKind::Stuck { .. } => "stuck",
             EventKind::DoorChanged { .. } => "door_changed",
         }

@@ -6,7 +6,7 @@
 //! - Templates: [`archetype`], [`avoidance`], [`movement`], [`profile`], [`sense`],
 //!   [`shape`].
 //! - Per-agent state: [`body`] (who moves it), [`decision`] (decision and
-//!   mind), [`nav_state`],
+//!   mind), [`nav_state`], [`route_queue`] (walkers waiting for routes),
 //!   [`missile`] (a missile's frame and seed 004's turning).
 //! - Where agents are, bucketed: [`agent_grid`].
 //! - What the senses work with and report: [`percepts`], [`message`],
@@ -34,6 +34,7 @@ pub(crate) mod percepts;
 pub(crate) mod profile;
 pub mod pvs;
 pub mod rng;
+pub(crate) mod route_queue;
 pub(crate) mod sense;
 pub(crate) mod shape;
 pub(crate) mod steer_input;
@@ -58,6 +59,7 @@ pub(crate) use percepts::{MemoryEntry, PerceptEvent, Percepts};
 pub(crate) use profile::{Learning, Outcome, Profile};
 pub(crate) use pvs::Pvs;
 pub(crate) use rng::AgentRng;
+pub(crate) use route_queue::RouteQueue;
 pub(crate) use sense::{CompiledSense, CompiledSenses};
 pub(crate) use sense::{Sense, SenseFilter};
 pub(crate) use shape::{CompiledShape, SenseKind, Shape};

@@ -11,8 +11,13 @@ pub struct NavState {
     pub next: Option<WaypointId>,
     /// The rest of its A* route after `next` (first hop last).
     pub route: Vec<WaypointId>,
-    /// The destination the route leads to.
+    /// The destination the route leads to (or, while `waiting`, the one
+    /// it asked for).
     pub route_goal: Option<WaypointId>,
+    /// It asked for a route to `route_goal` that the navigate stage has
+    /// not found yet (the search budget of a tick went to older requests);
+    /// meanwhile it walks toward the goal by seed 001's selection.
+    pub waiting: bool,
     /// A point it walks straight to this tick instead of `next` (walkers
     /// that smooth their routes): its destination once the way there is
     /// clear, or a point on its link when `next` is hidden from it.

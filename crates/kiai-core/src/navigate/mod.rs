@@ -7,9 +7,15 @@
 //! nearest their threat, either by seed 001's local selection with the
 //! archetype's cost list or, in [`RouteMode::AStar`], along an A* route. An
 //! agent whose selection finds nothing (a broken map) falls back to a random
-//! neighbour. This stage runs sequentially in agent order, so it is
-//! deterministic at any thread count; walking to the chosen waypoint is part
-//! of the parallel steering.
+//! neighbour. This stage runs in agent order, so it is deterministic at any
+//! thread count; walking to the chosen waypoint is part of the parallel
+//! steering.
+//!
+//! A* routes come from a queue ([`queue`]): a walker that needs one asks,
+//! and each tick the stage serves the oldest requests within the world's
+//! search budget (searches in parallel, walkers sent to one goal sharing a
+//! distance field). A walker whose request waits walks toward its goal by
+//! seed 001's selection meanwhile and takes its route when it comes.
 //!
 //! When the graph changed since the last stage (a door, a blocked link, a
 //! waypoint switched off or on), walkers re-plan first: one walking a link
@@ -25,29 +31,30 @@
 //! up notice when they stop making progress and find another way
 //! ([`stuck`]).
 
+mod queue;
 mod smooth;
 mod stuck;
 
 use kiai_nav::{
-    CostListId, Destination, Heading, NavGraph, NavQuery, NeighbourFilter, PathFilter,
-    SelectOptions, WaypointId,
+    CostListId, Destination, Heading, NavGraph, NeighbourFilter, SelectOptions, WaypointId,
 };
 
 pub use crate::data::movement::RouteMode;
 pub use crate::data::nav_state::NavState;
 
-use crate::data::{AgentId, BehaviourState, BodyMode, EventKind, Movement};
+use crate::data::route_queue::{RouteKey, RouteRequest};
+use crate::data::{AgentId, BehaviourState, BodyMode, EventKind, Movement, RouteQueue};
 use crate::world::Replan;
 use crate::world::World;
-
-/// Largest number of waypoints one A* search may expand.
-const MAX_SEARCH_NODES: u32 = 65_536;
 
 /// Scratch memory of the navigate stage, kept by the pipeline.
 #[derive(Debug, Default)]
 pub(crate) struct NavScratch {
-    /// The A* query every walker's search reuses.
-    query: Option<NavQuery>,
+    /// The route searches' memory.
+    queue: queue::QueueScratch,
+    /// Walkers that asked for a route this tick, to move on once the
+    /// queue has been served.
+    asked: Vec<Asked>,
     /// Per slot, what the smoothing pass found clear.
     clear: Vec<smooth::Clear>,
 }
@@ -90,22 +97,89 @@ pub(crate) fn run(world: &mut World, scratch: &mut NavScratch) {
     stuck::run(world, &scratch.clear);
 }
 
-/// Re-plans and picks next waypoints, in agent order.
+/// Re-plans and picks next waypoints, in agent order: walkers that need a
+/// route ask for one, the queue is served, then they move on.
 fn choose(world: &mut World, scratch: &mut NavScratch) {
     let replan = std::mem::take(&mut world.replan);
+    if !replan.is_empty() {
+        world.routes.graph_changed();
+    }
     let Some(nav) = world.nav.as_ref() else {
         return;
     };
-    let query = scratch
-        .query
-        .get_or_insert_with(|| NavQuery::new(MAX_SEARCH_NODES));
+    let tick = world.tick;
     let mut events = Vec::new();
+    scratch.asked.clear();
     let a = &mut world.agents;
     for i in 0..a.len() {
         if !a.alive[i] || a.body[i] == BodyMode::Kinematic {
             continue;
         }
-        let archetype = &world.archetypes[a.archetype[i].index()];
+        let Some(walker) = Walker::of(nav, &world.archetypes[a.archetype[i].index()]) else {
+            continue;
+        };
+        let id = AgentId::new(i as u32, a.generation[i]);
+        let asking = Asking {
+            routes: &mut world.routes,
+            tick,
+            id,
+        };
+        let state = &mut a.nav[i];
+        if !replan.is_empty() {
+            replan_walker(&walker, state, &replan, asking);
+        }
+        let step = Step {
+            position: a.position[i],
+            decision: a.decision[i].state,
+            target: destination(&a.decision[i], &a.position),
+        };
+        let asking = Asking {
+            routes: &mut world.routes,
+            tick,
+            id,
+        };
+        if let Some(asked) = advance(
+            &walker,
+            state,
+            step,
+            &mut a.mind[i].rng,
+            asking,
+            &mut events,
+        ) {
+            scratch.asked.push(asked);
+        }
+    }
+    let mut walkers = queue::Walkers {
+        nav,
+        states: &mut a.nav,
+        positions: &a.position,
+        alive: &a.alive,
+        generation: &a.generation,
+        tick,
+    };
+    queue::serve(
+        &mut world.routes,
+        &mut walkers,
+        &mut scratch.queue,
+        &mut events,
+    );
+    for asked in &scratch.asked {
+        let i = asked.slot as usize;
+        let Some(walker) = Walker::of(nav, &world.archetypes[a.archetype[i].index()]) else {
+            continue;
+        };
+        move_on(&walker, &mut a.nav[i], asked, &mut a.mind[i].rng);
+    }
+    // One agent's events stay together, in agent order.
+    events.sort_by_key(|e| e.agent().map_or(0, |a| a.index()));
+    for kind in events {
+        world.push_event(kind);
+    }
+}
+
+impl<'a> Walker<'a> {
+    /// The walker an archetype makes, if it walks the graph.
+    fn of(nav: &'a NavGraph, archetype: &crate::data::Archetype) -> Option<Self> {
         let Movement::WaypointWalker {
             route,
             arrive_radius,
@@ -114,9 +188,9 @@ fn choose(world: &mut World, scratch: &mut NavScratch) {
             ..
         } = archetype.movement
         else {
-            continue;
+            return None;
         };
-        let walker = Walker {
+        Some(Walker {
             nav,
             route,
             arrive_radius,
@@ -124,31 +198,24 @@ fn choose(world: &mut World, scratch: &mut NavScratch) {
             cost_list: archetype.cost_list.unwrap_or(CostListId(0)),
             radius: archetype.radius,
             smooth,
-        };
-        let id = AgentId::new(i as u32, a.generation[i]);
-        let state = &mut a.nav[i];
-        if !replan.is_empty() {
-            let position = a.position[i];
-            replan_walker(&walker, query, state, (&replan, position), id, &mut events);
-        }
-        let target = destination(&a.decision[i], &a.position);
-        let step = Step {
-            position: a.position[i],
-            decision: a.decision[i].state,
-            target,
-        };
-        advance(
-            &walker,
-            query,
-            state,
-            step,
-            &mut a.mind[i].rng,
-            id,
-            &mut events,
-        );
+        })
     }
-    for kind in events {
-        world.push_event(kind);
+
+    /// What this walker asks for when it needs a route to `goal`.
+    fn key(&self, goal: WaypointId) -> RouteKey {
+        RouteKey {
+            goal,
+            cost_list: self.cost_list,
+            clearance_bits: self.radius.to_bits(),
+        }
+    }
+
+    /// Seed 001's options for heading toward or away.
+    fn select_options(&self, heading: Heading) -> SelectOptions<'static> {
+        let mut options = SelectOptions::new(heading, self.cost_list);
+        options.jitter = self.jitter;
+        options.filter = self.neighbours();
+        options
     }
 }
 
@@ -168,17 +235,51 @@ struct Step {
     target: Option<glam::Vec3>,
 }
 
-/// Picks the walker's next waypoint if it reached its current one.
+/// What a walker needs to ask the route queue.
+struct Asking<'q> {
+    routes: &'q mut RouteQueue,
+    tick: u64,
+    id: AgentId,
+}
+
+impl Asking<'_> {
+    /// Asks for a route to `key.goal`; the walker waits for it.
+    fn ask(self, state: &mut NavState, key: RouteKey, replan: bool) {
+        state.route.clear();
+        state.route_goal = Some(key.goal);
+        state.waiting = true;
+        self.routes.ask(RouteRequest {
+            tick: self.tick,
+            agent: self.id,
+            key,
+            replan,
+        });
+    }
+}
+
+/// A walker at a waypoint that asked for a route this tick: it picks its
+/// next waypoint once the queue has been served.
+#[derive(Clone, Copy, Debug)]
+struct Asked {
+    slot: u32,
+    at: WaypointId,
+    goal: WaypointId,
+    /// It entered the graph this tick.
+    entering: bool,
+}
+
+/// Picks the walker's next waypoint if it reached its current one; returns
+/// what it asked of the route queue when it must wait for the queue.
 fn advance(
     walker: &Walker<'_>,
-    query: &mut NavQuery,
     state: &mut NavState,
     step: Step,
     rng: &mut crate::data::AgentRng,
-    id: AgentId,
+    asking: Asking<'_>,
     events: &mut Vec<EventKind>,
-) {
+) -> Option<Asked> {
     let nav = walker.nav;
+    let id = asking.id;
     // A walker entering the graph walks to the nearest waypoint first; one
     // that smooths its route plans on from there at once, so that it can
     // cut that corner too.
@@ -193,11 +294,9 @@ fn advance(
             .and_then(|n| nav.pos(n))
             .is_none_or(|p| p.distance(step.position) <= walker.arrive_radius);
     if !reached {
-        return;
+        return None;
     }
-    let Some(at) = state.next.or(state.at) else {
-        return;
-    };
+    let at = state.next.or(state.at)?;
     let moved = state.at != Some(at);
     state.at = Some(at);
     let target_waypoint = step.target.and_then(|p| nav.nearest_waypoint(p, true));
@@ -206,7 +305,6 @@ fn advance(
         BehaviourState::Evade => Some(Heading::Away),
         BehaviourState::RandomWalk => None,
     };
-    let filter = walker.neighbours();
     let chosen = match (heading, target_waypoint) {
         (Some(Heading::Toward), Some(goal)) if goal == at => {
             if moved {
@@ -215,25 +313,70 @@ fn advance(
                     waypoint: at,
                 });
             }
+            state.waiting = false;
             None
         }
         (Some(Heading::Toward), Some(goal)) if walker.route == RouteMode::AStar => {
-            next_on_route(walker, query, state, at, goal, id, events)
+            if state.route_goal == Some(goal) && !state.route.is_empty() && !state.waiting {
+                state.route.pop()
+            } else {
+                // A walker still waiting for this goal keeps its place in
+                // the queue; one that asked for another goal changes it.
+                if !(state.waiting && state.route_goal == Some(goal)) {
+                    asking.ask(state, walker.key(goal), false);
+                }
+                return Some(Asked {
+                    slot: id.index() as u32,
+                    at,
+                    goal,
+                    entering,
+                });
+            }
         }
         (Some(heading), Some(goal)) => {
-            let mut options = SelectOptions::new(heading, walker.cost_list);
-            options.jitter = walker.jitter;
-            options.filter = walker.neighbours();
-            state.route.clear();
-            state.route_goal = None;
-            nav.select_neighbour(at, Destination::Waypoint(goal), &options, rng)
+            forget_route(state);
+            nav.select_neighbour(
+                at,
+                Destination::Waypoint(goal),
+                &walker.select_options(heading),
+                rng,
+            )
         }
         _ => {
-            state.route.clear();
-            state.route_goal = None;
-            nav.select_random_neighbour(at, &filter, rng)
+            forget_route(state);
+            nav.select_random_neighbour(at, &walker.neighbours(), rng)
         }
     };
+    settle_next(
+        walker,
+        state,
+        (at, chosen, entering),
+        heading,
+        target_waypoint,
+        rng,
+    );
+    None
+}
+
+/// Forgets the walker's route and any request for one.
+fn forget_route(state: &mut NavState) {
+    state.route.clear();
+    state.route_goal = None;
+    state.waiting = false;
+}
+
+/// Sets the walker's next waypoint from what it `chosen` at `at` (a
+/// walker entering the graph that smooths keeps the hop for later, to cut
+/// that corner); when nothing qualifies (at the goal, or a broken map)
+/// chasers hold and others take a random neighbour.
+fn settle_next(
+    walker: &Walker<'_>,
+    state: &mut NavState,
+    (at, chosen, entering): (WaypointId, Option<WaypointId>, bool),
+    heading: Option<Heading>,
+    target_waypoint: Option<WaypointId>,
+    rng: &mut crate::data::AgentRng,
+) {
     let chosen = match chosen {
         Some(hop) if entering && walker.smooth && hop != at => {
             state.route.push(hop);
@@ -243,23 +386,48 @@ fn advance(
     };
     state.next = match chosen {
         Some(next) => Some(next),
-        // Nothing qualifies (at the goal, or a broken map): chasers hold,
-        // others take a random neighbour.
         None if heading == Some(Heading::Toward) && target_waypoint == Some(at) => Some(at),
-        None => nav.select_random_neighbour(at, &filter, rng).or(Some(at)),
+        None => walker
+            .nav
+            .select_random_neighbour(at, &walker.neighbours(), rng)
+            .or(Some(at)),
     };
 }
 
-/// Re-plans a walker standing at `position` after a graph change (see the
-/// module docs).
-fn replan_walker(
+/// Moves on a walker that asked for a route this tick, once the queue was
+/// served: along its route if it came (none if there is none), else a step
+/// toward the goal by seed 001's selection while it waits.
+fn move_on(
     walker: &Walker<'_>,
-    query: &mut NavQuery,
     state: &mut NavState,
-    (replan, position): (&Replan, glam::Vec3),
-    id: AgentId,
-    events: &mut Vec<EventKind>,
+    asked: &Asked,
+    rng: &mut crate::data::AgentRng,
 ) {
+    let chosen = if state.waiting {
+        walker.nav.select_neighbour(
+            asked.at,
+            Destination::Waypoint(asked.goal),
+            &walker.select_options(Heading::Toward),
+            rng,
+        )
+    } else {
+        state.route.pop()
+    };
+    let toward = Some(Heading::Toward);
+    settle_next(
+        walker,
+        state,
+        (asked.at, chosen, asked.entering),
+        toward,
+        Some(asked.goal),
+        rng,
+    );
+}
+
+/// Re-plans a walker after a graph change (see the module docs): one
+/// walking a link that closed turns back at once; one whose route the
+/// change touches asks the queue for a new one.
+fn replan_walker(walker: &Walker<'_>, state: &mut NavState, replan: &Replan, asking: Asking<'_>) {
     let nav = walker.nav;
     let (Some(at), Some(next)) = (state.at, state.next) else {
         return;
@@ -268,31 +436,17 @@ fn replan_walker(
         // The way ahead closed: back to where it came from, and plan anew
         // there.
         state.next = Some(at);
-        state.route.clear();
-        state.route_goal = None;
+        forget_route(state);
         return;
     }
     let Some(goal) = state.route_goal else {
         return;
     };
-    if !(replan.all || route_touches(state, replan)) {
+    // A waiting request is served on the changed graph anyway.
+    if state.waiting || !(replan.all || route_touches(state, replan)) {
         return;
     }
-    state.route.clear();
-    let nav = walker.nav;
-    let via = |w: WaypointId| nav.pos(w).map_or(f32::INFINITY, |p| p.distance(position));
-    let onward = plan(walker, query, state, next, goal).map(|cost| cost + via(next));
-    let onward_route = std::mem::take(&mut state.route);
-    let back = (at != next)
-        .then(|| plan(walker, query, state, at, goal))
-        .flatten()
-        .map(|cost| cost + via(at));
-    match (onward, back) {
-        (_, Some(b)) if onward.is_none_or(|o| b < o) => state.next = Some(at),
-        (Some(_), _) => state.route = onward_route,
-        _ => events.push(EventKind::RouteFailed { agent: id, goal }),
-    }
-    state.route_goal = Some(goal);
+    asking.ask(state, walker.key(goal), true);
 }
 
 /// Whether the walker's way (its current link and the rest of its route)
@@ -308,51 +462,4 @@ fn route_touches(state: &NavState, replan: &Replan) -> bool {
         || way
             .windows(2)
             .any(|pair| replan.links.contains(&(pair[0], pair[1])))
-}
-
-/// Plans an A* route from `from` to `goal` into `state.route` (without
-/// `from`, first hop last). Returns its cost (world units × multiplier),
-/// or `None` when there is no complete route.
-fn plan(
-    walker: &Walker<'_>,
-    query: &mut NavQuery,
-    state: &mut NavState,
-    from: WaypointId,
-    goal: WaypointId,
-) -> Option<f32> {
-    state.route.clear();
-    state.route_goal = Some(goal);
-    if from == goal {
-        return Some(0.0);
-    }
-    let mut filter = PathFilter::new(walker.cost_list);
-    filter.min_clearance = walker.radius;
-    let found = walker
-        .nav
-        .find_path(from, goal, &filter, query)
-        .ok()
-        .filter(|r| r.is_complete())?;
-    state
-        .route
-        .extend(query.path().iter().skip(1).rev().copied());
-    Some(found.cost)
-}
-
-/// The next hop of an A* route from `at` to `goal`, planning it if needed
-/// (a `RouteFailed` event when there is none).
-fn next_on_route(
-    walker: &Walker<'_>,
-    query: &mut NavQuery,
-    state: &mut NavState,
-    at: WaypointId,
-    goal: WaypointId,
-    id: AgentId,
-    events: &mut Vec<EventKind>,
-) -> Option<WaypointId> {
-    if (state.route_goal != Some(goal) || state.route.is_empty())
-        && plan(walker, query, state, at, goal).is_none()
-    {
-        events.push(EventKind::RouteFailed { agent: id, goal });
-    }
-    state.route.pop()
 }

@@ -23,7 +23,7 @@ pub(crate) use lifecycle::Replan;
 
 use crate::data::{
     AgentId, Archetype, ArchetypeId, CompiledSenses, Event, Factions, MemoryEntry, Message,
-    NavState, Occluders, PerceptionBudget, Percepts, RayCursor, Sound,
+    NavState, Occluders, PerceptionBudget, Percepts, RayCursor, RouteQueue, Sound,
 };
 
 /// Everything the simulation knows. Advance it with
@@ -67,6 +67,8 @@ pub struct World {
     pub(crate) walls_info: dynamic::WallInfo,
     /// Waypoint links whose clearance must be measured again.
     pub(crate) stale_clearance: clearance::StaleClearance,
+    /// Walkers' route requests and the fields of shared goals.
+    pub(crate) routes: RouteQueue,
 }
 
 impl World {
@@ -96,6 +98,7 @@ impl World {
             replan: lifecycle::Replan::default(),
             walls_info: dynamic::WallInfo::default(),
             stale_clearance: clearance::StaleClearance::default(),
+            routes: RouteQueue::new(),
         }
     }
 
@@ -177,6 +180,28 @@ impl World {
     /// cursor is kept when the budget changes.
     pub fn set_perception_budget(&mut self, budget: Option<PerceptionBudget>) {
         self.perception_budget = budget;
+    }
+
+    /// Sets how many waypoints the route searches of one tick may expand
+    /// (`None`: no limit, every route is found in the tick it is asked
+    /// for; the default is [`DEFAULT_ROUTE_BUDGET`](crate::DEFAULT_ROUTE_BUDGET)).
+    /// Walkers whose request waits walk toward their goal by seed 001's
+    /// selection until their route comes. A tick may go over the budget by
+    /// the searches it started last (at most one per parallel slot). The
+    /// budget is simulation state: results are the same at any thread
+    /// count, and the same budget gives the same run.
+    pub fn set_route_budget(&mut self, budget: Option<u32>) {
+        self.routes.budget = budget.map(|b| b.max(1));
+    }
+
+    /// The route search budget per tick (waypoints expanded); `None`: none.
+    pub fn route_budget(&self) -> Option<u32> {
+        self.routes.budget
+    }
+
+    /// How many walkers wait for a route.
+    pub fn routes_waiting(&self) -> usize {
+        self.routes.requests.len()
     }
 
     /// The cap on occlusion rays per sense stage, if any.

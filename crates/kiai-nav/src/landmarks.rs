@@ -1,0 +1,426 @@
+//! Landmark lower bounds for A* (ALT: A*, landmarks, triangle inequality;
+//! Goldberg & Harrelson 2005).
+//!
+//! A few waypoints far apart are picked as *landmarks*; for each, the
+//! cheapest cost from it to every waypoint and from every waypoint to it is
+//! stored, per cost list. For any waypoint `v` and goal `t`, the triangle
+//! inequality gives two lower bounds on the cost `v -> t`:
+//! `d(L, t) - d(L, v)` and `d(v, L) - d(t, L)`. A* takes the largest over a
+//! few landmarks chosen per search (those that bound the start best),
+//! together with the straight-line bound. On maps where costs vary
+//! (swamps, roads) this bound is far tighter than straight-line distance x
+//! the smallest multiplier, so A* expands a small fraction of the
+//! waypoints it would otherwise.
+//!
+//! The tables are computed on the graph *with every link open and every
+//! waypoint active*, under each list's own multipliers. Everything that can
+//! change at run time — blocked links, waypoints switched off, clearance,
+//! a filter's exclusions and length limit — only removes links, which can
+//! only make true costs higher: the bounds stay lower bounds, and A* with
+//! them still returns a cheapest route.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::frozen::NavGraph;
+use crate::heap::MinHeap4;
+use crate::query::{heap_key, heap_unkey};
+
+/// Landmarks a graph gets from [`WaypointGraph::freeze`](crate::WaypointGraph::freeze)
+/// when it has at least [`LANDMARKS_FROM`] waypoints.
+pub const DEFAULT_LANDMARKS: usize = 16;
+
+/// The smallest graph (waypoints) that [`WaypointGraph::freeze`](crate::WaypointGraph::freeze)
+/// gives landmarks. Below it a search costs microseconds and the tables
+/// would cost more to build than they save.
+pub const LANDMARKS_FROM: usize = 2_000;
+
+/// How many landmarks one search uses: the ones that bound its start best.
+/// Each costs two table reads per waypoint reached.
+pub(crate) const ACTIVE: usize = 4;
+
+/// Each landmark's bounds are lowered by this fraction, so that the
+/// rounding of `f32` sums (about 1e-7 per link) never lifts a bound above
+/// a true cost.
+const SAFETY: f32 = 1.0 - 1e-5;
+
+/// The landmark tables of one frozen graph (shared by its clones).
+#[derive(Debug)]
+pub(crate) struct Landmarks {
+    /// Dense index of each landmark.
+    pub(crate) nodes: Vec<u32>,
+    /// Per cost-list slot (`None` for removed lists): for waypoint `v`,
+    /// `table[v * 2k + l]` is the cost from landmark `l` to `v` and
+    /// `table[v * 2k + k + l]` the cost from `v` to landmark `l`
+    /// (infinity when there is no way); one waypoint's values share a
+    /// cache line or two.
+    pub(crate) tables: Vec<Option<Vec<f32>>>,
+}
+
+/// The landmarks one search uses, with the goal's table values.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AltGoal {
+    /// How many of `lm` are used (1..=ACTIVE).
+    pub(crate) count: usize,
+    /// Indices of the landmarks used.
+    pub(crate) lm: [usize; ACTIVE],
+    /// Cost from each used landmark to the goal.
+    pub(crate) to_goal: [f32; ACTIVE],
+    /// Cost from the goal to each used landmark.
+    pub(crate) from_goal: [f32; ACTIVE],
+}
+
+impl AltGoal {
+    /// No landmarks: a bound of 0.
+    pub(crate) const NONE: AltGoal = AltGoal {
+        count: 0,
+        lm: [0; ACTIVE],
+        to_goal: [0.0; ACTIVE],
+        from_goal: [0.0; ACTIVE],
+    };
+
+    /// The lower bound on the cost from dense waypoint `v` to the goal
+    /// (0 when the landmarks say nothing; infinity when the goal cannot be
+    /// reached from `v` even with every link open). `table` is the list's
+    /// table of `k` landmarks.
+    #[inline]
+    pub(crate) fn h(&self, table: &[f32], k: usize, v: u32) -> f32 {
+        let Some(row) = table.get(v as usize * 2 * k..(v as usize + 1) * 2 * k) else {
+            return 0.0;
+        };
+        let mut best = 0.0f32;
+        for i in 0..self.count {
+            let l = self.lm[i];
+            // `max` ignores the NaN of infinity - infinity (no bound).
+            best = best
+                .max(self.to_goal[i] - row[l])
+                .max(row[k + l] - self.from_goal[i]);
+        }
+        best * SAFETY
+    }
+}
+
+impl Landmarks {
+    /// Picks `count` landmarks of `nav` far apart and fills the tables of
+    /// every live cost list. O(count x (n + m) log n) work, the tables
+    /// filled in parallel.
+    pub(crate) fn build(nav: &NavGraph, count: usize) -> Option<Arc<Landmarks>> {
+        let n = nav.ids.len();
+        let first = nav.list_live.iter().position(|&l| l)?;
+        if n == 0 || count == 0 {
+            return None;
+        }
+        let (nodes, mut forward_first) = select(nav, first, count);
+        if nodes.is_empty() {
+            return None;
+        }
+        let k = nodes.len();
+        let mut jobs: Vec<(usize, usize, Direction)> = Vec::new();
+        for (list, &live) in nav.list_live.iter().enumerate() {
+            if !live {
+                continue;
+            }
+            for l in 0..k {
+                if list != first {
+                    jobs.push((list, l, Direction::Forward));
+                }
+                jobs.push((list, l, Direction::Backward));
+            }
+        }
+        let mut done: Vec<Vec<f32>> = jobs
+            .par_iter()
+            .map(|&(list, l, dir)| dijkstra(nav, list, nodes[l], dir))
+            .collect();
+        let mut tables: Vec<Option<Vec<f32>>> = vec![None; nav.list_live.len()];
+        let mut forward_first = forward_first.drain(..);
+        let mut done_iter = done.drain(..);
+        for (list, &live) in nav.list_live.iter().enumerate() {
+            if !live {
+                continue;
+            }
+            let mut table = vec![0.0f32; n * 2 * k];
+            for l in 0..k {
+                let fwd = if list == first {
+                    forward_first.next()?
+                } else {
+                    done_iter.next()?
+                };
+                let bwd = done_iter.next()?;
+                for v in 0..n {
+                    table[v * 2 * k + l] = fwd[v];
+                    table[v * 2 * k + k + l] = bwd[v];
+                }
+            }
+            tables[list] = Some(table);
+        }
+        Some(Arc::new(Landmarks { nodes, tables }))
+    }
+
+    /// How many landmarks there are.
+    pub(crate) fn count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The landmarks that bound the cost `start -> goal` best under cost
+    /// list slot `list`, or `None` when the list has no table.
+    pub(crate) fn goal(&self, list: usize, start: u32, goal: u32) -> Option<AltGoal> {
+        let table = self.tables.get(list)?.as_ref()?;
+        let k = self.count();
+        let mut scored: Vec<(f32, usize)> = (0..k)
+            .map(|l| (bound(table, k, l, start as usize, goal as usize), l))
+            .collect();
+        // Best bound first; ties by landmark index (deterministic).
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let count = k.min(ACTIVE);
+        let mut alt = AltGoal {
+            count,
+            lm: [0; ACTIVE],
+            to_goal: [0.0; ACTIVE],
+            from_goal: [0.0; ACTIVE],
+        };
+        for (i, &(_, l)) in scored.iter().take(count).enumerate() {
+            alt.lm[i] = l;
+            alt.to_goal[i] = table[goal as usize * 2 * k + l];
+            alt.from_goal[i] = table[goal as usize * 2 * k + k + l];
+        }
+        Some(alt)
+    }
+
+    /// The table of cost list slot `list` (see [`Landmarks::tables`]).
+    pub(crate) fn table(&self, list: usize) -> &[f32] {
+        self.tables
+            .get(list)
+            .and_then(Option::as_deref)
+            .unwrap_or(&[])
+    }
+
+    /// Bytes the tables take.
+    pub(crate) fn bytes(&self) -> usize {
+        self.tables
+            .iter()
+            .flatten()
+            .map(|t| t.len() * std::mem::size_of::<f32>())
+            .sum()
+    }
+}
+
+/// Landmark `l`'s lower bound on the cost `v -> t`.
+fn bound(table: &[f32], k: usize, l: usize, v: usize, t: usize) -> f32 {
+    let (rv, rt) = (v * 2 * k, t * 2 * k);
+    0.0f32
+        .max(table[rt + l] - table[rv + l])
+        .max(table[rv + k + l] - table[rt + k + l])
+}
+
+/// Picks up to `count` landmarks, with their forward cost tables under
+/// list slot `first`. Each connected part of the graph gets landmarks in
+/// proportion to its size (parts too small for one get none: searches
+/// there are short anyway, and landmarks elsewhere tell that their goals
+/// are out of reach); within a part, farthest-point selection: each new
+/// landmark is the waypoint farthest from those picked so far.
+fn select(nav: &NavGraph, first: usize, count: usize) -> (Vec<u32>, Vec<Vec<f32>>) {
+    let part = parts(nav);
+    let mut sizes: std::collections::BTreeMap<u32, usize> = Default::default();
+    for (v, &p) in part.iter().enumerate() {
+        if is_linked(nav, v) {
+            *sizes.entry(p).or_default() += 1;
+        }
+    }
+    let linked: usize = sizes.values().sum();
+    // Largest first; ties by the part's smallest waypoint (its root).
+    let mut order: Vec<(usize, u32)> = sizes.iter().map(|(&p, &s)| (s, p)).collect();
+    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut nodes = Vec::new();
+    let mut tables = Vec::new();
+    let mut nearest = vec![f32::INFINITY; nav.ids.len()];
+    for (rank, &(size, p)) in order.iter().enumerate() {
+        let quota = if rank == 0 {
+            (count * size).div_ceil(linked.max(1)).max(1)
+        } else {
+            count * size / linked.max(1)
+        }
+        .min(count - nodes.len());
+        if quota == 0 {
+            break;
+        }
+        // The part's first waypoint (its name) only seeds the search for
+        // the waypoint farthest from it.
+        let seed = dijkstra(nav, first, p, Direction::Forward);
+        let mut next = farthest(nav, &part, p, &seed).or(Some(p));
+        for _ in 0..quota {
+            let Some(source) = next else { break };
+            let d = dijkstra(nav, first, source, Direction::Forward);
+            for (near, &x) in nearest.iter_mut().zip(&d) {
+                *near = near.min(x);
+            }
+            nodes.push(source);
+            tables.push(d);
+            next = farthest(nav, &part, p, &nearest).filter(|v| !nodes.contains(v));
+        }
+        if nodes.len() >= count {
+            break;
+        }
+    }
+    (nodes, tables)
+}
+
+/// Whether dense waypoint `v` has a link in or out.
+fn is_linked(nav: &NavGraph, v: usize) -> bool {
+    nav.first_out[v + 1] > nav.first_out[v] || nav.rev_first[v + 1] > nav.rev_first[v]
+}
+
+/// Each waypoint's connected part (links taken both ways), named by its
+/// smallest waypoint.
+fn parts(nav: &NavGraph) -> Vec<u32> {
+    let n = nav.ids.len();
+    let mut root: Vec<u32> = (0..n as u32).collect();
+    fn find(root: &mut [u32], mut v: u32) -> u32 {
+        while root[v as usize] != v {
+            root[v as usize] = root[root[v as usize] as usize];
+            v = root[v as usize];
+        }
+        v
+    }
+    for v in 0..n {
+        for e in nav.first_out[v] as usize..nav.first_out[v + 1] as usize {
+            let (a, b) = (find(&mut root, v as u32), find(&mut root, nav.targets[e]));
+            // The smaller waypoint names the part.
+            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+            root[hi as usize] = lo;
+        }
+    }
+    (0..n as u32).map(|v| find(&mut root, v)).collect()
+}
+
+/// The linked waypoint of part `p` with the largest `score` above 0
+/// (infinity, not reached at all, first); ties to the smallest index.
+/// `None` when each scores 0 (each is a landmark already).
+fn farthest(nav: &NavGraph, part: &[u32], p: u32, score: &[f32]) -> Option<u32> {
+    let mut best: Option<(f32, u32)> = None;
+    for (v, &s) in score.iter().enumerate() {
+        if part[v] == p && is_linked(nav, v) && s > 0.0 && best.is_none_or(|(b, _)| s > b) {
+            best = Some((s, v as u32));
+        }
+    }
+    best.map(|(_, v)| v)
+}
+
+/// Which way a table's Dijkstra follows links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    /// Costs from the source to every waypoint.
+    Forward,
+    /// Costs from every waypoint to the source (links followed backwards).
+    Backward,
+}
+
+/// Cheapest costs from (or to) dense waypoint `source` under cost list
+/// slot `list`, with every link open and every waypoint active.
+fn dijkstra(nav: &NavGraph, list: usize, source: u32, dir: Direction) -> Vec<f32> {
+    let n = nav.ids.len();
+    let m = nav.targets.len();
+    let multipliers = &nav.multipliers[list * m..(list + 1) * m];
+    let mut cost = vec![f32::INFINITY; n];
+    let mut heap = MinHeap4::default();
+    cost[source as usize] = 0.0;
+    heap.push(heap_key(0.0, source));
+    while let Some(top) = heap.pop() {
+        let (bits, v) = heap_unkey(top);
+        let c = f32::from_bits(bits);
+        if c > cost[v as usize] {
+            continue;
+        }
+        let mut relax = |u: u32, e: usize| {
+            let nc = c + nav.lengths[e] * multipliers[e];
+            if nc < cost[u as usize] {
+                cost[u as usize] = nc;
+                heap.push(heap_key(nc, u));
+            }
+        };
+        match dir {
+            Direction::Forward => {
+                let (lo, hi) = (
+                    nav.first_out[v as usize] as usize,
+                    nav.first_out[v as usize + 1] as usize,
+                );
+                for e in lo..hi {
+                    relax(nav.targets[e], e);
+                }
+            }
+            Direction::Backward => {
+                let (lo, hi) = (
+                    nav.rev_first[v as usize] as usize,
+                    nav.rev_first[v as usize + 1] as usize,
+                );
+                for &(u, e) in &nav.rev[lo..hi] {
+                    relax(u, e as usize);
+                }
+            }
+        }
+    }
+    cost
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{CostListId, DistanceField, PathFilter, WaypointGraph};
+    use glam::Vec3;
+
+    #[test]
+    fn tables_hold_the_costs_to_and_from_every_landmark_in_every_list() {
+        let mut g = WaypointGraph::new();
+        let lists: Vec<CostListId> = (0..4)
+            .filter_map(|i| g.add_cost_list(&format!("l{i}"), 1.0).ok())
+            .collect();
+        let ids: Vec<_> = (0..30)
+            .filter_map(|k| {
+                g.add_waypoint(Vec3::new((k % 6) as f32 * 3.0, 0.0, (k / 6) as f32 * 3.0))
+                    .ok()
+            })
+            .collect();
+        let mut x = 1u32;
+        for &a in &ids {
+            for &b in &ids {
+                if a != b
+                    && g.waypoint(a)
+                        .map(|w| w.pos())
+                        .unwrap_or_default()
+                        .distance(g.waypoint(b).map(|w| w.pos()).unwrap_or_default())
+                        < 4.5
+                    && let Ok(l) = g.add_link(a, b)
+                {
+                    for &c in &lists {
+                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                        let _ = g.set_link_cost(l, c, 0.5 + (x >> 16) as f32 / 65536.0 * 2.5);
+                    }
+                }
+            }
+        }
+        let nav = g.freeze_with_landmarks(3);
+        let lm = nav.landmarks.clone();
+        let Some(lm) = lm else {
+            unreachable!("a linked graph gets landmarks");
+        };
+        let k = lm.count();
+        for &list in &lists {
+            let table = lm.table(list.index());
+            for (l, &node) in lm.nodes.iter().enumerate() {
+                let mut field = DistanceField::new();
+                let goal = nav.ids[node as usize];
+                nav.distance_field(goal, &PathFilter::new(list), &mut field)
+                    .ok();
+                for v in 0..nav.ids.len() {
+                    let to_l = field
+                        .cost_to_goal(&nav, nav.ids[v])
+                        .unwrap_or(f32::INFINITY);
+                    let got = table[v * 2 * k + k + l];
+                    assert!(
+                        (to_l - got).abs() < 1e-3,
+                        "list {list:?} lm {l} v {v}: {to_l} vs {got}"
+                    );
+                }
+            }
+        }
+    }
+}
