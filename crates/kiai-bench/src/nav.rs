@@ -7,8 +7,11 @@
 //! units: mean out-degree ~8), 4 cost lists (list 0 all 1.0, lists 1-3 random
 //! multipliers in [0.5, 3]), generated from a fixed seed. Query `i` uses
 //! cost list `i % 4`. All three searches use the same edge costs
-//! (length x multiplier, infinity into inactive waypoints) and the same
-//! heuristic (straight-line distance x the list's smallest multiplier). The
+//! (length x multiplier, infinity into inactive waypoints); the peers'
+//! heuristic is straight-line distance x the list's smallest multiplier,
+//! kiai's the larger of that and its landmark bounds (ALT: 16 landmarks
+//! built when the graph is frozen; the note gives their build time and
+//! memory). Every route must cost the same. The
 //! peers get the waypoints in kiai's memory order
 //! ([`NavGraph::waypoint_ids`]) and their links as one flat array per cost
 //! list, so memory layout favours none of the three.
@@ -42,6 +45,8 @@ struct Fixture {
     weighted: Vec<(u32, f32)>,
     /// The A* heuristic's factor per list (its smallest multiplier).
     min_multiplier: [f32; LISTS],
+    /// How long freezing the graph took (landmarks included), ms.
+    freeze_ms: f64,
 }
 
 /// Builds the random geometric graph with `n` waypoints and `queries` pairs.
@@ -73,12 +78,16 @@ fn fixture(n: usize, queries: usize, seed: u64) -> Fixture {
             let _ = g.set_link_cost(link, l, rng.random_range(0.5..3.0));
         }
     }
+    let started = Instant::now();
     let nav = g.freeze();
+    let freeze_ms = started.elapsed().as_secs_f64() * 1e3;
     let count = nav.waypoint_count() as u32;
     let pairs = (0..queries)
         .map(|_| (rng.random_range(0..count), rng.random_range(0..count)))
         .collect();
-    peers_graph(g, nav, lists, pairs)
+    let mut fx = peers_graph(g, nav, lists, pairs);
+    fx.freeze_ms = freeze_ms;
+    fx
 }
 
 /// The peers' flat copy of `nav`: nodes in its memory order, links in its
@@ -125,6 +134,7 @@ fn peers_graph(
         first_out,
         weighted,
         min_multiplier,
+        freeze_ms: 0.0,
     }
 }
 
@@ -314,9 +324,12 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
                 peer: peer.into(),
                 peer_ms: runs.ms[k],
                 note: format!(
-                    "total ms for {q} queries ({found} reachable); allocations/query after warm-up: ours {:.2}, peer {:.1}; costs equal",
+                    "total ms for {q} queries ({found} reachable); allocations/query after warm-up: ours {:.2}, peer {:.1}; costs equal; ours with {} landmarks ({:.1} MB, frozen in {:.0} ms)",
                     per_query(runs.allocs[0]),
-                    per_query(runs.allocs[k])
+                    per_query(runs.allocs[k]),
+                    fx.nav.landmark_count(),
+                    fx.nav.landmark_bytes() as f64 / 1e6,
+                    fx.freeze_ms
                 ),
             });
         }

@@ -369,6 +369,7 @@ pub fn build_world_with(
         set_occluders(&mut world, occluders, &def.walls);
     }
     set_budget(&mut world, def.perception_budget);
+    world.set_route_budget(def.nav.budget);
     for snd in &def.sounds {
         let source = snd
             .source

@@ -81,6 +81,9 @@ pub struct ContentDef {
     /// agents (none: every ray every tick).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perception_budget: Option<PerceptionBudgetDef>,
+    /// Navigation settings: how much route search a tick may do.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub nav: NavDef,
     /// Behaviour profiles by name (seed 002), referenced by archetypes.
     #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
     pub profiles: OrderedMap<ProfileDef>,
@@ -331,6 +334,37 @@ pub enum SightDef {
 pub struct PerceptionBudgetDef {
     /// Most rays per tick, at least 1.
     pub max_rays_per_tick: u32,
+}
+
+/// Navigation settings (`nav: (budget: Some(24576))`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavDef {
+    /// Waypoints the A* route searches of one tick may expand, at least 1
+    /// (default 24,576): walkers whose request waits step toward their goal
+    /// by seed 001's selection until their route comes. `None`: no limit,
+    /// every route is found in the tick it is asked for.
+    #[serde(
+        default = "default_route_budget",
+        skip_serializing_if = "is_default_route_budget"
+    )]
+    pub budget: Option<u32>,
+}
+
+impl Default for NavDef {
+    fn default() -> Self {
+        Self {
+            budget: default_route_budget(),
+        }
+    }
+}
+
+fn default_route_budget() -> Option<u32> {
+    Some(kiai_core::DEFAULT_ROUTE_BUDGET)
+}
+
+fn is_default_route_budget(v: &Option<u32>) -> bool {
+    *v == default_route_budget()
 }
 
 /// An axis-aligned box.

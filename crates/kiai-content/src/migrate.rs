@@ -217,6 +217,7 @@ pub fn migrate_v1(old: v1::ContentDefV1) -> Migrated {
             regions: Vec::new(),
             sounds: Vec::new(),
             perception_budget: None,
+            nav: Default::default(),
         },
         changes,
         errors,

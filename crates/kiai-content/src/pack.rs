@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::def::{
     AgentDef, ArchetypeDef, BodyDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef,
-    MovementDef, OrderedMap, PerceptionBudgetDef, ProfileDef, RegionDef, SenseDef, SightDef,
-    SoundDef, Vec3Def, WallDef, WaypointDef,
+    MovementDef, NavDef, OrderedMap, PerceptionBudgetDef, ProfileDef, RegionDef, SenseDef,
+    SightDef, SoundDef, Vec3Def, WallDef, WaypointDef,
 };
 use crate::nav::DEFAULT_COST_LIST;
 
@@ -45,7 +45,7 @@ pub const PACK_MAGIC: [u8; 8] = *b"KIAIPACK";
 /// instead of failing to decode (2: archetypes carry their script, noise,
 /// decider, cost list and separation, and packs bundle scripts; 3:
 /// waypoints, links and link costs are columns of little-endian numbers).
-pub const PACK_VERSION: u32 = 5;
+pub const PACK_VERSION: u32 = 6;
 
 /// Bytes before the body: magic, pack version, content format, body length,
 /// checksum.
@@ -94,6 +94,8 @@ pub struct Pack {
     pub sounds: Vec<PackSound>,
     /// Cap on occlusion rays per tick.
     pub perception_budget: Option<PerceptionBudgetDef>,
+    /// Navigation settings (the route search budget).
+    pub nav: NavDef,
     /// Scripts bundled with the content, by path relative to the content
     /// file. Empty until content can name scripts.
     pub scripts: Vec<PackScript>,
@@ -482,6 +484,7 @@ impl Pack {
                 })
                 .collect::<Result<_, PackError>>()?,
             perception_budget: def.perception_budget,
+            nav: def.nav,
             scripts: Vec::new(),
         })
     }
@@ -538,6 +541,7 @@ impl Pack {
             regions: self.restored_regions(),
             sounds: self.restored_sounds(),
             perception_budget: self.perception_budget,
+            nav: self.nav,
             agents: self
                 .agents
                 .iter()

@@ -21,7 +21,7 @@ use std::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::def::{BoundsDef, FogDef, PerceptionBudgetDef, WallDef};
+use crate::def::{BoundsDef, FogDef, NavDef, PerceptionBudgetDef, WallDef};
 use crate::pack::{
     Pack, PackAgent, PackArchetype, PackError, PackFaction, PackLink, PackProfile, PackRegion,
     PackScript, PackSound, PackWaypoint,
@@ -81,6 +81,9 @@ struct BodyOut<'a> {
     regions: &'a [PackRegion],
     sounds: &'a [PackSound],
     perception_budget: Option<PerceptionBudgetDef>,
+    /// `nav.budget` as a plain option: the body's format is not
+    /// self-describing, so no field may be skipped.
+    route_budget: Option<u32>,
     scripts: &'a [PackScript],
 }
 
@@ -112,6 +115,7 @@ struct BodyIn<'a> {
     regions: Vec<PackRegion>,
     sounds: Vec<PackSound>,
     perception_budget: Option<PerceptionBudgetDef>,
+    route_budget: Option<u32>,
     scripts: Vec<PackScript>,
 }
 
@@ -165,6 +169,7 @@ pub(crate) fn encode(pack: &Pack) -> Result<Vec<u8>, PackError> {
         regions: &pack.regions,
         sounds: &pack.sounds,
         perception_budget: pack.perception_budget,
+        route_budget: pack.nav.budget,
         scripts: &pack.scripts,
     };
     postcard::to_allocvec(&body).map_err(|e| PackError::Decode(e.to_string()))
@@ -213,6 +218,9 @@ pub(crate) fn decode(body: &[u8]) -> Result<Pack, PackError> {
         regions: b.regions,
         sounds: b.sounds,
         perception_budget: b.perception_budget,
+        nav: NavDef {
+            budget: b.route_budget,
+        },
         scripts: b.scripts,
     })
 }
@@ -323,6 +331,7 @@ mod tests {
             regions: Vec::new(),
             sounds: Vec::new(),
             perception_budget: None,
+            nav: NavDef { budget: None },
             scripts: Vec::new(),
         }
     }
@@ -356,6 +365,7 @@ mod tests {
             regions: &[],
             sounds: &[],
             perception_budget: None,
+            route_budget: NavDef::default().budget,
             scripts: &[],
         };
         postcard::to_allocvec(&out).unwrap_or_default()
@@ -418,9 +428,10 @@ mod tests {
         p.links.clear();
         p.link_costs.clear();
         let bytes = encode(&p).unwrap_or_default();
-        // The last nine fields are empty (one byte each); before them come
-        // the empty link and link-cost columns (one length byte each).
-        let at = bytes.len() - 11;
+        // The last ten fields are empty or `None` (one byte each); before
+        // them come the empty link and link-cost columns (one length byte
+        // each).
+        let at = bytes.len() - 12;
         assert_eq!(&bytes[at..at + 2], &[0, 0], "{bytes:?}");
         let mut links = bytes[..at].to_vec();
         links.extend([7, 1, 2, 3, 4, 5, 6, 7]);

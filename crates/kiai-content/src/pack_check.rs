@@ -155,7 +155,11 @@ impl Pack {
 pub(crate) fn value_errors(pack: &Pack, file: &str) -> Vec<Diagnostic> {
     let spans = SpanIndex::default();
     let mut c = Checker::new(&spans, file);
-    c.settings(pack.tick_seconds, pack.bounds, pack.perception_budget);
+    c.settings(
+        pack.tick_seconds,
+        pack.bounds,
+        (pack.perception_budget, pack.nav),
+    );
     // Per waypoint and per link cost: a branch-free pass first, the
     // per-element rules only when it finds a problem.
     let finite = |p: &crate::def::Vec3Def| p.0.is_finite() & p.1.is_finite() & p.2.is_finite();

@@ -94,6 +94,7 @@ pub(crate) fn build_world(
         crate::build::set_occluders(&mut world, occluders, &pack.walls);
     }
     set_budget(&mut world, pack.perception_budget);
+    world.set_route_budget(pack.nav.budget);
     for snd in &pack.sounds {
         let source = snd.source.unwrap_or(NO_SOURCE);
         schedule_sound(&mut world, snd.tick, (snd.pos, snd.volume), source, snd.tag);

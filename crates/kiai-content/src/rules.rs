@@ -5,8 +5,8 @@
 //! checks on names differ between the two.
 
 use crate::def::{
-    ArchetypeDef, BoundsDef, FalloffDef, FogDef, GuidanceDef, MovementDef, PerceptionBudgetDef,
-    ProfileDef, SenseDef, ShapeDef, SightDef, Vec3Def, WallDef,
+    ArchetypeDef, BoundsDef, FalloffDef, FogDef, GuidanceDef, MovementDef, NavDef,
+    PerceptionBudgetDef, ProfileDef, SenseDef, ShapeDef, SightDef, Vec3Def, WallDef,
 };
 use crate::diag::Diagnostic;
 use crate::locate::SpanIndex;
@@ -159,12 +159,12 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// `tick_seconds`, `bounds` and `perception_budget`.
+    /// `tick_seconds`, `bounds`, `perception_budget` and `nav`.
     pub(crate) fn settings(
         &mut self,
         tick_seconds: f32,
         bounds: Option<BoundsDef>,
-        budget: Option<PerceptionBudgetDef>,
+        (budget, nav): (Option<PerceptionBudgetDef>, NavDef),
     ) {
         self.positive("tick_seconds", "tick_seconds", tick_seconds);
         if let Some(b) = bounds {
@@ -181,6 +181,12 @@ impl<'a> Checker<'a> {
             self.error(
                 "perception_budget.max_rays_per_tick",
                 "max_rays_per_tick must be at least 1 (0 would freeze every occluded sense)",
+            );
+        }
+        if nav.budget == Some(0) {
+            self.error(
+                "nav.budget",
+                "nav.budget must be at least 1 waypoint per tick (0 would leave every walker without a route); write None for no limit",
             );
         }
     }

@@ -35,7 +35,11 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
     if def.format != crate::FORMAT_VERSION {
         c.error("format", crate::load::unsupported(u64::from(def.format)));
     }
-    c.settings(def.tick_seconds, def.bounds, def.perception_budget);
+    c.settings(
+        def.tick_seconds,
+        def.bounds,
+        (def.perception_budget, def.nav),
+    );
     factions(&mut c, def);
     navigation(&mut c, def);
     occluders_and_sounds(&mut c, def);

@@ -167,19 +167,24 @@ impl Landmarks {
     pub(crate) fn goal(&self, list: usize, start: u32, goal: u32) -> Option<AltGoal> {
         let table = self.tables.get(list)?.as_ref()?;
         let k = self.count();
-        let mut scored: Vec<(f32, usize)> = (0..k)
-            .map(|l| (bound(table, k, l, start as usize, goal as usize), l))
-            .collect();
-        // Best bound first; ties by landmark index (deterministic).
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let count = k.min(ACTIVE);
+        // The `count` best bounds, best first (ties to the smaller
+        // landmark index), kept by insertion: no allocation per search.
+        let mut best = [(f32::NEG_INFINITY, usize::MAX); ACTIVE];
+        for l in 0..k {
+            let b = bound(table, k, l, start as usize, goal as usize);
+            if let Some(slot) = best[..count].iter().position(|&(s, _)| b > s) {
+                best.copy_within(slot..count - 1, slot + 1);
+                best[slot] = (b, l);
+            }
+        }
         let mut alt = AltGoal {
             count,
             lm: [0; ACTIVE],
             to_goal: [0.0; ACTIVE],
             from_goal: [0.0; ACTIVE],
         };
-        for (i, &(_, l)) in scored.iter().take(count).enumerate() {
+        for (i, &(_, l)) in best[..count].iter().enumerate() {
             alt.lm[i] = l;
             alt.to_goal[i] = table[goal as usize * 2 * k + l];
             alt.from_goal[i] = table[goal as usize * 2 * k + k + l];

@@ -625,6 +625,7 @@ pub fn empty_def() -> ContentDef {
         sounds: Vec::new(),
         fog: None,
         perception_budget: None,
+        nav: Default::default(),
         profiles: Default::default(),
         archetypes: Default::default(),
         agents: Vec::new(),

@@ -64,6 +64,7 @@ pub fn diff(old: &ContentDef, new: &ContentDef) -> Result<Vec<String>, super::Pa
         sounds,
         fog,
         perception_budget,
+        nav,
         profiles,
         archetypes,
         agents
