@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use glam::Vec3;
 
 use crate::landmarks::{DEFAULT_LANDMARKS, LANDMARKS_FROM, Landmarks};
-use crate::spatial::PointIndex;
+use crate::point_grid::PointGrid;
 use crate::{CostListId, LinkId, WaypointGraph, WaypointId};
 
 /// Sentinel for "no dense index".
@@ -56,7 +56,7 @@ pub struct NavGraph {
     /// Landmark lower bounds for A* (shared by clones: never changed
     /// after freezing).
     pub(crate) landmarks: Option<Arc<Landmarks>>,
-    spatial: PointIndex,
+    grid: PointGrid,
 }
 
 /// Interleaves the low 21 bits of `v` with two zero bits between each.
@@ -206,12 +206,7 @@ impl WaypointGraph {
             fill[t] += 1;
         }
 
-        let spatial = PointIndex::bulk_load(
-            pos.iter()
-                .enumerate()
-                .map(|(d, p)| (*p, d as u32))
-                .collect(),
-        );
+        let grid = PointGrid::new(&pos);
         NavGraph {
             key: NEXT_GRAPH_KEY.fetch_add(1, Ordering::Relaxed),
             ids,
@@ -231,7 +226,7 @@ impl WaypointGraph {
             link_blocks: vec![0; m],
             clearance: vec![f32::INFINITY; m],
             landmarks: None,
-            spatial,
+            grid,
         }
     }
 }
@@ -325,7 +320,7 @@ impl NavGraph {
     /// The waypoint nearest to `pos` (3D distance), optionally only among
     /// active ones; ties go to the smallest id. O(log n).
     pub fn nearest_waypoint(&self, pos: Vec3, active_only: bool) -> Option<WaypointId> {
-        self.spatial
+        self.grid
             .nearest(
                 pos,
                 |d| !active_only || self.active[d as usize],

@@ -84,6 +84,7 @@ mod graph;
 mod heap;
 mod ids;
 mod landmarks;
+mod point_grid;
 mod query;
 mod select;
 mod smooth;

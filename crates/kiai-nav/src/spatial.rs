@@ -5,8 +5,9 @@
 //! which an R*-tree supports in O(log n) without rebuilds (a kd-tree degrades
 //! or needs rebuilding); waypoint maps are sparse and unbounded in 3D, where a
 //! uniform grid needs a cell size tuned per level and degenerates when the
-//! nearest waypoint is far away. The frozen [`NavGraph`](crate::NavGraph)
-//! bulk-loads its own tree, which is packed and fast to query.
+//! nearest waypoint is far away. The frozen [`NavGraph`](crate::NavGraph),
+//! whose points never change, uses a grid sized to them instead
+//! (`point_grid.rs`).
 
 use glam::Vec3;
 use rstar::RTree;
@@ -21,16 +22,6 @@ pub(crate) struct PointIndex {
 }
 
 impl PointIndex {
-    pub(crate) fn bulk_load(points: Vec<(Vec3, u32)>) -> Self {
-        let entries = points
-            .into_iter()
-            .map(|(p, k)| Entry::new(p.to_array(), k))
-            .collect();
-        Self {
-            tree: RTree::bulk_load(entries),
-        }
-    }
-
     pub(crate) fn insert(&mut self, pos: Vec3, key: u32) {
         self.tree.insert(Entry::new(pos.to_array(), key));
     }

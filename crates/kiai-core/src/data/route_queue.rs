@@ -10,8 +10,9 @@ use super::AgentId;
 
 /// Waypoints a tick's route searches may expand by default (see
 /// [`World::set_route_budget`](crate::World::set_route_budget)): about
-/// 2-4 ms of search on one core, served on every core.
-pub const DEFAULT_ROUTE_BUDGET: u32 = 24_576;
+/// 1 ms of search on one core (searches for different goals run on every
+/// core).
+pub const DEFAULT_ROUTE_BUDGET: u32 = 8_192;
 
 /// What a walker asked for: a route to `goal` under its archetype's cost
 /// list and clearance.

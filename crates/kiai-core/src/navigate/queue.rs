@@ -30,6 +30,10 @@ const SHARE_FROM: usize = 2;
 /// Finished fields kept for shared goals (the least recently used goes).
 const FIELDS_KEPT: usize = 8;
 
+/// Route hops read off a shared field that count as one expanded
+/// waypoint against the budget.
+const HOPS_PER_EXPANSION: u64 = 8;
+
 /// Largest number of waypoints one A* search may expand.
 const MAX_SEARCH_NODES: u32 = 65_536;
 
@@ -207,7 +211,10 @@ fn from_field(w: &Walkers<'_>, r: &RouteRequest, field: &DistanceField) -> Found
     };
     let onward = walk(job.onward);
     let back = job.back.and_then(walk);
-    let expanded = onward.iter().chain(&back).map(|r| r.0.len() as u64).sum();
+    // A hop costs a few loads where a search expands a waypoint with a
+    // heap operation and its links: eight hops count as one expansion.
+    let hops: u64 = onward.iter().chain(&back).map(|r| r.0.len() as u64).sum();
+    let expanded = hops.div_ceil(HOPS_PER_EXPANSION).max(1);
     Found {
         onward,
         back,
