@@ -616,3 +616,68 @@ fn lua_defs_writes_the_shipped_definitions() {
         "{help}"
     );
 }
+
+/// The four figures of one spread, in the order a reader compares them.
+fn spread(v: &serde_json::Value, what: &str) -> [f64; 4] {
+    ["mean", "p50", "p99", "max"].map(|k| {
+        v[k].as_f64()
+            .unwrap_or_else(|| panic!("{what}.{k} is not a number: {v}"))
+    })
+}
+
+#[test]
+fn run_reports_the_worst_tick_beside_the_mean_for_the_tick_and_every_stage() {
+    let j = json(&["run", ARENA, "--ticks", "30", "--json"]);
+    let [mean, p50, p99, max] = spread(&j["tick_ms"], "tick_ms");
+    assert!(0.0 < p50 && p50 <= p99 && p99 <= max, "{}", j["tick_ms"]);
+    assert!(mean <= max);
+    let stages = j["stage_ms"].as_object().cloned().unwrap_or_default();
+    let names: Vec<&str> = stages.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "sense",
+            "decide",
+            "navigate",
+            "steer",
+            "avoid",
+            "integrate",
+            "noise",
+            "fog"
+        ]
+    );
+    for (name, s) in &stages {
+        let [mean, p50, p99, max] = spread(s, name);
+        assert!(
+            0.0 <= p50 && p50 <= p99 && p99 <= max && mean <= max,
+            "{name}: {s}"
+        );
+    }
+    // The summary: the mean line, a header, then the tick and every stage
+    // with four figures each, last in the output.
+    let text = common::stdout(&["run", ARENA, "--ticks", "30"]);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("time        "))
+        .unwrap_or_else(|| panic!("no time line in:\n{text}"));
+    assert!(lines[at].contains(" ms/tick (sense "), "{text}");
+    assert!(lines[at + 1].contains("mean") && lines[at + 1].contains("max"));
+    assert!(
+        lines[at + 1].ends_with("ms per tick, over 30 ticks"),
+        "{text}"
+    );
+    let rows = &lines[at + 2..];
+    assert_eq!(rows.len(), 9, "{text}");
+    for (row, name) in rows.iter().zip(["tick"].iter().chain(&names)) {
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(words.len(), 5, "{row}");
+        assert_eq!(words[0], *name);
+        let figures: Vec<f64> = words[1..].iter().filter_map(|w| w.parse().ok()).collect();
+        assert_eq!(figures.len(), 4, "{row}");
+        assert!(
+            figures[1] <= figures[2] && figures[2] <= figures[3],
+            "{row}"
+        );
+    }
+}

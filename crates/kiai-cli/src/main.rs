@@ -14,6 +14,7 @@ mod path_cmd;
 mod positions;
 mod set_cmd;
 mod test_cmd;
+mod timings;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -24,7 +25,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use kiai_content::events::Schedule;
 use kiai_content::{Content, Diagnostic, NavMap};
-use kiai_core::{BehaviourState, DefaultDecider, Pipeline, Stage, StageTimings, World, state_hash};
+use kiai_core::{BehaviourState, DefaultDecider, Pipeline, TickTimes, World, state_hash};
 use kiai_nav::{CostListId, Destination, Heading, NeighbourFilter, SelectOptions, WaypointId};
 use serde_json::{Value, json};
 
@@ -381,7 +382,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
          recording would not replay"
     );
     let mut hashes: Vec<u64> = Vec::new();
-    let (elapsed, totals, labels) = with_threads(args.sim.threads, || -> anyhow::Result<_> {
+    let (elapsed, times, labels) = with_threads(args.sim.threads, || -> anyhow::Result<_> {
         let (mut lua, errors) = kiai::lua::decider_for(&content, kiai::lua::Limits::default());
         for e in errors {
             eprintln!("{e}");
@@ -396,7 +397,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         } else {
             DefaultDecider::default()
         };
-        let mut totals = StageTimings::default();
+        let mut times = TickTimes::new();
         let mut elapsed = std::time::Duration::ZERO;
         for t in 0..args.ticks {
             if let (Some(w), Some(d)) = (&mut watcher, &mut lua) {
@@ -425,7 +426,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                     eprintln!("{line}");
                 }
             }
-            totals.add(pipeline.timings());
+            times.push(*pipeline.timings());
             if let Some(out) = &mut trace {
                 write_trace(out, &content, &world, &decider)?;
             }
@@ -449,7 +450,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 lua.as_ref().and_then(|l| l.label(id)).map(str::to_owned)
             })
             .collect();
-        Ok((elapsed, totals, labels))
+        Ok((elapsed, times, labels))
     })??;
     progress.finish_and_clear();
     if let Some(out) = &args.record {
@@ -471,6 +472,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let hash = format!("{:016x}", state_hash(&world));
     let learned = learned_weights(&world);
     if args.sim.json {
+        let (tick_ms, stage_ms) = timings::json(&times);
         print_json(&json!({
             "ticks": world.tick(),
             "agents": world.agents().live_count(),
@@ -479,9 +481,10 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             "states": states,
             "learned": learned,
             "ms_per_tick": ms_per_tick,
+            "tick_ms": tick_ms,
+            "stage_ms": stage_ms,
         }))?;
     } else {
-        let per = |d: std::time::Duration| d.as_secs_f64() * 1e3 / ticks;
         outln(&format!(
             "{}: {} ticks, {} agents, seed {}",
             args.sim.file.display(),
@@ -499,14 +502,9 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 w["evade"].as_f64().unwrap_or(0.0)
             ))?;
         }
-        let stages: Vec<String> = Stage::ALL
-            .iter()
-            .map(|&stage| format!("{} {:.4}", stage.name(), per(totals.get(stage))))
-            .collect();
-        outln(&format!(
-            "time        {ms_per_tick:.4} ms/tick ({})",
-            stages.join(", ")
-        ))?;
+        for line in timings::lines(&times, ms_per_tick) {
+            outln(&line)?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
