@@ -129,7 +129,7 @@ pub struct Palette {
     /// Errors, warnings, good news.
     pub status: [Color32; 3],
     /// Stage timing lines: sense, decide, steer, integrate, fog.
-    pub timings: [Color32; 5],
+    pub timings: [Color32; 7],
     /// Heat map: cheap, neutral (×1), expensive.
     pub heat: [Color32; 3],
 }
@@ -214,7 +214,9 @@ impl Palette {
             timings: [
                 oi::SKY_BLUE,
                 oi::ORANGE,
+                oi::VERMILLION,
                 oi::BLUISH_GREEN,
+                Color32::from_gray(200),
                 oi::REDDISH_PURPLE,
                 oi::YELLOW,
             ],
@@ -293,7 +295,9 @@ impl Palette {
             timings: [
                 oi::BLUE,
                 oi::ORANGE,
+                oi::VERMILLION,
                 oi::BLUISH_GREEN,
+                Color32::from_gray(90),
                 oi::REDDISH_PURPLE,
                 Color32::from_rgb(190, 150, 0),
             ],

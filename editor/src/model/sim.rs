@@ -64,7 +64,7 @@ pub struct ConsoleLine {
 
 /// Milliseconds per stage of one tick: sense, decide, steer, integrate,
 /// fog.
-pub type StageMs = [f32; 5];
+pub type StageMs = [f32; 7];
 
 /// A change to the world made after a given number of ticks (a what-if's
 /// fork); an error is reported in the console.
@@ -127,7 +127,9 @@ fn stage_ms(p: &Pipeline) -> StageMs {
     [
         ms(t.sense),
         ms(t.decide),
+        ms(t.navigate),
         ms(t.steer),
+        ms(t.avoid),
         ms(t.integrate),
         ms(t.fog),
     ]

@@ -1,9 +1,11 @@
 //! The Timings tab: milliseconds per stage of the last ticks, plotted
-//! with a labelled millisecond axis.
+//! with a labelled millisecond axis, the worst tick named above the plot
+//! (a game feels the worst tick, not the mean).
 
 use eframe::egui::{RichText, Ui};
 
 use super::{Out, ViewCtx};
+use crate::model::sim::StageMs;
 use crate::model::units;
 
 /// Draws the tab.
@@ -12,14 +14,31 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
         ui.label(RichText::new("Stage timings appear while the map runs.").weak());
         return;
     };
-    let names = ["sense", "decide", "steer", "integrate", "fog"];
-    // The last tick's figures, each in its line's colour: the plot's
-    // legend, outside the plot so it never covers a line.
+    let names = [
+        "sense",
+        "decide",
+        "navigate",
+        "steer",
+        "avoid",
+        "integrate",
+        "fog",
+    ];
+    if let Some(line) = worst_tick(&sim.timings) {
+        ui.label(RichText::new(line).strong());
+    }
+    // The last tick's figures and each stage's worst, in its line's
+    // colour: the plot's legend, outside the plot so it never covers a
+    // line.
     if let Some((_, last)) = sim.timings.back() {
         ui.horizontal_wrapped(|ui| {
             for (k, (n, v)) in names.iter().zip(last).enumerate() {
+                let max = sim
+                    .timings
+                    .iter()
+                    .map(|(_, ms)| ms[k])
+                    .fold(0.0f32, f32::max);
                 ui.label(
-                    RichText::new(format!("━ {n} {}", units::ms(*v)))
+                    RichText::new(format!("━ {n} {} (max {})", units::ms(*v), units::ms(max)))
                         .monospace()
                         .color(ctx.palette.timings[k]),
                 );
@@ -61,6 +80,26 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
                 );
             }
         });
+}
+
+/// The slowest tick of those kept (the stages' sum) and when it was:
+/// `"worst tick 12.3 ms at tick 1 (of the last 600; now 1.1 ms)"`.
+pub fn worst_tick(timings: &std::collections::VecDeque<(u64, StageMs)>) -> Option<String> {
+    let total = |ms: &StageMs| ms.iter().sum::<f32>();
+    let (tick, worst) = timings.iter().map(|(t, ms)| (*t, total(ms))).fold(
+        None,
+        |best: Option<(u64, f32)>, (t, ms)| match best {
+            Some((_, b)) if b >= ms => best,
+            _ => Some((t, ms)),
+        },
+    )?;
+    let now = timings.back().map_or(0.0, |(_, ms)| total(ms));
+    Some(format!(
+        "worst tick {} at tick {tick} (of the last {}; now {})",
+        units::ms(worst),
+        timings.len(),
+        units::ms(now)
+    ))
 }
 
 /// A step of the form 1, 2 or 5 × 10^k at least `x` (x > 0).

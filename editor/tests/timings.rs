@@ -1,0 +1,77 @@
+//! The Timings tab as a designer reads it: every stage with its worst
+//! tick beside its last, and the worst tick of the run named above the
+//! plot.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
+
+use std::time::{Duration, Instant};
+
+use eframe::egui::Key;
+use egui_kittest::kittest::{NodeT, Queryable};
+
+mod common;
+use common::{editor, root};
+
+#[test]
+fn the_timings_tab_names_the_worst_tick_and_each_stages_max() {
+    let mut h = editor(&root().join("content/demo/village.ron"));
+    h.key_press(Key::Space);
+    let start = Instant::now();
+    while h.state().model.sim.as_ref().map_or(0, |s| s.tick()) < 30 {
+        h.step();
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "playing stalled"
+        );
+    }
+    h.key_press(Key::Space);
+    h.step();
+    h.get_by_label("Timings").click();
+    h.run_steps(2);
+    // A label's text is its accessibility label or value (a label shows
+    // both: count each text once).
+    let mut labels: Vec<String> = h
+        .query_all_by(|n| n.label().or_else(|| n.value()).is_some())
+        .filter_map(|n| {
+            let n = n.accesskit_node();
+            n.label().or_else(|| n.value())
+        })
+        .collect();
+    labels.sort();
+    labels.dedup();
+    // For a person to look at (next to the test's other output).
+    if let Ok(image) = h.render() {
+        let _ = image
+            .save(std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor-timings.png"));
+    }
+    let worst: Vec<&String> = labels
+        .iter()
+        .filter(|l| l.starts_with("worst tick "))
+        .collect();
+    assert_eq!(worst.len(), 1, "{labels:?}");
+    let sim = h.state().model.sim.as_ref().unwrap();
+    let kept = sim.timings.len();
+    assert!(
+        worst[0].contains(&format!("(of the last {kept}; now ")),
+        "{}",
+        worst[0]
+    );
+    for stage in [
+        "sense",
+        "decide",
+        "navigate",
+        "steer",
+        "avoid",
+        "integrate",
+        "fog",
+    ] {
+        let line = labels
+            .iter()
+            .find(|l| l.starts_with(&format!("━ {stage} ")))
+            .unwrap_or_else(|| panic!("no legend for {stage} in {labels:?}"));
+        assert!(
+            line.contains(" ms (max ") && line.ends_with(" ms)"),
+            "{line}"
+        );
+    }
+}
