@@ -71,15 +71,16 @@ impl MinHeap4 {
 /// Holds at most one entry per node: `at[node]` is the index of `node`'s
 /// entry while it is queued (the node is the low 32 bits of its key). A* then
 /// never pops stale entries, which with lazy deletion are close to half of
-/// all pops.
+/// all pops. Keys are 128 bits: `f`, then a tie-break, then the node (see
+/// [`crate::query`]); four children still share one cache line.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct IndexedHeap4 {
-    data: Vec<u64>,
+    data: Vec<u128>,
 }
 
 /// The node of a packed key.
 #[inline]
-fn node_of(key: u64) -> usize {
+fn node_of(key: u128) -> usize {
     key as u32 as usize
 }
 
@@ -90,13 +91,13 @@ impl IndexedHeap4 {
 
     /// The smallest key, if any.
     #[inline]
-    pub(crate) fn peek(&self) -> Option<u64> {
+    pub(crate) fn peek(&self) -> Option<u128> {
         self.data.first().copied()
     }
 
     /// Queues a node that is not queued yet.
     #[inline]
-    pub(crate) fn push(&mut self, key: u64, at: &mut [u32]) {
+    pub(crate) fn push(&mut self, key: u128, at: &mut [u32]) {
         let i = self.data.len();
         self.data.push(key);
         self.sift_up(i, key, at);
@@ -104,13 +105,13 @@ impl IndexedHeap4 {
 
     /// Lowers the key of a queued node (`key` <= its current key).
     #[inline]
-    pub(crate) fn decrease(&mut self, key: u64, at: &mut [u32]) {
+    pub(crate) fn decrease(&mut self, key: u128, at: &mut [u32]) {
         let i = at[node_of(key)] as usize;
         self.sift_up(i, key, at);
     }
 
     #[inline]
-    fn sift_up(&mut self, mut i: usize, key: u64, at: &mut [u32]) {
+    fn sift_up(&mut self, mut i: usize, key: u128, at: &mut [u32]) {
         while i > 0 {
             let p = (i - 1) / 4;
             let pk = self.data[p];
@@ -125,9 +126,15 @@ impl IndexedHeap4 {
         at[node_of(key)] = i as u32;
     }
 
+    /// The current key of a queued `node`.
+    #[cfg(test)]
+    fn peek_of(&self, node: usize, at: &[u32]) -> u128 {
+        self.data[at[node] as usize]
+    }
+
     /// Removes and returns the smallest key.
     #[inline]
-    pub(crate) fn pop(&mut self, at: &mut [u32]) -> Option<u64> {
+    pub(crate) fn pop(&mut self, at: &mut [u32]) -> Option<u128> {
         let last = self.data.pop()?;
         let n = self.data.len();
         if n == 0 {
@@ -201,7 +208,7 @@ mod tests {
     fn indexed_pops_in_ascending_order_after_decreases() {
         let mut h = IndexedHeap4::default();
         let mut at = vec![0u32; 1000];
-        let mut cur = vec![0u64; 1000];
+        let mut cur = vec![0u128; 1000];
         let mut x = 987u64;
         let mut next = || {
             x = x
@@ -210,17 +217,21 @@ mod tests {
             x >> 40
         };
         for (node, c) in cur.iter_mut().enumerate() {
-            *c = (next() << 32) | node as u64;
+            *c = (u128::from(next()) << 64) | (u128::from(next() % 4) << 32) | node as u128;
             h.push(*c, &mut at);
         }
         for _ in 0..3000 {
             let node = (next() % 1000) as usize;
-            let f = (cur[node] >> 32).saturating_sub(next() % 50);
-            cur[node] = (f << 32) | node as u64;
+            let f = (cur[node] >> 64).saturating_sub(u128::from(next() % 50));
+            cur[node] = (f << 64) | (u128::from(next() % 4) << 32) | node as u128;
+            if cur[node] > h.peek_of(node, &at) {
+                cur[node] = h.peek_of(node, &at);
+                continue;
+            }
             h.decrease(cur[node], &mut at);
         }
         cur.sort_unstable();
-        let popped: Vec<u64> = std::iter::from_fn(|| h.pop(&mut at)).collect();
+        let popped: Vec<u128> = std::iter::from_fn(|| h.pop(&mut at)).collect();
         assert_eq!(popped, cur);
     }
 }

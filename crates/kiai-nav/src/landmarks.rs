@@ -40,11 +40,6 @@ pub const LANDMARKS_FROM: usize = 2_000;
 /// Each costs two table reads per waypoint reached.
 pub(crate) const ACTIVE: usize = 4;
 
-/// Each landmark's bounds are lowered by this fraction, so that the
-/// rounding of `f32` sums (about 1e-7 per link) never lifts a bound above
-/// a true cost.
-const SAFETY: f32 = 1.0 - 1e-5;
-
 /// The landmark tables of one frozen graph (shared by its clones).
 #[derive(Debug)]
 pub(crate) struct Landmarks {
@@ -82,7 +77,10 @@ impl AltGoal {
 
     /// The lower bound on the cost from dense waypoint `v` to the goal
     /// (0 when the landmarks say nothing; infinity when the goal cannot be
-    /// reached from `v` even with every link open). `table` is the list's
+    /// reached from `v` even with every link open). The tables' `f32` sums
+    /// round like the search's own, so a route found with these bounds can
+    /// cost more than the cheapest by that rounding (about 1e-7 of its cost
+    /// per link), as with the straight-line bound. `table` is the list's
     /// table of `k` landmarks.
     #[inline]
     pub(crate) fn h(&self, table: &[f32], k: usize, v: u32) -> f32 {
@@ -97,7 +95,7 @@ impl AltGoal {
                 .max(self.to_goal[i] - row[l])
                 .max(row[k + l] - self.from_goal[i]);
         }
-        best * SAFETY
+        best
     }
 }
 

@@ -114,6 +114,26 @@ pub(crate) fn heap_key(f: f32, node: u32) -> u64 {
     (u64::from(f.max(0.0).to_bits()) << 32) | u64::from(node)
 }
 
+/// A* open-list key of a plain search: `f` (non-negative or infinite),
+/// then the node: ties go to the smaller dense index, as they always did.
+#[inline]
+pub(crate) fn open_key(f: f32, node: u32) -> u128 {
+    (u128::from(f.max(0.0).to_bits()) << 64) | u128::from(node)
+}
+
+/// A* open-list key of a search with landmarks: `g + h` (in `f64`, where
+/// the sum of two `f32` is exact), then `h`, then the node. On a grid
+/// every waypoint between start and goal can lie on a cheapest route: with
+/// their `f` equal to the bit, the one nearest the goal (the smallest `h`,
+/// the goal itself first) goes first and A* walks one route through; summed
+/// in `f32`, rounding would order them by noise, and A* would expand all
+/// of them before the goal.
+#[inline]
+pub(crate) fn alt_key(g: f32, h: f32, node: u32) -> u128 {
+    let f = f64::from(g).max(0.0) + f64::from(h).max(0.0);
+    (u128::from(f.to_bits()) << 64) | (u128::from(h.max(0.0).to_bits()) << 32) | u128::from(node)
+}
+
 /// `(f bits, node)` of a heap key.
 #[inline]
 pub(crate) fn heap_unkey(key: u64) -> (u32, u32) {
@@ -274,7 +294,11 @@ impl NavQuery {
         s.g = 0.0;
         s.h = h;
         s.stamp |= OPEN;
-        self.heap.push(heap_key(h, start), &mut self.heap_at);
+        let key = match alt {
+            Some(_) => alt_key(0.0, h, start),
+            None => open_key(h, start),
+        };
+        self.heap.push(key, &mut self.heap_at);
         self.search = Some(Search {
             graph_key: nav.key,
             start,
@@ -351,7 +375,7 @@ impl NavQuery {
                 s.done = true;
                 break;
             };
-            let (_, d) = heap_unkey(top);
+            let d = top as u32;
             let slot = &mut self.pool[d as usize];
             slot.stamp = (slot.stamp & !OPEN) | CLOSED;
             let g = slot.g;
@@ -380,7 +404,7 @@ impl NavQuery {
             // Start loading the links of the likely next waypoint, so that
             // memory latency overlaps with relaxing this one's links.
             if let Some(next) = self.heap.peek() {
-                let (_, n) = heap_unkey(next);
+                let n = next as u32;
                 if let Some(&first) = nav.first_out.get(n as usize) {
                     std::hint::black_box(weighted.get(first as usize).copied());
                 }
@@ -428,13 +452,22 @@ impl NavQuery {
                     ts.g = ng;
                     ts.parent = d;
                     if ts.stamp & OPEN != 0 {
-                        self.heap
-                            .decrease(heap_key(ng + ts.h, t), &mut self.heap_at);
+                        let key = if ALT {
+                            alt_key(ng, ts.h, t)
+                        } else {
+                            open_key(ng + ts.h, t)
+                        };
+                        self.heap.decrease(key, &mut self.heap_at);
                         continue;
                     }
                 }
                 ts.stamp = (ts.stamp & !CLOSED) | OPEN;
-                self.heap.push(heap_key(ts.g + ts.h, t), &mut self.heap_at);
+                let key = if ALT {
+                    alt_key(ts.g, ts.h, t)
+                } else {
+                    open_key(ts.g + ts.h, t)
+                };
+                self.heap.push(key, &mut self.heap_at);
             }
         }
     }
