@@ -21,7 +21,7 @@ use crate::data::{AgentId, EventKind, NavState, RouteQueue};
 
 /// Searches run side by side in one round (a fixed number, so that the
 /// rounds, and with them the results, do not depend on the thread count).
-pub(super) const SLOTS: usize = 8;
+pub(super) const SLOTS: usize = 4;
 
 /// Requests for one goal that make the queue fill a shared field instead
 /// of searching for each.
