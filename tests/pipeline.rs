@@ -12,10 +12,12 @@ fn path_str(p: &Path) -> &str {
     p.to_str().unwrap_or_else(|| panic!("non-UTF-8 temp path"))
 }
 
-/// Drops the timing, which differs between runs.
+/// Drops the timings, which differ between runs.
 fn without_timing(mut v: serde_json::Value) -> serde_json::Value {
     if let Some(o) = v.as_object_mut() {
-        o.remove("ms_per_tick");
+        for key in ["ms_per_tick", "tick_ms", "stage_ms"] {
+            o.remove(key);
+        }
     }
     v
 }

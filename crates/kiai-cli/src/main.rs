@@ -12,6 +12,7 @@ mod junit;
 mod lua_defs_cmd;
 mod path_cmd;
 mod positions;
+mod run_summary;
 mod set_cmd;
 mod test_cmd;
 mod timings;
@@ -344,6 +345,38 @@ fn print_script_error(tick: u64, error: &kiai::lua::ScriptError) {
     }
 }
 
+/// The script errors and `print` lines of the last tick, on stderr.
+fn print_script_output(lua: &mut kiai::lua::LuaDecider) {
+    for r in lua.take_reports() {
+        print_script_error(r.tick, &r.error);
+    }
+    for line in lua.take_log() {
+        eprintln!("{line}");
+    }
+}
+
+/// A progress bar on stderr for long human runs in a terminal; hidden
+/// otherwise.
+fn progress_bar(args: &RunArgs) -> indicatif::ProgressBar {
+    if args.sim.json || !std::io::stderr().is_terminal() || args.ticks < 200 {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(args.ticks)
+    }
+}
+
+/// A buffered file created at `path`, if one is given.
+fn create_output(path: Option<&Path>) -> anyhow::Result<Option<std::io::BufWriter<std::fs::File>>> {
+    path.map(|path| {
+        std::fs::File::create(path)
+            .map(std::io::BufWriter::new)
+            .with_context(|| format!("cannot create {}", path.display()))
+    })
+    .transpose()
+}
+
+/// `kiai run`: ticks the content, writing what `--trace`, `--positions`
+/// and `--record` ask for, then prints the summary (`run_summary`).
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let Some(content) = load(&args.sim.file) else {
         return Ok(REPORTED);
@@ -352,25 +385,9 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         return Ok(REPORTED);
     };
     let mut world = world_of(&content, args.sim.seed)?;
-    let progress = if args.sim.json || !std::io::stderr().is_terminal() || args.ticks < 200 {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(args.ticks)
-    };
-    let mut trace = match &args.trace {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?,
-        )),
-        None => None,
-    };
-    let mut positions = match &args.positions {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?,
-        )),
-        None => None,
-    };
+    let progress = progress_bar(args);
+    let mut trace = create_output(args.trace.as_deref())?;
+    let mut positions = create_output(args.positions.as_deref())?;
     let scripts = content.scripts();
     anyhow::ensure!(
         scripts.is_empty() || trace.is_none(),
@@ -419,12 +436,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 hashes.push(state_hash(&world));
             }
             if let Some(d) = &mut lua {
-                for r in d.take_reports() {
-                    print_script_error(r.tick, &r.error);
-                }
-                for line in d.take_log() {
-                    eprintln!("{line}");
-                }
+                print_script_output(d);
             }
             times.push(*pipeline.timings());
             if let Some(out) = &mut trace {
@@ -437,10 +449,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                 progress.set_position(t);
             }
         }
-        if let Some(out) = &mut trace {
-            std::io::Write::flush(out)?;
-        }
-        if let Some(out) = &mut positions {
+        for out in [&mut trace, &mut positions].into_iter().flatten() {
             std::io::Write::flush(out)?;
         }
         apply_events(&mut schedule, &mut world);
@@ -456,87 +465,14 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.record {
         fork_cmd::write_recording(out, &content, &args.sim, world.config().seed, hashes)?;
     }
-    let ticks = args.ticks.max(1) as f64;
-    let ms_per_tick = elapsed.as_secs_f64() * 1e3 / ticks;
-    let mut states = serde_json::Map::new();
-    for s in BehaviourState::ALL {
-        states.insert(s.name().to_owned(), json!(0));
-    }
-    // Agents in a script's custom state count under its name.
-    for id in world.agents().ids() {
-        let (i, d) = (id.index(), world.agents().decisions()[id.index()]);
-        let name = labels[i].as_deref().unwrap_or(d.state.name());
-        let n = states.get(name).and_then(Value::as_u64).unwrap_or(0);
-        states.insert(name.to_owned(), json!(n + 1));
-    }
-    let hash = format!("{:016x}", state_hash(&world));
-    let learned = learned_weights(&world);
-    if args.sim.json {
-        let (tick_ms, stage_ms) = timings::json(&times);
-        print_json(&json!({
-            "ticks": world.tick(),
-            "agents": world.agents().live_count(),
-            "seed": world.config().seed,
-            "state_hash": hash,
-            "states": states,
-            "learned": learned,
-            "ms_per_tick": ms_per_tick,
-            "tick_ms": tick_ms,
-            "stage_ms": stage_ms,
-        }))?;
-    } else {
-        outln(&format!(
-            "{}: {} ticks, {} agents, seed {}",
-            args.sim.file.display(),
-            world.tick(),
-            world.agents().live_count(),
-            world.config().seed
-        ))?;
-        outln(&format!("state hash  {hash}"))?;
-        let states: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        outln(&format!("states      {}", states.join(", ")))?;
-        for (archetype, w) in &learned {
-            outln(&format!(
-                "learned     {archetype}: chase {:.2}, evade {:.2} (mean weights)",
-                w["chase"].as_f64().unwrap_or(0.0),
-                w["evade"].as_f64().unwrap_or(0.0)
-            ))?;
-        }
-        for line in timings::lines(&times, ms_per_tick) {
-            outln(&line)?;
-        }
-    }
+    let ms_per_tick = elapsed.as_secs_f64() * 1e3 / args.ticks.max(1) as f64;
+    let measured = run_summary::Measured {
+        labels: &labels,
+        times: &times,
+        ms_per_tick,
+    };
+    run_summary::print(&args.sim, &world, &measured)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Mean (chase, evade) weights per archetype whose profile learns.
-fn learned_weights(world: &World) -> serde_json::Map<String, Value> {
-    let mut out = serde_json::Map::new();
-    for (i, archetype) in world.archetypes().iter().enumerate() {
-        if archetype.profile.is_none_or(|p| p.learning.is_none()) {
-            continue;
-        }
-        let (mut sum, mut n) = ([0.0f64; 2], 0usize);
-        for (a, mind) in world
-            .agents()
-            .archetypes()
-            .iter()
-            .zip(world.agents().minds())
-        {
-            if a.index() == i {
-                sum[0] += f64::from(mind.weights[0]);
-                sum[1] += f64::from(mind.weights[1]);
-                n += 1;
-            }
-        }
-        if n > 0 {
-            out.insert(
-                archetype.name.clone(),
-                json!({ "chase": sum[0] / n as f64, "evade": sum[1] / n as f64 }),
-            );
-        }
-    }
-    out
 }
 
 /// Appends one JSON line per agent: why it decided what it did this tick.
