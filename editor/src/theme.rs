@@ -128,7 +128,8 @@ pub struct Palette {
     pub tool: Color32,
     /// Errors, warnings, good news.
     pub status: [Color32; 3],
-    /// Stage timing lines: sense, decide, steer, integrate, fog.
+    /// Stage timing lines: sense, decide, navigate, steer, avoid,
+    /// integrate, fog.
     pub timings: [Color32; 7],
     /// Heat map: cheap, neutral (×1), expensive.
     pub heat: [Color32; 3],

@@ -62,8 +62,8 @@ pub struct ConsoleLine {
     pub at: Option<(PathBuf, Option<u32>)>,
 }
 
-/// Milliseconds per stage of one tick: sense, decide, steer, integrate,
-/// fog.
+/// Milliseconds per stage of one tick: sense, decide, navigate, steer,
+/// avoid, integrate, fog.
 pub type StageMs = [f32; 7];
 
 /// A change to the world made after a given number of ticks (a what-if's
