@@ -336,12 +336,12 @@ pub struct PerceptionBudgetDef {
     pub max_rays_per_tick: u32,
 }
 
-/// Navigation settings (`nav: (budget: Some(8192))`).
+/// Navigation settings (`nav: (budget: Some(4096))`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NavDef {
     /// Waypoints the A* route searches of one tick may expand, at least 1
-    /// (default 8,192): walkers whose request waits step toward their goal
+    /// (default 4,096): walkers whose request waits step toward their goal
     /// by seed 001's selection until their route comes. `None`: no limit,
     /// every route is found in the tick it is asked for.
     #[serde(

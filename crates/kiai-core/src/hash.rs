@@ -77,6 +77,7 @@ pub fn state_hash(world: &World) -> u64 {
         // Only worlds with walkers waiting for routes hash these, so other
         // hashes are unchanged.
         h.update(b"routes");
+        h.update(&world.routes.typical_search.to_le_bytes());
         for r in &world.routes.requests {
             h.update(&r.tick.to_le_bytes());
             hash_id(&mut h, r.agent);

@@ -10,9 +10,8 @@ use super::AgentId;
 
 /// Waypoints a tick's route searches may expand by default (see
 /// [`World::set_route_budget`](crate::World::set_route_budget)): about
-/// 1 ms of search on one core (searches for different goals run on every
-/// core).
-pub const DEFAULT_ROUTE_BUDGET: u32 = 8_192;
+/// 1 ms of search on a 90,000-waypoint map, on two cores.
+pub const DEFAULT_ROUTE_BUDGET: u32 = 4_096;
 
 /// What a walker asked for: a route to `goal` under its archetype's cost
 /// list and clearance.
@@ -67,6 +66,9 @@ pub(crate) struct RouteQueue {
     pub(crate) fields: Vec<SharedField>,
     /// The field being filled, if any.
     pub(crate) filling: Option<SharedField>,
+    /// Waypoints a search has expanded lately (a running mean, >= 1): how
+    /// many searches a tick's rest of the budget starts at once.
+    pub(crate) typical_search: u32,
 }
 
 impl RouteQueue {
@@ -74,6 +76,7 @@ impl RouteQueue {
     pub(crate) fn new() -> Self {
         Self {
             budget: Some(DEFAULT_ROUTE_BUDGET),
+            typical_search: 256,
             ..Self::default()
         }
     }

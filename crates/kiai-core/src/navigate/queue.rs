@@ -93,12 +93,15 @@ pub(super) fn serve(
     let requests = std::mem::take(&mut queue.requests);
     let mut searches = Vec::new();
     for r in requests {
-        if let Some(f) = queue.fields.iter_mut().find(|f| f.key == r.key) {
+        let field = queue.fields.iter_mut().find(|f| f.key == r.key);
+        if let Some(f) = field.filter(|_| left > 0) {
             f.used = w.tick;
             let found = from_field(w, &r, &f.field);
             left = left.saturating_sub(found.expanded);
             settle(w, &r, found, events);
-        } else if queue.filling.as_ref().is_some_and(|f| f.key == r.key) {
+        } else if left == 0 || queue.filling.as_ref().is_some_and(|f| f.key == r.key) {
+            // Its field is being filled, or the budget went on routes read
+            // off fields: it waits.
             queue.requests.push(r);
         } else {
             searches.push(r);
@@ -106,11 +109,22 @@ pub(super) fn serve(
     }
     let mut rest = searches.into_iter().peekable();
     while left > 0 && rest.peek().is_some() {
-        let round: Vec<RouteRequest> = rest.by_ref().take(SLOTS).collect();
+        // As many searches as the rest of the budget is likely to pay
+        // for (at least one, at most a slot each), so that a tick
+        // overshoots its budget by about one search, not by a round.
+        let typical = u64::from(queue.typical_search.max(1));
+        let size = (left / typical).clamp(1, SLOTS as u64) as usize;
+        let round: Vec<RouteRequest> = rest.by_ref().take(size).collect();
+        let mut spent = 0;
         for (r, found) in round.iter().zip(run_round(w, &round, scratch)) {
-            left = left.saturating_sub(found.expanded);
+            spent += found.expanded;
             settle(w, r, found, events);
         }
+        left = left.saturating_sub(spent);
+        let mean = spent / round.len().max(1) as u64;
+        // A running mean, weighing the last round a quarter.
+        let next = (u64::from(queue.typical_search) * 3 + mean) / 4;
+        queue.typical_search = u32::try_from(next.max(1)).unwrap_or(u32::MAX);
     }
     queue.requests.extend(rest);
     queue.requests.sort_by_key(|r| (r.tick, r.agent.index()));
