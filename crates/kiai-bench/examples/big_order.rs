@@ -1,7 +1,6 @@
-//! Runs only the big-order scenarios of `kiai bench` (1,000 A* walkers sent
-//! across 90,000 waypoints): `cargo run --release -p kiai-bench --example
-//! big_order [-- --quick]`.
+//! The walkers scenarios under their earlier name (BENCHMARKS.md's
+//! 2026-11-28 section runs this): the same as `--example walkers`.
 
 fn main() {
-    kiai_bench::print_group(kiai_bench::big_order::scenarios);
+    kiai_bench::print_group(kiai_bench::walkers::scenarios);
 }

@@ -18,7 +18,6 @@ use std::time::Instant;
 mod alloc;
 pub mod avoid_stage;
 pub mod avoidance;
-pub mod big_order;
 pub mod content;
 pub mod fog;
 pub mod lua;
@@ -27,6 +26,7 @@ pub mod nav;
 pub mod perception;
 pub mod runtime;
 pub mod tick;
+pub mod walkers;
 
 pub use alloc::{CountingAllocator, allocations};
 
@@ -167,7 +167,7 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     out.extend(lua::scenarios(effort)?);
     out.extend(lua_call::scenarios(effort)?);
     out.extend(nav::scenarios(effort)?);
-    out.extend(big_order::scenarios(effort)?);
+    out.extend(walkers::scenarios(effort)?);
     out.extend(fog::scenarios(effort)?);
     out.extend(avoidance::scenarios(effort)?);
     out.extend(avoid_stage::scenarios(effort)?);
