@@ -12,7 +12,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use kiai_editor::EditorApp;
 
 mod common;
-use common::{click, copy_guards, editor, root};
+use common::{click, copy_guards, editor, play_until, root};
 
 /// The target directory cargo builds this test in (`CARGO_TARGET_TMPDIR` is
 /// its `tmp/`), wherever `CARGO_TARGET_DIR`, `--target-dir` or a config
@@ -86,17 +86,7 @@ fn play_pause_inspect_matches_the_trace_and_scrubbing_replays_exactly() {
 
     let mut h = editor(&arena);
     // Play (Space) until at least 100 ticks ran, then pause.
-    h.key_press(Key::Space);
-    let start = Instant::now();
-    while h.state().model.sim.as_ref().map_or(0, |s| s.tick()) < 100 {
-        h.step();
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "playing stalled"
-        );
-    }
-    h.key_press(Key::Space);
-    h.step();
+    play_until(&mut h, 100);
     assert!(!h.state().model.sim.as_ref().unwrap().playing, "paused");
     // Playing overshoots by a frame's ticks: scrub to exactly 100.
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "tick")

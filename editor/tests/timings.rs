@@ -4,28 +4,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
 
-use std::time::{Duration, Instant};
-
-use eframe::egui::Key;
 use egui_kittest::kittest::{NodeT, Queryable};
 
 mod common;
-use common::{editor, root};
+use common::{editor, play_until, root};
 
 #[test]
 fn the_timings_tab_names_the_worst_tick_and_each_stages_max() {
     let mut h = editor(&root().join("content/demo/village.ron"));
-    h.key_press(Key::Space);
-    let start = Instant::now();
-    while h.state().model.sim.as_ref().map_or(0, |s| s.tick()) < 30 {
-        h.step();
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "playing stalled"
-        );
-    }
-    h.key_press(Key::Space);
-    h.step();
+    play_until(&mut h, 30);
     h.get_by_label("Timings").click();
     h.run_steps(2);
     // A label's text is its accessibility label or value (a label shows

@@ -73,18 +73,7 @@ pub fn state_hash(world: &World) -> u64 {
         h.update(&world.ray_cursor.agent.to_le_bytes());
         h.update(&world.ray_cursor.offset.to_le_bytes());
     }
-    if !world.routes.requests.is_empty() {
-        // Only worlds with walkers waiting for routes hash these, so other
-        // hashes are unchanged.
-        h.update(b"routes");
-        h.update(&world.routes.typical_search.to_le_bytes());
-        for r in &world.routes.requests {
-            h.update(&r.tick.to_le_bytes());
-            hash_id(&mut h, r.agent);
-            h.update(&r.key.goal.0.to_le_bytes());
-            h.update(&[u8::from(r.replan)]);
-        }
-    }
+    hash_routes(&mut h, world);
     if world.walls_info.changed {
         // Only worlds changed while running hash these, so other hashes are
         // unchanged.
@@ -115,6 +104,22 @@ pub fn state_hash(world: &World) -> u64 {
         }
     }
     h.digest()
+}
+
+/// The walkers waiting for routes. Only worlds with some hash anything
+/// here, so other hashes are unchanged.
+fn hash_routes(h: &mut Xxh3, world: &World) {
+    if world.routes.requests.is_empty() {
+        return;
+    }
+    h.update(b"routes");
+    h.update(&world.routes.typical_search.to_le_bytes());
+    for r in &world.routes.requests {
+        h.update(&r.tick.to_le_bytes());
+        hash_id(h, r.agent);
+        h.update(&r.key.goal.0.to_le_bytes());
+        h.update(&[u8::from(r.replan)]);
+    }
 }
 
 /// An agent's handle: its slot, and its generation when past 0 (so worlds

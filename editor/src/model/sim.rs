@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use kiai::content::def::ContentDef;
 use kiai::content::{Content, ScriptRef};
 use kiai::lua::{Limits, LuaDecider, ScriptId, ScriptWatcher};
-use kiai_core::{AgentId, DecisionTrace, DefaultDecider, Pipeline, World, state_hash};
+use kiai_core::{AgentId, DecisionTrace, DefaultDecider, Pipeline, Stage, World, state_hash};
 
 use super::breakpoints::{self, Breakpoints, Hit, ScriptFailure, TickReport};
 
@@ -65,6 +65,18 @@ pub struct ConsoleLine {
 /// Milliseconds per stage of one tick: sense, decide, navigate, steer,
 /// avoid, integrate, fog.
 pub type StageMs = [f32; 7];
+
+/// The stages the Timings tab plots, in pipeline order (noise is too
+/// cheap to show).
+pub const PLOTTED: [Stage; 7] = [
+    Stage::Sense,
+    Stage::Decide,
+    Stage::Navigate,
+    Stage::Steer,
+    Stage::Avoid,
+    Stage::Integrate,
+    Stage::Fog,
+];
 
 /// A change to the world made after a given number of ticks (a what-if's
 /// fork); an error is reported in the console.
@@ -122,17 +134,7 @@ pub struct Sim {
 }
 
 fn stage_ms(p: &Pipeline) -> StageMs {
-    let t = p.timings();
-    let ms = |d: Duration| d.as_secs_f32() * 1e3;
-    [
-        ms(t.sense),
-        ms(t.decide),
-        ms(t.navigate),
-        ms(t.steer),
-        ms(t.avoid),
-        ms(t.integrate),
-        ms(t.fog),
-    ]
+    PLOTTED.map(|s| p.timings().get(s).as_secs_f32() * 1e3)
 }
 
 impl Sim {

@@ -142,6 +142,22 @@ pub(crate) fn colour_distance(a: [u8; 3], b: [u8; 3]) -> f32 {
         .sqrt()
 }
 
+/// Plays (Space) as a designer does until at least `tick` ticks ran, then
+/// pauses (Space again); playing overshoots by a frame's ticks.
+pub(crate) fn play_until(h: &mut Harness<'_, EditorApp>, tick: u64) {
+    h.key_press(Key::Space);
+    let start = std::time::Instant::now();
+    while h.state().model.sim.as_ref().map_or(0, |s| s.tick()) < tick {
+        h.step();
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(120),
+            "playing stalled"
+        );
+    }
+    h.key_press(Key::Space);
+    h.step();
+}
+
 /// Pauses the run at tick `tick`: Step (.) builds the run, then the
 /// recording is simulated to that tick.
 pub(crate) fn run_to(h: &mut Harness<'_, EditorApp>, tick: u64) {
