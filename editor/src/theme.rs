@@ -128,9 +128,9 @@ pub struct Palette {
     pub tool: Color32,
     /// Errors, warnings, good news.
     pub status: [Color32; 3],
-    /// Stage timing lines: sense, decide, navigate, steer, avoid,
-    /// integrate, fog.
-    pub timings: [Color32; 7],
+    /// Stage timing lines, one per stage in the order of `Stage::ALL`:
+    /// sense, decide, navigate, steer, avoid, integrate, noise, fog.
+    pub timings: [Color32; 8],
     /// Heat map: cheap, neutral (×1), expensive.
     pub heat: [Color32; 3],
 }
@@ -219,6 +219,7 @@ impl Palette {
                 oi::BLUISH_GREEN,
                 Color32::from_gray(200),
                 oi::REDDISH_PURPLE,
+                oi::GREY,
                 oi::YELLOW,
             ],
             heat: [oi::BLUE, Color32::from_gray(115), oi::VERMILLION],
@@ -300,6 +301,7 @@ impl Palette {
                 oi::BLUISH_GREEN,
                 Color32::from_gray(90),
                 oi::REDDISH_PURPLE,
+                oi::GREY,
                 Color32::from_rgb(190, 150, 0),
             ],
             heat: [oi::BLUE, Color32::from_gray(150), oi::VERMILLION],

@@ -43,15 +43,7 @@ fn the_timings_tab_names_the_worst_tick_and_each_stages_max() {
         "{}",
         worst[0]
     );
-    for stage in [
-        "sense",
-        "decide",
-        "navigate",
-        "steer",
-        "avoid",
-        "integrate",
-        "fog",
-    ] {
+    for stage in kiai_core::Stage::ALL.map(kiai_core::Stage::name) {
         let line = labels
             .iter()
             .find(|l| l.starts_with(&format!("━ {stage} ")))

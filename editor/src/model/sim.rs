@@ -62,21 +62,9 @@ pub struct ConsoleLine {
     pub at: Option<(PathBuf, Option<u32>)>,
 }
 
-/// Milliseconds per stage of one tick: sense, decide, navigate, steer,
-/// avoid, integrate, fog.
-pub type StageMs = [f32; 7];
-
-/// The stages the Timings tab plots, in pipeline order (noise is too
-/// cheap to show).
-pub const PLOTTED: [Stage; 7] = [
-    Stage::Sense,
-    Stage::Decide,
-    Stage::Navigate,
-    Stage::Steer,
-    Stage::Avoid,
-    Stage::Integrate,
-    Stage::Fog,
-];
+/// Milliseconds per stage of one tick, in the order of [`Stage::ALL`]
+/// (the order a tick runs them).
+pub type StageMs = [f32; 8];
 
 /// A change to the world made after a given number of ticks (a what-if's
 /// fork); an error is reported in the console.
@@ -134,7 +122,7 @@ pub struct Sim {
 }
 
 fn stage_ms(p: &Pipeline) -> StageMs {
-    PLOTTED.map(|s| p.timings().get(s).as_secs_f32() * 1e3)
+    Stage::ALL.map(|s| p.timings().get(s).as_secs_f32() * 1e3)
 }
 
 impl Sim {

@@ -5,7 +5,7 @@
 use eframe::egui::{RichText, Ui};
 
 use super::{Out, ViewCtx};
-use crate::model::sim::{PLOTTED, StageMs};
+use crate::model::sim::StageMs;
 use crate::model::units;
 
 /// Draws the tab.
@@ -14,7 +14,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
         ui.label(RichText::new("Stage timings appear while the map runs.").weak());
         return;
     };
-    let names = PLOTTED.map(kiai_core::Stage::name);
+    let names = kiai_core::Stage::ALL.map(kiai_core::Stage::name);
     if let Some(line) = worst_tick(&sim.timings) {
         ui.label(RichText::new(line).strong());
     }
