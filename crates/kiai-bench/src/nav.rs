@@ -9,7 +9,7 @@
 //! cost list `i % 4`. All three searches use the same edge costs
 //! (length x multiplier, infinity into inactive waypoints); the peers'
 //! heuristic is straight-line distance x the list's smallest multiplier,
-//! kiai's the larger of that and its landmark bounds (ALT: 16 landmarks
+//! kiai's the larger of that and its landmark bounds (ALT: 8 landmarks
 //! built when the graph is frozen; the note gives their build time and
 //! memory). Every route must cost the same. The
 //! peers get the waypoints in kiai's memory order

@@ -115,7 +115,7 @@ impl WaypointGraph {
     /// fewer waypoints where costs vary; its routes cost the same. The
     /// tables take `count x 2 x 4` bytes per waypoint and live cost list
     /// and `count x 2` Dijkstra searches per list to build (in parallel):
-    /// on 100,000 waypoints and 16 landmarks, 12.8 MB and about 0.3 s per
+    /// on 100,000 waypoints and 8 landmarks, 6.4 MB and about 0.2 s per
     /// list on two cores.
     pub fn freeze_with_landmarks(&self, count: usize) -> NavGraph {
         let mut nav = self.freeze_plain();

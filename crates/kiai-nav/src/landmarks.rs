@@ -29,7 +29,7 @@ use crate::query::{heap_key, heap_unkey};
 
 /// Landmarks a graph gets from [`WaypointGraph::freeze`](crate::WaypointGraph::freeze)
 /// when it has at least [`LANDMARKS_FROM`] waypoints.
-pub const DEFAULT_LANDMARKS: usize = 16;
+pub const DEFAULT_LANDMARKS: usize = 8;
 
 /// The smallest graph (waypoints) that [`WaypointGraph::freeze`](crate::WaypointGraph::freeze)
 /// gives landmarks. Below it a search costs microseconds and the tables
