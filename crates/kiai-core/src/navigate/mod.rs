@@ -119,42 +119,41 @@ fn choose(world: &mut World, scratch: &mut NavScratch) {
             continue;
         };
         let id = AgentId::new(i as u32, a.generation[i]);
-        let asking = Asking {
+        let mut asking = Asking {
             routes: &mut world.routes,
             tick,
             id,
         };
         let state = &mut a.nav[i];
         if !replan.is_empty() {
-            replan_walker(&walker, state, &replan, asking);
+            replan_walker(&walker, state, &replan, &mut asking);
         }
         let step = Step {
             position: a.position[i],
             decision: a.decision[i].state,
             target: destination(&a.decision[i], &a.position),
         };
-        let asking = Asking {
-            routes: &mut world.routes,
-            tick,
-            id,
-        };
         if let Some(asked) = advance(
             &walker,
             state,
             step,
             &mut a.mind[i].rng,
-            asking,
+            &mut asking,
             &mut events,
         ) {
             scratch.asked.push(asked);
         }
     }
+    // Requests of agents gone, or no longer waiting (they changed their
+    // mind), go.
+    world
+        .routes
+        .requests
+        .retain(|r| a.is_alive(r.agent) && a.nav[r.agent.index()].waiting);
     let mut walkers = queue::Walkers {
         nav,
         states: &mut a.nav,
         positions: &a.position,
-        alive: &a.alive,
-        generation: &a.generation,
         tick,
     };
     queue::serve(
@@ -170,8 +169,7 @@ fn choose(world: &mut World, scratch: &mut NavScratch) {
         };
         move_on(&walker, &mut a.nav[i], asked, &mut a.mind[i].rng);
     }
-    // One agent's events stay together, in agent order.
-    events.sort_by_key(|e| e.agent().map_or(0, |a| a.index()));
+    // The world puts each tick's events in agent order when it ends.
     for kind in events {
         world.push_event(kind);
     }
@@ -244,7 +242,7 @@ struct Asking<'q> {
 
 impl Asking<'_> {
     /// Asks for a route to `key.goal`; the walker waits for it.
-    fn ask(self, state: &mut NavState, key: RouteKey, replan: bool) {
+    fn ask(&mut self, state: &mut NavState, key: RouteKey, replan: bool) {
         state.route.clear();
         state.route_goal = Some(key.goal);
         state.waiting = true;
@@ -275,7 +273,7 @@ fn advance(
     state: &mut NavState,
     step: Step,
     rng: &mut crate::data::AgentRng,
-    asking: Asking<'_>,
+    asking: &mut Asking<'_>,
     events: &mut Vec<EventKind>,
 ) -> Option<Asked> {
     let nav = walker.nav;
@@ -427,7 +425,12 @@ fn move_on(
 /// Re-plans a walker after a graph change (see the module docs): one
 /// walking a link that closed turns back at once; one whose route the
 /// change touches asks the queue for a new one.
-fn replan_walker(walker: &Walker<'_>, state: &mut NavState, replan: &Replan, asking: Asking<'_>) {
+fn replan_walker(
+    walker: &Walker<'_>,
+    state: &mut NavState,
+    replan: &Replan,
+    asking: &mut Asking<'_>,
+) {
     let nav = walker.nav;
     let (Some(at), Some(next)) = (state.at, state.next) else {
         return;

@@ -17,7 +17,7 @@ use kiai_nav::{DistanceField, NavGraph, NavQuery, PathFilter, WaypointId};
 use rayon::prelude::*;
 
 use crate::data::route_queue::{RouteKey, RouteRequest, SharedField};
-use crate::data::{AgentId, EventKind, NavState, RouteQueue};
+use crate::data::{EventKind, NavState, RouteQueue};
 
 /// Searches run side by side in one round (a fixed number, so that the
 /// rounds, and with them the results, do not depend on the thread count).
@@ -48,8 +48,6 @@ pub(super) struct Walkers<'a> {
     pub(super) nav: &'a NavGraph,
     pub(super) states: &'a mut [NavState],
     pub(super) positions: &'a [Vec3],
-    pub(super) alive: &'a [bool],
-    pub(super) generation: &'a [u32],
     pub(super) tick: u64,
 }
 
@@ -73,17 +71,15 @@ struct Found {
     expanded: u64,
 }
 
-/// Serves the queue within the budget; events for routes found late and
-/// routes that do not exist go to `events`.
+/// Serves the queue within the budget (every request is of a living,
+/// waiting walker); events for routes found late and routes that do not
+/// exist go to `events`.
 pub(super) fn serve(
     queue: &mut RouteQueue,
     w: &mut Walkers<'_>,
     scratch: &mut QueueScratch,
     events: &mut Vec<EventKind>,
 ) {
-    queue
-        .requests
-        .retain(|r| is_current(w, r.agent) && w.states[r.agent.index()].waiting);
     if queue.requests.is_empty() {
         return;
     }
@@ -128,12 +124,6 @@ pub(super) fn serve(
     }
     queue.requests.extend(rest);
     queue.requests.sort_by_key(|r| (r.tick, r.agent.index()));
-}
-
-/// Whether `agent` is the living agent of its slot.
-fn is_current(w: &Walkers<'_>, agent: AgentId) -> bool {
-    let i = agent.index();
-    w.alive.get(i) == Some(&true) && w.generation.get(i) == Some(&agent.generation())
 }
 
 /// Begins a shared field for the first goal (in queue order) that enough
