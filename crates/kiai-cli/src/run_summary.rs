@@ -4,7 +4,9 @@
 use kiai_core::{BehaviourState, TickTimes, World, state_hash};
 use serde_json::{Value, json};
 
-use crate::{SimArgs, outln, print_json, timings};
+use crate::output::{outln, print_json};
+use crate::sim::SimArgs;
+use crate::timings;
 
 /// How a run went, as measured while it ran.
 pub(crate) struct Measured<'a> {

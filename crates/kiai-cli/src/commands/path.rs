@@ -7,13 +7,22 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
+use kiai_content::NavMap;
+use kiai_core::World;
 use kiai_core::glam::{Vec2, Vec3};
 use kiai_core::perception::occlusion::{RayScratch, Sweep, Walls};
-use kiai_nav::{NavQuery, PartialReason, PathFilter, PathStatus, path_length, smooth_path};
+use kiai_nav::{
+    CostListId, NavQuery, PartialReason, PathFilter, PathResult, PathStatus, WaypointId,
+    path_length, smooth_path,
+};
 use serde_json::json;
 
-use super::{REPORTED, load, nav_of, outln, print_json, waypoint, world_of};
+use crate::load::load;
+use crate::nav::{nav_of, waypoint};
+use crate::output::{REPORTED, outln, print_json};
+use crate::sim::world_of;
 
+/// `kiai path`'s flags.
 #[derive(Args)]
 pub(crate) struct PathArgs {
     /// Content file (.ron) with waypoints and links.
@@ -42,7 +51,7 @@ pub(crate) struct PathArgs {
 }
 
 /// Runs `kiai path`.
-pub(crate) fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: &PathArgs) -> anyhow::Result<ExitCode> {
     if !(args.radius.is_finite() && args.radius >= 0.0) {
         anyhow::bail!("--radius must be a finite number >= 0, not {}", args.radius);
     }
@@ -50,8 +59,36 @@ pub(crate) fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
         return Ok(REPORTED);
     };
     let (nav, list) = nav_of(&content, args.cost_list.as_deref())?;
-    let (from, to) = (waypoint(&nav, args.from)?, waypoint(&nav, args.to)?);
+    let ends = (waypoint(&nav, args.from)?, waypoint(&nav, args.to)?);
     let world = world_of(&content, None)?;
+    let route = search(args, &nav, &world, list, ends)?;
+    if args.json {
+        print_route_json(args, &route)?;
+    } else {
+        print_summary(args, &route)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A route found: the search's result, its waypoints (content ids) and
+/// points, and the smoothed polyline.
+struct Route {
+    result: PathResult,
+    ids: Vec<u32>,
+    points: Vec<Vec3>,
+    smoothed: Vec<Vec3>,
+}
+
+/// Searches `nav` from `from` to `to` for a walker of `args.radius`:
+/// links that pass closer to a wall of `world` than that are not used, and
+/// the smoothed route keeps that far from the walls.
+fn search(
+    args: &PathArgs,
+    nav: &NavMap,
+    world: &World,
+    list: CostListId,
+    (from, to): (WaypointId, WaypointId),
+) -> anyhow::Result<Route> {
     let walls = world.occluders().map(|o| &o.walls);
     let mut frozen = nav.graph.freeze();
     let mut rays = RayScratch::new();
@@ -80,7 +117,18 @@ pub(crate) fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
         |a, b| clear(walls, (a, b), args.radius, &mut rays),
         &mut smoothed,
     );
-    let status = match result.status {
+    Ok(Route {
+        result,
+        ids,
+        points,
+        smoothed,
+    })
+}
+
+/// How the search ended, as printed: `complete`, `unreachable` or
+/// `out_of_nodes`.
+fn status_name(status: PathStatus) -> &'static str {
+    match status {
         PathStatus::Complete => "complete",
         PathStatus::Partial {
             reason: PartialReason::Unreachable,
@@ -88,41 +136,53 @@ pub(crate) fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
         PathStatus::Partial {
             reason: PartialReason::OutOfNodes,
         } => "out_of_nodes",
-    };
-    if args.json {
-        let mut out = json!({
-            "found": result.is_complete(),
-            "waypoints": ids,
-            "cost": result.cost,
-            "status": status,
-            "expanded": result.expanded,
-        });
-        if args.smooth {
-            out["length"] = json!(path_length(&points));
-            out["smoothed"] = json!(smoothed.iter().map(|p| [p.x, p.y, p.z]).collect::<Vec<_>>());
-            out["smoothed_length"] = json!(path_length(&smoothed));
-        }
-        print_json(&out)?;
-        return Ok(ExitCode::SUCCESS);
     }
-    let route: Vec<String> = ids.iter().map(u32::to_string).collect();
+}
+
+/// The `--json` object (with the lengths and the smoothed polyline for
+/// `--smooth`).
+fn print_route_json(args: &PathArgs, route: &Route) -> anyhow::Result<()> {
+    let result = &route.result;
+    let mut out = json!({
+        "found": result.is_complete(),
+        "waypoints": route.ids,
+        "cost": result.cost,
+        "status": status_name(result.status),
+        "expanded": result.expanded,
+    });
+    if args.smooth {
+        let smoothed = &route.smoothed;
+        out["length"] = json!(path_length(&route.points));
+        out["smoothed"] = json!(smoothed.iter().map(|p| [p.x, p.y, p.z]).collect::<Vec<_>>());
+        out["smoothed_length"] = json!(path_length(smoothed));
+    }
+    print_json(&out)
+}
+
+/// The human summary: the route (or the closest reachable part), then
+/// the smoothed corners for `--smooth`.
+fn print_summary(args: &PathArgs, route: &Route) -> anyhow::Result<()> {
+    let result = &route.result;
+    let ids: Vec<String> = route.ids.iter().map(u32::to_string).collect();
     if result.is_complete() {
         outln(&format!(
             "{} -> {}: cost {:.3} via {}",
             args.from,
             args.to,
             result.cost,
-            route.join(" ")
+            ids.join(" ")
         ))?;
     } else {
         outln(&format!(
-            "{} -> {}: no route ({status}); closest reachable: {}",
+            "{} -> {}: no route ({}); closest reachable: {}",
             args.from,
             args.to,
-            route.join(" ")
+            status_name(result.status),
+            ids.join(" ")
         ))?;
     }
     if args.smooth {
+        let smoothed = &route.smoothed;
         let corners: Vec<String> = smoothed
             .iter()
             .map(|p| format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z))
@@ -130,14 +190,15 @@ pub(crate) fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
         outln(&format!(
             "smoothed: {} corners, length {:.3} (route {:.3}): {}",
             smoothed.len(),
-            path_length(&smoothed),
-            path_length(&points),
+            path_length(smoothed),
+            path_length(&route.points),
             corners.join(" ")
         ))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
+/// The horizontal part of `p` (x and z).
 fn xz(p: Vec3) -> Vec2 {
     Vec2::new(p.x, p.z)
 }

@@ -3,7 +3,7 @@
 //! coverage; JUnit XML for CI.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -15,7 +15,8 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::junit::{self, Broken};
-use crate::{REPORTED, outln, print_json};
+use crate::output::{REPORTED, outln, print_json};
+use crate::sim::with_threads;
 
 /// `kiai test --help`: what the command does.
 pub(crate) const LONG_ABOUT: &str = "Run scenario tests: every *.scenario.ron file under the \
@@ -26,6 +27,7 @@ pub(crate) const LONG_ABOUT: &str = "Run scenario tests: every *.scenario.ron fi
     agents it names were doing what they did then. Exit status 1 when a scenario fails or does \
     not load.";
 
+/// `kiai test`'s flags.
 #[derive(Args)]
 pub(crate) struct TestArgs {
     /// Scenario files or directories searched for *.scenario.ron
@@ -76,10 +78,15 @@ fn parse_partition(text: &str) -> Result<(usize, usize), String> {
 
 /// A scenario file, loaded or not.
 enum Loaded {
+    /// It loaded.
     Ok(Box<Scenario>),
+    /// It did not: why.
     Broken(Broken),
 }
 
+/// Runs `kiai test`: finds the scenarios, runs them in parallel, writes
+/// the JUnit report if asked and prints the results; exit status 1 when
+/// one fails or does not load.
 pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let paths = if args.paths.is_empty() {
@@ -87,65 +94,9 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.paths.clone()
     };
-    let mut files = find_scenarios(&paths).context("cannot list the scenarios")?;
-    if let Some(f) = &args.filter {
-        files.retain(|p| name_of(&p.display().to_string()).contains(f.as_str()));
-    }
-    if let Some((k, n)) = args.partition {
-        files = files
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| i % n == k - 1)
-            .map(|(_, p)| p)
-            .collect();
-    }
-    if files.is_empty() {
-        anyhow::bail!(
-            "no *.scenario.ron files under {} (after --filter/--partition); docs/scenarios.md shows how to write one",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    let progress = if args.json || !std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::hidden()
-    } else {
-        indicatif::ProgressBar::new(files.len() as u64)
-    };
-    let results: Vec<(Loaded, Option<Outcome>)> = crate::with_threads(args.threads, || {
-        files
-            .par_iter()
-            .map(|path| {
-                let loaded = match Scenario::load(path) {
-                    Ok(s) => Loaded::Ok(Box::new(s)),
-                    Err(d) => Loaded::Broken(Broken {
-                        name: name_of(&path.display().to_string()),
-                        file: path.display().to_string(),
-                        message: d.to_string(),
-                    }),
-                };
-                let outcome = match &loaded {
-                    Loaded::Ok(s) => Some(kiai::scenario::run(s)),
-                    Loaded::Broken(_) => None,
-                };
-                progress.inc(1);
-                (loaded, outcome)
-            })
-            .collect()
-    })?;
-    progress.finish_and_clear();
+    let files = scenario_files(args, &paths)?;
+    let (outcomes, broken) = run_all(args, &files)?;
     let seconds = start.elapsed().as_secs_f64();
-    let mut outcomes = Vec::new();
-    let mut broken = Vec::new();
-    for (loaded, outcome) in results {
-        match (loaded, outcome) {
-            (_, Some(o)) => outcomes.push(o),
-            (Loaded::Broken(b), None) => broken.push(b),
-            (Loaded::Ok(_), None) => {}
-        }
-    }
     let mut coverage = Coverage::default();
     for o in &outcomes {
         coverage.merge(&o.coverage);
@@ -153,12 +104,7 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     let passed = outcomes.iter().filter(|o| o.ok).count();
     let failed = outcomes.len() - passed + broken.len();
     if let Some(out) = &args.junit {
-        let suite = paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let xml = junit::report(&suite, &outcomes, &broken, seconds);
+        let xml = junit::report(&joined(&paths, " "), &outcomes, &broken, seconds);
         kiai_content::write_atomic(out, xml.as_bytes(), false)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
@@ -178,6 +124,87 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// `paths` as text, joined by `separator`.
+fn joined(paths: &[PathBuf], separator: &str) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+/// The scenario files under `paths` that `--filter` and `--partition`
+/// keep, sorted by path; an error when none is left.
+fn scenario_files(args: &TestArgs, paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = find_scenarios(paths).context("cannot list the scenarios")?;
+    if let Some(f) = &args.filter {
+        files.retain(|p| name_of(&p.display().to_string()).contains(f.as_str()));
+    }
+    if let Some((k, n)) = args.partition {
+        files = files
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % n == k - 1)
+            .map(|(_, p)| p)
+            .collect();
+    }
+    if files.is_empty() {
+        anyhow::bail!(
+            "no *.scenario.ron files under {} (after --filter/--partition); docs/scenarios.md shows how to write one",
+            joined(paths, ", ")
+        );
+    }
+    Ok(files)
+}
+
+/// Loads and runs every file in parallel (a progress bar on a terminal):
+/// the outcomes of those that loaded, and those that did not.
+fn run_all(args: &TestArgs, files: &[PathBuf]) -> anyhow::Result<(Vec<Outcome>, Vec<Broken>)> {
+    let progress = if args.json || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(files.len() as u64)
+    };
+    let results: Vec<(Loaded, Option<Outcome>)> = with_threads(args.threads, || {
+        files
+            .par_iter()
+            .map(|path| {
+                let loaded = load_scenario(path);
+                let outcome = match &loaded {
+                    Loaded::Ok(s) => Some(kiai::scenario::run(s)),
+                    Loaded::Broken(_) => None,
+                };
+                progress.inc(1);
+                (loaded, outcome)
+            })
+            .collect()
+    })?;
+    progress.finish_and_clear();
+    let mut outcomes = Vec::new();
+    let mut broken = Vec::new();
+    for (loaded, outcome) in results {
+        match (loaded, outcome) {
+            (_, Some(o)) => outcomes.push(o),
+            (Loaded::Broken(b), None) => broken.push(b),
+            (Loaded::Ok(_), None) => {}
+        }
+    }
+    Ok((outcomes, broken))
+}
+
+/// The scenario at `path`, or why it does not load.
+fn load_scenario(path: &Path) -> Loaded {
+    match Scenario::load(path) {
+        Ok(s) => Loaded::Ok(Box::new(s)),
+        Err(d) => Loaded::Broken(Broken {
+            name: name_of(&path.display().to_string()),
+            file: path.display().to_string(),
+            message: d.to_string(),
+        }),
+    }
+}
+
+/// One agent's "why" as `--json` lists it.
 fn why_json(w: &Why) -> Value {
     let senses: serde_json::Map<String, Value> = w
         .senses
@@ -204,6 +231,7 @@ fn why_json(w: &Why) -> Value {
     })
 }
 
+/// Decision coverage per archetype as `--json` reports it.
 fn coverage_json(c: &Coverage) -> Value {
     let map: serde_json::Map<String, Value> = c
         .archetypes
@@ -223,6 +251,7 @@ fn coverage_json(c: &Coverage) -> Value {
     Value::Object(map)
 }
 
+/// The `--json` object: the counts, every scenario and the coverage.
 fn to_json(outcomes: &[Outcome], broken: &[Broken], coverage: &Coverage) -> Value {
     let mut scenarios: Vec<Value> = outcomes
         .iter()
@@ -266,6 +295,8 @@ fn to_json(outcomes: &[Outcome], broken: &[Broken], coverage: &Coverage) -> Valu
     })
 }
 
+/// The human report: a line per scenario, why each failure failed, and
+/// the coverage with `--coverage`.
 fn human(
     args: &TestArgs,
     outcomes: &[Outcome],

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+/// `kiai lua-defs`' flags.
 #[derive(Args)]
 pub(crate) struct LuaDefsArgs {
     /// Write the definitions to FILE (replacing it) instead of stdout.

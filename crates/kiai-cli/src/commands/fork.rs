@@ -1,19 +1,18 @@
 //! `kiai fork`: what would have happened if... Replays a recording to a
 //! tick, changes the live world there and runs both branches side by side
-//! (`kiai::fork`); and `kiai run --record`'s recordings.
+//! (`kiai::fork`). `kiai run --record` writes the recordings
+//! (`recording.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
 use kiai::fork::{Difference, Fork, Report};
-use kiai_content::Content;
-use kiai_content::events::EventsDef;
 use kiai_content::recording::Recording;
 use serde_json::{Value, json};
 
-use crate::{SimArgs, outln, print_json};
+use crate::output::{outln, print_json};
+use crate::sim::with_threads;
 
 /// `kiai fork --help`: what the command does.
 pub(crate) const LONG_ABOUT: &str = "Replay a recording (written by `kiai run --record` or the \
@@ -33,6 +32,7 @@ pub(crate) const EXAMPLES: &str = "Examples:\n  \
     kiai fork run.kiairec --at 100 --set archetypes.guard.senses.eyes.lose_range=60 \
     --set archetypes.guard.senses.eyes.shape.range=50 --ticks 50";
 
+/// `kiai fork`'s flags.
 #[derive(Args)]
 pub(crate) struct ForkArgs {
     /// The recording (.kiairec).
@@ -57,41 +57,7 @@ pub(crate) struct ForkArgs {
     json: bool,
 }
 
-/// Writes the recording of a `kiai run --record`: `content`, `seed`, the
-/// events file of `sim` and the hashes of every tick.
-pub(crate) fn write_recording(
-    out: &Path,
-    content: &Content,
-    sim: &SimArgs,
-    seed: u64,
-    hashes: Vec<u64>,
-) -> anyhow::Result<()> {
-    let events = match &sim.events {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            EventsDef::from_str(&text, &path.display().to_string())
-                .map_err(|d| anyhow::anyhow!("{d}"))?
-                .events
-        }
-        None => Vec::new(),
-    };
-    let mut recording = Recording::new(
-        content.to_def().into_owned(),
-        seed,
-        events,
-        &content.scripts(),
-    )?;
-    recording.hashes = hashes;
-    recording.save(out)?;
-    eprintln!(
-        "recorded {} ticks to {}",
-        recording.hashes.len(),
-        out.display()
-    );
-    Ok(())
-}
-
+/// Runs `kiai fork`: replays, forks, and prints the report.
 pub(crate) fn run(args: &ForkArgs) -> anyhow::Result<ExitCode> {
     let recording = Recording::load(&args.recording)?;
     // Scripts come from the recorded text; their names read as next to it.
@@ -105,7 +71,7 @@ pub(crate) fn run(args: &ForkArgs) -> anyhow::Result<ExitCode> {
         sets: args.sets.clone(),
         ticks: args.ticks,
     };
-    let report = crate::with_threads(args.threads, || {
+    let report = with_threads(args.threads, || {
         kiai::fork::fork(&recording, &dir, &request)
     })?
     .map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -137,6 +103,7 @@ fn to_json(r: &Report) -> Value {
     })
 }
 
+/// One difference as `--json` lists it.
 fn difference_json(d: &Difference) -> Value {
     match d {
         Difference::State {
@@ -164,6 +131,8 @@ fn difference_json(d: &Difference) -> Value {
 /// Most difference lines the summary prints.
 const SHOWN: usize = 40;
 
+/// The human summary: the fork, the first divergent tick and the
+/// differences (at most [`SHOWN`] besides the end counts).
 fn summary(args: &ForkArgs, r: &Report) -> anyhow::Result<()> {
     let changed = if r.changed.is_empty() {
         "no change".to_owned()

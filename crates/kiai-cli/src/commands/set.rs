@@ -8,11 +8,11 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 use kiai_content::def::ContentDef;
-use kiai_content::value_path::{ValuePath, get, parse_assignment, set};
+use kiai_content::value_path::{PathError, ValuePath, get, parse_assignment, set};
 use kiai_content::{Content, Diagnostic, SpanIndex, backup_path, to_ron_preserving, write_atomic};
 use serde_json::json;
 
-use crate::{REPORTED, outln, print_json};
+use crate::output::{REPORTED, outln, plural, print_diagnostics, print_json};
 
 /// Most changed lines a dry run prints.
 const SHOWN_LINES: usize = 40;
@@ -39,6 +39,7 @@ pub(crate) const EXAMPLES: &str = "Examples:\n  \
     kiai set content/demo/village.ron waypoints.3.active=false --dry-run\n  \
     kiai set level.ron profiles.coward.evade=9 --json";
 
+/// `kiai set`'s flags.
 #[derive(Args)]
 pub(crate) struct SetArgs {
     /// Content file (.ron, newest format) to edit in place.
@@ -62,6 +63,9 @@ struct Changed {
     after: Option<String>,
 }
 
+/// Runs `kiai set`: applies the assignments, refuses (exit status 1, file
+/// untouched) what cannot be set or would make the content invalid, then
+/// writes (unless a dry run or nothing changed) and reports.
 pub(crate) fn run(args: &SetArgs) -> anyhow::Result<ExitCode> {
     let file = args.file.display().to_string();
     let refuse = |message: &str| -> anyhow::Result<ExitCode> {
@@ -84,48 +88,24 @@ pub(crate) fn run(args: &SetArgs) -> anyhow::Result<ExitCode> {
     let original = match kiai_content::parse(&text, &file) {
         Ok(def) => def,
         Err(d) => {
-            for d in &d.0 {
-                eprintln!("{d}");
-            }
+            print_diagnostics(&d.0);
             return refuse(&format!("{file} does not read as content; fix it first"));
         }
     };
-    let mut def = original.clone();
-    let mut paths: Vec<ValuePath> = Vec::new();
-    // The content after each assignment, to name the one that breaks it.
-    let mut steps = Vec::with_capacity(args.assignments.len());
-    for a in &args.assignments {
-        let applied = parse_assignment(a).and_then(|(path, value)| {
-            set(&mut def, &path, &value)?;
-            Ok(path)
-        });
-        match applied {
-            Ok(path) if !paths.contains(&path) => paths.push(path),
-            Ok(_) => {}
-            Err(e) => return refuse(&format!("{e} (nothing was written)")),
-        }
-        steps.push((a, def.clone()));
-    }
-    let changed: Vec<Changed> = paths
-        .into_iter()
-        .filter_map(|path| {
-            let before = get(&original, &path).ok()?;
-            let after = get(&def, &path).ok()?;
-            (before != after).then_some(Changed {
-                path,
-                before,
-                after,
-            })
-        })
-        .collect();
-    let written = to_ron_preserving(&text, &def).context("cannot write the edited content")?;
+    let edits = match apply(&original, &args.assignments) {
+        Ok(edits) => edits,
+        Err(e) => return refuse(&format!("{e} (nothing was written)")),
+    };
+    let written =
+        to_ron_preserving(&text, &edits.def).context("cannot write the edited content")?;
     if let Some(problems) = new_errors(&text, &written.text, &file) {
-        let culprit = first_breaking(&original, &steps, &file)
+        let culprit = first_breaking(&original, &edits.steps, &file)
             .map_or_else(|| args.assignments.join(" "), str::to_owned);
         return refuse(&format!(
             "`{culprit}` would make {file} invalid (nothing was written):\n{problems}"
         ));
     }
+    let changed = changed_values(&original, &edits.def, edits.paths);
     let write = !changed.is_empty() && !args.dry_run;
     if write {
         write_atomic(&args.file, written.text.as_bytes(), true)
@@ -138,6 +118,50 @@ pub(crate) fn run(args: &SetArgs) -> anyhow::Result<ExitCode> {
         summary(args, &file, &changed, &text, &written.text)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The content after the assignments.
+struct Edits<'a> {
+    /// The edited definitions.
+    def: ContentDef,
+    /// The paths assigned, each once, in order.
+    paths: Vec<ValuePath>,
+    /// Each assignment with the content after it, to name the one that
+    /// breaks it.
+    steps: Vec<(&'a String, ContentDef)>,
+}
+
+/// Applies `assignments` (`PATH=VALUE`) in order to a copy of `original`;
+/// fails on the first that does not parse or cannot be set.
+fn apply<'a>(original: &ContentDef, assignments: &'a [String]) -> Result<Edits<'a>, PathError> {
+    let mut def = original.clone();
+    let mut paths: Vec<ValuePath> = Vec::new();
+    let mut steps = Vec::with_capacity(assignments.len());
+    for a in assignments {
+        let (path, value) = parse_assignment(a)?;
+        set(&mut def, &path, &value)?;
+        if !paths.contains(&path) {
+            paths.push(path);
+        }
+        steps.push((a, def.clone()));
+    }
+    Ok(Edits { def, paths, steps })
+}
+
+/// The values at `paths` that differ between `original` and `def`.
+fn changed_values(original: &ContentDef, def: &ContentDef, paths: Vec<ValuePath>) -> Vec<Changed> {
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let before = get(original, &path).ok()?;
+            let after = get(def, &path).ok()?;
+            (before != after).then_some(Changed {
+                path,
+                before,
+                after,
+            })
+        })
+        .collect()
 }
 
 /// The text of the content file at `path` (not a pack, within the size
@@ -219,9 +243,9 @@ fn summary(
         ));
     }
     let n = changed.len();
-    let s = if n == 1 { "" } else { "s" };
     outln(&format!(
-        "{file}: {n} value{s} {}",
+        "{file}: {n} value{} {}",
+        plural(n),
         if args.dry_run {
             "would change (dry run: nothing written)"
         } else {

@@ -11,6 +11,7 @@ use std::process::{Command, ExitCode};
 use anyhow::Context;
 use clap::Args;
 
+/// `kiai bench`'s flags, passed on to `kiai-bench`.
 #[derive(Args)]
 pub(crate) struct BenchArgs {
     /// Shorter runs (seconds instead of minutes); figures are noisier.
@@ -27,7 +28,7 @@ const BUILD_COMMAND: &str = "cargo build --release -p kiai-bench";
 
 /// Runs `kiai-bench` from this executable's directory with the same options,
 /// its output going straight to ours, and exits with its exit code.
-pub(crate) fn bench(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let exe = std::env::current_exe().context("cannot locate the kiai executable")?;
     let binary = sibling(&exe);
     if !binary.is_file() {
