@@ -469,7 +469,9 @@ fn random_editing_never_panics_and_undo_all_restores_the_file() {
         "the monkey edited something"
     );
     while h.state().doc().undo_len() > 0 {
-        h.state_mut().model.apply(kiai_editor::model::Command::Undo);
+        h.state_mut().model.apply(kiai_editor::model::Command::Edit(
+            kiai_editor::model::EditCommand::Undo,
+        ));
     }
     assert_eq!(h.state().doc().def(), &original);
 }

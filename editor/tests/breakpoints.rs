@@ -17,9 +17,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use kiai_core::AgentId;
 use kiai_editor::EditorApp;
-use kiai_editor::model::Command;
 use kiai_editor::model::breakpoints::{Breakpoint, Trigger, Who};
 use kiai_editor::model::sim::{LineKind, Sim};
+use kiai_editor::model::{BreakpointCommand, Command, SelectCommand};
 
 /// Presses Play and steps frames until the run pauses by itself.
 fn play_until_paused(h: &mut Harness<'_, EditorApp>) {
@@ -163,9 +163,8 @@ fn an_archetype_percept_breakpoint_stops_when_one_of_them_starts_sensing_someone
     run_to(&mut h, 20);
     h.state_mut()
         .model
-        .apply(Command::AddBreakpoint(Breakpoint::new(
-            Who::Archetype("guard".to_owned()),
-            [Trigger::Gained],
+        .apply(Command::Breakpoint(BreakpointCommand::Add(
+            Breakpoint::new(Who::Archetype("guard".to_owned()), [Trigger::Gained]),
         )));
 
     // Outside the editor: the first tick after 20 at which a guard senses
@@ -235,9 +234,8 @@ fn a_script_error_breakpoint_stops_on_the_failing_tick() {
     run_to(&mut h, 5);
     h.state_mut()
         .model
-        .apply(Command::AddBreakpoint(Breakpoint::new(
-            Who::Agent("captain".to_owned()),
-            [Trigger::ScriptError],
+        .apply(Command::Breakpoint(BreakpointCommand::Add(
+            Breakpoint::new(Who::Agent("captain".to_owned()), [Trigger::ScriptError]),
         )));
 
     // Outside the editor: the tick (ticks run, as the transport bar counts)
@@ -297,7 +295,9 @@ fn next_event_steps_the_selected_agent_to_its_next_event() {
     };
     h.state_mut()
         .model
-        .apply(Command::Select(vec![kiai_editor::Sel::Agent(slot)]));
+        .apply(Command::Select(SelectCommand::Set(vec![
+            kiai_editor::Sel::Agent(slot),
+        ])));
     h.run_steps(2);
 
     // Outside the editor: the first tick after 40 with an event about it.
@@ -337,9 +337,8 @@ fn a_scripted_decision_change_is_told_with_the_scripts_state_names() {
     let mut h = editor(&guards);
     h.state_mut()
         .model
-        .apply(Command::AddBreakpoint(Breakpoint::new(
-            Who::Agent("guard_3".to_owned()),
-            [Trigger::Decision],
+        .apply(Command::Breakpoint(BreakpointCommand::Add(
+            Breakpoint::new(Who::Agent("guard_3".to_owned()), [Trigger::Decision]),
         )));
 
     // Outside the editor: the first tick guard_3's decision changes, and

@@ -12,7 +12,7 @@ use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
 use kiai_content::def::BodyDef;
 use kiai_editor::Sel;
-use kiai_editor::model::Command;
+use kiai_editor::model::{Command, SelectCommand};
 
 /// Lines of `after` that differ from `before` (same line count).
 fn changed_lines(before: &str, after: &str) -> Vec<String> {
@@ -34,7 +34,7 @@ fn a_wall_becomes_a_named_open_door_through_the_inspector() {
     let mut h = editor(&path);
     h.state_mut()
         .model
-        .apply(Command::Select(vec![Sel::Wall(0)]));
+        .apply(Command::Select(SelectCommand::Set(vec![Sel::Wall(0)])));
     h.run_steps(3);
 
     // "starts open" waits for "door".
@@ -81,7 +81,9 @@ fn an_archetype_body_is_chosen_in_the_inspector() {
     let guard = h.state().doc().def().archetypes.position("guard").unwrap();
     h.state_mut()
         .model
-        .apply(Command::Select(vec![Sel::Archetype(guard)]));
+        .apply(Command::Select(SelectCommand::Set(vec![Sel::Archetype(
+            guard,
+        )])));
     h.run_steps(3);
     assert_eq!(
         h.state().doc().def().archetypes.0[guard].1.body,

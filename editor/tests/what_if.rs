@@ -18,8 +18,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use kiai::fork::Difference;
 use kiai_content::def::ShapeDef;
-use kiai_editor::model::Command;
 use kiai_editor::model::what_if::{Branch, Outcome};
+use kiai_editor::model::{AddCommand, Command, SelectCommand, WhatIfCommand};
 use kiai_editor::theme::Palette;
 use kiai_editor::{EditorApp, Sel};
 
@@ -105,7 +105,9 @@ fn set_cone_range(h: &mut Harness<'_, EditorApp>, name: &str, range: f64) {
     let index = common::archetype(h, name);
     h.state_mut()
         .model
-        .apply(Command::Select(vec![Sel::Archetype(index)]));
+        .apply(Command::Select(SelectCommand::Set(vec![Sel::Archetype(
+            index,
+        )])));
     h.run_steps(3);
     let field = h
         .query_all_by_role_and_label(Role::SpinButton, "range")
@@ -342,7 +344,9 @@ fn bad_input_is_refused_with_what_to_do() {
     let mut h = editor(&path);
 
     // No run yet: nothing to fork.
-    h.state_mut().model.apply(Command::WhatIf);
+    h.state_mut()
+        .model
+        .apply(Command::WhatIf(WhatIfCommand::Open));
     h.run_steps(2);
     assert!(h.state().model.what_if.is_none());
     let status = h.state().model.status.clone().unwrap().0;
@@ -350,19 +354,27 @@ fn bad_input_is_refused_with_what_to_do() {
 
     // A fork past the recording's end.
     open_what_if(&mut h, AT);
-    h.state_mut().model.apply(Command::WhatIfAt(RECORDED + 500));
+    h.state_mut()
+        .model
+        .apply(Command::WhatIf(WhatIfCommand::At(RECORDED + 500)));
     h.run_steps(3);
     text_containing(&mut h, "is the end of the recording");
     assert!(h.get_by_label("▶ Run").accesskit_node().is_disabled());
-    h.state_mut().model.apply(Command::WhatIfRun);
+    h.state_mut()
+        .model
+        .apply(Command::WhatIf(WhatIfCommand::Run));
     h.run_steps(3);
     let refused = text_containing(&mut h, "nothing to compare after tick");
     assert!(refused.contains("set the fork's tick earlier"), "{refused}");
 
     // An edit a running world cannot take: the fork says what to do.
-    h.state_mut().model.apply(Command::WhatIfAt(AT));
+    h.state_mut()
+        .model
+        .apply(Command::WhatIf(WhatIfCommand::At(AT)));
     let agents = h.state().doc().def().agents.len();
-    h.state_mut().model.apply(Command::PlaceAgent((0.0, 0.0)));
+    h.state_mut()
+        .model
+        .apply(Command::Add(AddCommand::Agent((0.0, 0.0))));
     h.run_steps(2);
     assert_eq!(h.state().doc().def().agents.len(), agents + 1);
     run_fork(&mut h);
@@ -471,7 +483,9 @@ fn a_fork_that_changes_no_state_and_no_percept_says_what_differs() {
     let index = common::archetype(&h, "intruder");
     h.state_mut()
         .model
-        .apply(Command::Select(vec![Sel::Archetype(index)]));
+        .apply(Command::Select(SelectCommand::Set(vec![Sel::Archetype(
+            index,
+        )])));
     h.run_steps(3);
     // A louder intruder: guards hear it louder (the state hashes part),
     // but within these ticks nobody decides otherwise or sees anyone new.

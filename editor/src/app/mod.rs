@@ -18,7 +18,7 @@ pub use crate::views::PathFor;
 pub use crate::views::dialogs::Dialog;
 
 use self::frames::FrameClock;
-use crate::model::{Model, Sel, Theme, files as model_files};
+use crate::model::{Command, Model, RunCommand, Sel, SettingsCommand, Theme, files as model_files};
 use crate::theme::Palette;
 use crate::views::canvas::CanvasView;
 use crate::views::{self, Out, Pane, UiIntent, ViewCtx};
@@ -174,7 +174,7 @@ impl EditorApp {
             }
         }
         if options.play {
-            app.model.apply(crate::model::Command::TogglePlay);
+            app.model.apply(Command::Run(RunCommand::TogglePlay));
         }
         app
     }
@@ -288,10 +288,10 @@ impl EditorApp {
         let mut busy_cancel = false;
         let mut step_to_event = false;
         for command in out.commands {
-            if matches!(command, crate::model::Command::SetTool(_)) {
+            if matches!(command, Command::Settings(SettingsCommand::Tool(_))) {
                 busy_cancel = true;
             }
-            step_to_event |= matches!(command, crate::model::Command::StepToEvent);
+            step_to_event |= matches!(command, Command::Run(RunCommand::StepToEvent));
             self.model.apply(command);
         }
         if step_to_event && self.stopped_at_a_hit() {

@@ -2,7 +2,7 @@
 
 use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
 
-use crate::model::{Command, Model, Tool};
+use crate::model::{Command, EditCommand, Model, RunCommand, SelectCommand, SettingsCommand, Tool};
 use crate::views::{Out, PathFor, UiIntent};
 
 /// The key that picks `tool`.
@@ -33,10 +33,10 @@ pub(crate) fn keys(
     let cmd_shift = |key| KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, key);
     let pressed = |sc: KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(&sc));
     if pressed(cmd_shift(Key::Z)) || pressed(cmd(Key::Y)) {
-        out.push(Command::Redo);
+        out.push(Command::Edit(EditCommand::Redo));
     }
     if pressed(cmd(Key::Z)) {
-        out.push(Command::Undo);
+        out.push(Command::Edit(EditCommand::Undo));
     }
     if pressed(cmd_shift(Key::S)) {
         out.ui(UiIntent::Ask(PathFor::SaveAs));
@@ -60,17 +60,17 @@ pub(crate) fn keys(
         return false;
     }
     if pressed(cmd(Key::A)) {
-        out.push(Command::SelectAllWaypoints);
+        out.push(Command::Select(SelectCommand::AllWaypoints));
     }
     if pressed(cmd(Key::R)) {
-        out.push(Command::Reset);
+        out.push(Command::Run(RunCommand::Reset));
     }
     let plain = |key| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, key));
     let shifted = |key| ctx.input_mut(|i| i.consume_key(Modifiers::SHIFT, key));
     let mut cancel = false;
     for tool in Tool::ALL {
         if plain(tool_key(tool)) {
-            out.push(Command::SetTool(tool));
+            out.push(Command::Settings(SettingsCommand::Tool(tool)));
             cancel = true;
         }
     }
@@ -90,13 +90,13 @@ pub(crate) fn keys(
         })
     });
     if released_space && !space_panned {
-        out.push(Command::TogglePlay);
+        out.push(Command::Run(RunCommand::TogglePlay));
     }
     if shifted(Key::Period) {
-        out.push(Command::StepToEvent);
+        out.push(Command::Run(RunCommand::StepToEvent));
         out.ui(UiIntent::Focus(crate::views::Pane::Why));
     } else if plain(Key::Period) {
-        out.push(Command::Step);
+        out.push(Command::Run(RunCommand::Step));
     }
     let mut tools = model.tools.clone();
     if plain(Key::G) {
@@ -114,7 +114,7 @@ pub(crate) fn keys(
         tools.heat_map = !tools.heat_map;
     }
     if tools != model.tools {
-        out.push(Command::Tools(Box::new(tools)));
+        out.push(Command::Settings(SettingsCommand::Tools(Box::new(tools))));
     }
     if shifted(Key::F) {
         out.ui(UiIntent::FitSelection);
@@ -122,19 +122,19 @@ pub(crate) fn keys(
         out.ui(UiIntent::Fit);
     }
     if plain(Key::T) {
-        out.push(Command::ToggleActive);
+        out.push(Command::Edit(EditCommand::ToggleActive));
     }
     if plain(Key::J) {
-        out.push(Command::AutoConnect);
+        out.push(Command::Edit(EditCommand::AutoConnect));
     }
     if plain(Key::Delete) || plain(Key::Backspace) {
-        out.push(Command::Delete);
+        out.push(Command::Edit(EditCommand::Delete));
     }
     if plain(Key::Escape) {
         if busy {
             cancel = true;
         } else {
-            out.push(Command::ClearSelection);
+            out.push(Command::Select(SelectCommand::Clear));
         }
     }
     cancel

@@ -4,6 +4,7 @@
 //! draws or reads input: no egui (`tests/modules.rs` checks it).
 
 pub mod analysis;
+mod apply;
 pub mod breakpoints;
 pub mod command;
 pub mod doc;
@@ -21,7 +22,10 @@ pub mod what_if;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-pub use command::Command;
+pub use command::{
+    AddCommand, BreakpointCommand, Command, ConsoleCommand, EditCommand, RunCommand, SelectCommand,
+    SettingsCommand, WhatIfCommand,
+};
 pub use doc::{Document, Edit, Item};
 pub use scene::Scene;
 pub use selection::{Sel, Selection};
@@ -191,250 +195,6 @@ impl Model {
             .map_or_else(|| "untitled.ron".to_owned(), |p| p.display().to_string())
     }
 
-    /// Applies `edit` as one undo step; a refused edit is reported.
-    pub fn edit(&mut self, edit: Edit) {
-        let structural = edit.is_structural();
-        if let Err(e) = self.doc.apply(edit) {
-            self.say(format!("edit refused: {e}"));
-        }
-        if structural {
-            self.selection.prune(self.doc.def());
-        }
-    }
-
-    fn op(&mut self, op: Result<ops::Op, String>) {
-        match op {
-            Ok((edit, message)) => {
-                self.edit(edit);
-                self.say(message);
-            }
-            Err(e) => self.say(e),
-        }
-    }
-
-    /// Applies one command.
-    pub fn apply(&mut self, command: Command) {
-        match command {
-            Command::Edit(e) => self.edit(e),
-            Command::Preview(e) => {
-                if let Err(err) = self.doc.preview_edit(&e) {
-                    self.say(format!("edit refused: {err}"));
-                }
-            }
-            Command::Record(e) => self.doc.record(e),
-            Command::Undo
-                if self
-                    .what_if
-                    .as_ref()
-                    .is_some_and(|w| !w.may_undo(&self.doc)) =>
-            {
-                self.say("undo stops where What if… began; Cancel leaves it");
-            }
-            Command::Undo => {
-                if self.doc.undo() {
-                    self.selection.prune(self.doc.def());
-                    self.say("undone");
-                }
-            }
-            Command::Redo => {
-                if self.doc.redo() {
-                    self.selection.prune(self.doc.def());
-                    self.say("redone");
-                }
-            }
-            Command::Delete => {
-                let op = ops::delete(self.doc.def(), &self.selection);
-                let ok = op.is_ok();
-                self.op(op);
-                if ok {
-                    self.selection.clear();
-                }
-            }
-            Command::AutoConnect => {
-                let selected = self.selection.waypoints();
-                let (range, two_way) = (self.tools.connect_range, self.tools.two_way);
-                self.occluders();
-                let occluders = self.occluders.as_ref().and_then(|(_, o)| o.as_ref());
-                let op = ops::auto_connect(self.doc.def(), &selected, range, two_way, occluders);
-                self.op(op);
-            }
-            Command::ComputePvs => {
-                let op = ops::compute_pvs(self.doc.def());
-                self.op(op);
-            }
-            Command::ToggleActive => {
-                let op = ops::toggle_active(self.doc.def(), &self.selection.waypoints());
-                self.op(op);
-            }
-            Command::ToggleLink(a, b) => {
-                if let Some(op) = ops::toggle_link(self.doc.def(), a, b, self.tools.two_way) {
-                    self.op(Ok(op));
-                }
-            }
-            other => self.apply_placing(other),
-        }
-    }
-
-    fn apply_placing(&mut self, command: Command) {
-        match command {
-            Command::PlaceWaypoint(at) => {
-                let (edit, message) = ops::place_waypoint(self.doc.def(), at);
-                let index = self.doc.def().waypoints.len();
-                self.edit(edit);
-                self.selection.set([Sel::Waypoint(index)]);
-                self.say(message);
-            }
-            Command::PlaceAgent(at) => {
-                let (op, archetype, faction) = ops::place_agent(
-                    self.doc.def(),
-                    at,
-                    &self.tools.place_archetype,
-                    &self.tools.place_faction,
-                );
-                let index = self.doc.def().agents.len();
-                self.tools.place_archetype = archetype;
-                self.tools.place_faction = faction;
-                self.op(Ok(op));
-                self.selection.set([Sel::Agent(index)]);
-            }
-            Command::PlaceWall(from, to) => {
-                let index = self.doc.def().walls.len();
-                let op = ops::place_wall(self.doc.def(), from, to);
-                self.op(Ok(op));
-                self.selection.set([Sel::Wall(index)]);
-            }
-            Command::CloseRegion(polygon) => {
-                let index = self.doc.def().regions.len();
-                let op = ops::close_region(self.doc.def(), polygon);
-                let ok = op.is_ok();
-                self.op(op);
-                if ok {
-                    self.selection.set([Sel::Region(index)]);
-                }
-            }
-            Command::AddArchetype => {
-                let index = self.doc.def().archetypes.len();
-                let op = ops::add_archetype(self.doc.def());
-                self.op(Ok(op));
-                self.selection.set([Sel::Archetype(index)]);
-            }
-            Command::AddProfile => {
-                let index = self.doc.def().profiles.len();
-                let op = ops::add_profile(self.doc.def());
-                self.op(Ok(op));
-                self.selection.set([Sel::Profile(index)]);
-            }
-            Command::AddFaction => {
-                let index = self.doc.def().factions.len();
-                let op = ops::add_faction(self.doc.def());
-                self.op(Ok(op));
-                self.selection.set([Sel::Faction(index)]);
-            }
-            other => self.apply_lists(other),
-        }
-    }
-
-    fn apply_lists(&mut self, command: Command) {
-        match command {
-            Command::AddCostList(name) => match ops::add_cost_list(self.doc.def(), &name) {
-                Ok((op, index)) => {
-                    self.op(Ok(op));
-                    self.tools.cost_list = index;
-                }
-                Err(e) => self.say(e),
-            },
-            Command::RenameCostList(name) => {
-                let op = ops::rename_cost_list(self.doc.def(), &self.current_list(), &name);
-                self.op(op);
-            }
-            Command::DeleteCostList => {
-                let op = ops::delete_cost_list(self.doc.def(), &self.current_list());
-                let ok = op.is_ok();
-                self.op(op);
-                if ok {
-                    self.tools.cost_list = 0;
-                }
-            }
-            Command::Select(items) => self.selection.set(items),
-            Command::SelectMore(items) => self.selection.add(items),
-            Command::ToggleSelect(sel) => self.selection.toggle(sel),
-            Command::SelectAllWaypoints => self
-                .selection
-                .set((0..self.doc.def().waypoints.len()).map(Sel::Waypoint)),
-            Command::ClearSelection => self.selection.clear(),
-            Command::SetTool(tool) => self.tools.tool = tool,
-            Command::Tools(tools) => self.tools = *tools,
-            Command::Overlays(overlays) => self.overlays = overlays,
-            Command::Say(message) => self.say(message),
-            other => self.apply_run(other),
-        }
-    }
-
-    fn apply_run(&mut self, command: Command) {
-        match command {
-            Command::TogglePlay => {
-                if let Some(sim) = self.sim_mut() {
-                    sim.playing = !sim.playing;
-                    sim.hit = None;
-                }
-            }
-            Command::Step => {
-                if let Some(sim) = self.sim_mut() {
-                    sim.playing = false;
-                    sim.hit = None;
-                    sim.step();
-                }
-            }
-            Command::StepToEvent => self.step_to_event(),
-            Command::Reset if self.what_if.is_some() => {
-                self.say("What if… is open: Cancel or Keep changes in its bar first, then reset")
-            }
-            Command::Reset => self.reset(),
-            Command::Seek(tick) => {
-                if let Some(sim) = &mut self.sim {
-                    sim.playing = false;
-                    if let Err(e) = sim.seek(tick) {
-                        self.sim_error = Some(e);
-                    }
-                }
-            }
-            Command::Speed(speed) => {
-                if let Some(sim) = &mut self.sim {
-                    sim.speed = speed.clamp(*sim::SPEEDS.start(), *sim::SPEEDS.end());
-                }
-            }
-            Command::Seed(seed) => self.live_seed = seed,
-            Command::AddBreakpoint(b) => {
-                self.say(format!("breakpoint: {}", b.describe()));
-                self.breakpoints.0.push(b);
-            }
-            Command::SetBreakpoint(i, b) => {
-                if let Some(slot) = self.breakpoints.0.get_mut(i) {
-                    *slot = b;
-                }
-            }
-            Command::RemoveBreakpoint(i) if i < self.breakpoints.0.len() => {
-                self.breakpoints.0.remove(i);
-            }
-            Command::Eval { agent, code } => {
-                if let Some(sim) = &mut self.sim {
-                    let _ = sim.eval(agent, &code);
-                }
-            }
-            Command::ReloadScripts => {
-                if let Some(sim) = &mut self.sim {
-                    sim.reload_all();
-                }
-            }
-            Command::ClearConsole => {
-                if let Some(sim) = &mut self.sim {
-                    sim.console.clear();
-                }
-            }
-            other => what_if::apply(self, other),
-        }
-    }
-
     /// The run, built from the document first if there is none.
     pub fn sim_mut(&mut self) -> Option<&mut Sim> {
         if self.sim.is_none() {
@@ -498,20 +258,6 @@ impl Model {
              bar, then {what}"
         ));
         true
-    }
-
-    fn step_to_event(&mut self) {
-        let Some(agent) = self.selection.agent() else {
-            self.say("select an agent first: the run steps to its next event");
-            return;
-        };
-        let Some(sim) = self.sim_mut() else { return };
-        let (ticks, budget) = STEP_TO_EVENT;
-        let result = sim.step_to_event(agent, ticks, budget);
-        match result {
-            Ok(hit) => self.say(format!("tick {}: {} {}", hit.tick, hit.name, hit.cause)),
-            Err(e) => self.say(e),
-        }
     }
 
     /// Runs the simulation for `dt` seconds of real time (time-boxed to

@@ -24,6 +24,7 @@ use kiai::content::def::ContentDef;
 pub use kiai::fork::Branch;
 use kiai::fork::{Difference, Fork, Report};
 
+use super::command::WhatIfCommand;
 use super::doc::{Document, Mark};
 use super::sim::Sim;
 
@@ -263,22 +264,21 @@ pub fn line(difference: &Difference) -> Line {
 }
 
 /// Applies a what-if command to `model`.
-pub(super) fn apply(model: &mut super::Model, command: super::Command) {
-    use super::Command;
+pub(super) fn apply(model: &mut super::Model, command: WhatIfCommand) {
     match command {
-        Command::WhatIf => open(model),
-        Command::WhatIfAt(tick) => {
+        WhatIfCommand::Open => open(model),
+        WhatIfCommand::At(tick) => {
             drop_fork(model);
             if let Some(w) = &mut model.what_if {
                 w.at = tick;
             }
         }
-        Command::WhatIfShow(branch) => {
+        WhatIfCommand::Show(branch) => {
             if let Err(e) = show(model, branch) {
                 model.say(e);
             }
         }
-        Command::WhatIfRun => {
+        WhatIfCommand::Run => {
             drop_fork(model);
             let dir = model.dir();
             match (&mut model.what_if, &model.sim) {
@@ -294,8 +294,7 @@ pub(super) fn apply(model: &mut super::Model, command: super::Command) {
                 (None, _) => {}
             }
         }
-        Command::WhatIfLeave { keep } => leave(model, keep),
-        _ => {}
+        WhatIfCommand::Leave { keep } => leave(model, keep),
     }
 }
 

@@ -9,8 +9,8 @@ use eframe::egui::{self, RichText, Ui};
 
 use super::widgets::choose;
 use super::{Out, ViewCtx, icons};
-use crate::model::Command;
 use crate::model::breakpoints::{Breakpoint, Trigger, Who};
+use crate::model::{BreakpointCommand, Command};
 
 /// The tab's own state: the breakpoint being written.
 #[derive(Debug)]
@@ -49,10 +49,10 @@ impl BreakpointsView {
                 {
                     let mut changed = b.clone();
                     changed.enabled = on;
-                    out.push(Command::SetBreakpoint(i, changed));
+                    out.push(Command::Breakpoint(BreakpointCommand::Set(i, changed)));
                 }
                 if ui.small_button("✖").on_hover_text("Remove").clicked() {
-                    out.push(Command::RemoveBreakpoint(i));
+                    out.push(Command::Breakpoint(BreakpointCommand::Remove(i)));
                 }
             });
         }
@@ -114,9 +114,8 @@ impl BreakpointsView {
             } else {
                 Who::Agent(self.name.clone())
             };
-            out.push(Command::AddBreakpoint(Breakpoint::new(
-                who,
-                self.on.iter().copied(),
+            out.push(Command::Breakpoint(BreakpointCommand::Add(
+                Breakpoint::new(who, self.on.iter().copied()),
             )));
         }
     }

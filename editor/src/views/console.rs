@@ -5,8 +5,8 @@
 use eframe::egui::{self, Key, RichText, Ui};
 
 use super::{Out, UiIntent, ViewCtx};
-use crate::model::Command;
 use crate::model::sim::LineKind;
+use crate::model::{Command, ConsoleCommand};
 
 /// The console's own state: the line being typed.
 #[derive(Debug, Default)]
@@ -31,10 +31,10 @@ impl ConsoleView {
                 .on_hover_text("Scripts also reload by themselves when saved")
                 .clicked()
             {
-                out.push(Command::ReloadScripts);
+                out.push(Command::Console(ConsoleCommand::ReloadScripts));
             }
             if ui.button("Clear").clicked() {
-                out.push(Command::ClearConsole);
+                out.push(Command::Console(ConsoleCommand::Clear));
             }
             if !sim.has_scripts() {
                 ui.label(RichText::new("(no archetype has a script)").weak());
@@ -86,7 +86,9 @@ impl ConsoleView {
                 let code = std::mem::take(&mut self.repl);
                 if !code.trim().is_empty() {
                     match agent {
-                        Some(a) => out.push(Command::Eval { agent: a, code }),
+                        Some(a) => {
+                            out.push(Command::Console(ConsoleCommand::Eval { agent: a, code }))
+                        }
                         None => out.push(Command::Say(
                             "select an agent: the line runs in its script's sandbox".into(),
                         )),

@@ -5,7 +5,7 @@
 use eframe::egui::{self, Key, RichText, Ui};
 
 use super::{Out, ViewCtx};
-use crate::model::Command;
+use crate::model::{Command, EditCommand, SettingsCommand};
 
 /// The tab's own state: the name being typed.
 #[derive(Debug, Default)]
@@ -24,7 +24,7 @@ impl CostListsView {
             if ui.radio(*n == current, n).clicked() {
                 let mut tools = m.tools.clone();
                 tools.cost_list = i;
-                out.push(Command::Tools(Box::new(tools)));
+                out.push(Command::Settings(SettingsCommand::Tools(Box::new(tools))));
             }
         }
         let mut heat = m.tools.heat_map;
@@ -34,7 +34,7 @@ impl CostListsView {
         {
             let mut tools = m.tools.clone();
             tools.heat_map = heat;
-            out.push(Command::Tools(Box::new(tools)));
+            out.push(Command::Settings(SettingsCommand::Tools(Box::new(tools))));
         }
         ui.add_space(4.0);
         let name = self.name.trim().to_owned();
@@ -53,7 +53,7 @@ impl CostListsView {
                 .add_enabled(valid, egui::Button::new("Add"))
                 .on_hover_text("A new cost list (Enter in the field); it becomes the current one");
             if (add.clicked() || enter) && valid {
-                out.push(Command::AddCostList(name.clone()));
+                out.push(Command::Edit(EditCommand::AddCostList(name.clone())));
                 self.name.clear();
             }
             if ui
@@ -61,7 +61,7 @@ impl CostListsView {
                 .on_hover_text(format!("Renames `{current}` and every reference to it"))
                 .clicked()
             {
-                out.push(Command::RenameCostList(name.clone()));
+                out.push(Command::Edit(EditCommand::RenameCostList(name.clone())));
                 self.name.clear();
             }
         });
@@ -72,7 +72,7 @@ impl CostListsView {
             )
             .clicked()
         {
-            out.push(Command::DeleteCostList);
+            out.push(Command::Edit(EditCommand::DeleteCostList));
         }
         ui.separator();
         route(ctx, ui, &current);

@@ -7,7 +7,7 @@
 use eframe::egui::{RichText, Ui};
 
 use super::{Out, ViewCtx};
-use crate::model::{Command, Overlays};
+use crate::model::{Command, Overlays, SettingsCommand};
 
 /// The switches, for the tab and the View menu.
 pub fn switches(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
@@ -20,7 +20,7 @@ pub fn switches(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         "What the selected agent senses (shaded)",
     );
     if tools != m.tools {
-        out.push(Command::Tools(Box::new(tools)));
+        out.push(Command::Settings(SettingsCommand::Tools(Box::new(tools))));
     }
     let mut o = m.overlays.clone();
     ui.checkbox(&mut o.labels, "Names of agents and waypoints");
@@ -51,7 +51,7 @@ pub fn switches(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     ui.checkbox(&mut o.sounds, "This tick's sounds");
     ui.checkbox(&mut o.start_positions, "Where agents started");
     if o != m.overlays {
-        out.push(Command::Overlays(o));
+        out.push(Command::Settings(SettingsCommand::Overlays(o)));
     }
 }
 
@@ -72,7 +72,7 @@ pub fn fog(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         );
     }
     if o != m.overlays {
-        out.push(Command::Overlays(o));
+        out.push(Command::Settings(SettingsCommand::Overlays(o)));
     }
 }
 

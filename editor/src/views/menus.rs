@@ -4,7 +4,9 @@
 use eframe::egui::{self, Button, Ui};
 
 use super::{Out, Pane, PathFor, UiIntent, ViewCtx, icons, layers};
-use crate::model::{Command, Theme};
+use crate::model::{
+    AddCommand, Command, EditCommand, RunCommand, SelectCommand, Theme, WhatIfCommand,
+};
 
 /// Draws the menu bar.
 pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
@@ -86,22 +88,34 @@ fn edit(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     let doc = &ctx.model.doc;
     let undo = Button::new(format!("Undo ({})", doc.undo_len())).shortcut_text("Ctrl+Z");
     if ui.add_enabled(doc.undo_len() > 0, undo).clicked() {
-        out.push(Command::Undo);
+        out.push(Command::Edit(EditCommand::Undo));
     }
     let redo = Button::new(format!("Redo ({})", doc.redo_len())).shortcut_text("Ctrl+Shift+Z");
     if ui.add_enabled(doc.redo_len() > 0, redo).clicked() {
-        out.push(Command::Redo);
+        out.push(Command::Edit(EditCommand::Redo));
     }
     ui.separator();
     for (text, key, command) in [
-        ("Delete the selection", "Del", Command::Delete),
+        (
+            "Delete the selection",
+            "Del",
+            Command::Edit(EditCommand::Delete),
+        ),
         (
             "Select every waypoint",
             "Ctrl+A",
-            Command::SelectAllWaypoints,
+            Command::Select(SelectCommand::AllWaypoints),
         ),
-        ("Switch waypoints on or off", "T", Command::ToggleActive),
-        ("Auto-connect waypoints", "J", Command::AutoConnect),
+        (
+            "Switch waypoints on or off",
+            "T",
+            Command::Edit(EditCommand::ToggleActive),
+        ),
+        (
+            "Auto-connect waypoints",
+            "J",
+            Command::Edit(EditCommand::AutoConnect),
+        ),
     ] {
         if item(ui, text, key) {
             out.push(command);
@@ -111,13 +125,13 @@ fn edit(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         .button(format!("{} Compute what regions see (PVS)", icons::PVS))
         .clicked()
     {
-        out.push(Command::ComputePvs);
+        out.push(Command::Edit(EditCommand::ComputePvs));
     }
     ui.separator();
     for (text, command) in [
-        ("Add an archetype", Command::AddArchetype),
-        ("Add a profile", Command::AddProfile),
-        ("Add a faction", Command::AddFaction),
+        ("Add an archetype", Command::Add(AddCommand::Archetype)),
+        ("Add a profile", Command::Add(AddCommand::Profile)),
+        ("Add a faction", Command::Add(AddCommand::Faction)),
     ] {
         if ui.button(text).clicked() {
             out.push(command);
@@ -178,10 +192,10 @@ fn run(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         ),
         "Space",
     ) {
-        out.push(Command::TogglePlay);
+        out.push(Command::Run(RunCommand::TogglePlay));
     }
     if item(ui, &format!("{} Step one tick", icons::STEP), ".") {
-        out.push(Command::Step);
+        out.push(Command::Run(RunCommand::Step));
     }
     let event = Button::new(format!(
         "{} To the selected agent's next event",
@@ -192,11 +206,11 @@ fn run(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         .add_enabled(ctx.model.selection.agent().is_some(), event)
         .clicked()
     {
-        out.push(Command::StepToEvent);
+        out.push(Command::Run(RunCommand::StepToEvent));
         out.ui(UiIntent::Focus(Pane::Why));
     }
     if item(ui, &format!("{} Reset", icons::RESET), "Ctrl+R") {
-        out.push(Command::Reset);
+        out.push(Command::Run(RunCommand::Reset));
     }
     let why = crate::model::what_if::unavailable(ctx.model.sim.as_ref());
     let open = ctx.model.what_if.is_some();
@@ -206,7 +220,7 @@ fn run(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         .on_disabled_hover_text(why.unwrap_or_else(|| "What if… is open".to_owned()))
         .clicked()
     {
-        out.push(Command::WhatIf);
+        out.push(Command::WhatIf(WhatIfCommand::Open));
     }
     ui.separator();
     if ui

@@ -5,7 +5,7 @@
 use eframe::egui::{self, Ui};
 
 use super::{Out, ViewCtx};
-use crate::model::{Command, Sel, Selection};
+use crate::model::{AddCommand, Command, Sel, SelectCommand, Selection, SettingsCommand};
 
 /// One collection of the outliner.
 struct List<'a> {
@@ -128,27 +128,27 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
                 {
                     let mut tools = m.tools.clone();
                     tools.cost_list = i;
-                    out.push(Command::Tools(Box::new(tools)));
+                    out.push(Command::Settings(SettingsCommand::Tools(Box::new(tools))));
                 }
             }
         });
     if let Some(sel) = clicked {
         if ui.input(|i| i.modifiers.shift) {
-            out.push(Command::ToggleSelect(sel));
+            out.push(Command::Select(SelectCommand::Toggle(sel)));
         } else {
-            out.push(Command::Select(vec![sel]));
+            out.push(Command::Select(SelectCommand::Set(vec![sel])));
         }
     }
     ui.separator();
     ui.horizontal_wrapped(|ui| {
         if ui.button("+ archetype").clicked() {
-            out.push(Command::AddArchetype);
+            out.push(Command::Add(AddCommand::Archetype));
         }
         if ui.button("+ profile").clicked() {
-            out.push(Command::AddProfile);
+            out.push(Command::Add(AddCommand::Profile));
         }
         if ui.button("+ faction").clicked() {
-            out.push(Command::AddFaction);
+            out.push(Command::Add(AddCommand::Faction));
         }
     });
 }

@@ -5,7 +5,7 @@ use eframe::egui::{self, RichText, Ui};
 
 use super::widgets::{self, choose};
 use super::{Out, UiIntent, ViewCtx, icons};
-use crate::model::{Command, Tool};
+use crate::model::{Command, EditCommand, SettingsCommand, Tool};
 
 /// Draws the tool bar.
 pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
@@ -34,7 +34,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         tool_options(ctx, &mut tools, ui, out);
     });
     if tools != m.tools {
-        out.push(Command::Tools(Box::new(tools)));
+        out.push(Command::Settings(SettingsCommand::Tools(Box::new(tools))));
     }
 }
 
@@ -90,7 +90,7 @@ fn tool_options(
                 .on_hover_text("Link the selected waypoints (all when none is selected) within range that walls do not separate (J)")
                 .clicked()
             {
-                out.push(Command::AutoConnect);
+                out.push(Command::Edit(EditCommand::AutoConnect));
             }
         }
         Tool::Paint | Tool::Path => {
@@ -162,7 +162,7 @@ fn tool_options(
                 )
                 .clicked()
             {
-                out.push(Command::ComputePvs);
+                out.push(Command::Edit(EditCommand::ComputePvs));
             }
         }
     }

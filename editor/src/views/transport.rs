@@ -6,8 +6,8 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::{Out, ViewCtx, icons};
-use crate::model::Command;
 use crate::model::sim::SPEEDS;
+use crate::model::{Command, RunCommand, WhatIfCommand};
 
 /// Draws the transport bar.
 pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
@@ -24,14 +24,14 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
             .on_hover_text("Play or pause the simulation (Space)")
             .clicked()
         {
-            out.push(Command::TogglePlay);
+            out.push(Command::Run(RunCommand::TogglePlay));
         }
         if ui
             .button(format!("{} Step", icons::STEP))
             .on_hover_text("One tick (.)")
             .clicked()
         {
-            out.push(Command::Step);
+            out.push(Command::Run(RunCommand::Step));
         }
         let event = ui.add_enabled(
             m.selection.agent().is_some(),
@@ -42,7 +42,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
             .on_disabled_hover_text("Select an agent first")
             .clicked()
         {
-            out.push(Command::StepToEvent);
+            out.push(Command::Run(RunCommand::StepToEvent));
         }
         if ui
             .add_enabled(
@@ -55,7 +55,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
             )
             .clicked()
         {
-            out.push(Command::Reset);
+            out.push(Command::Run(RunCommand::Reset));
         }
         ui.separator();
         let l = ui.label("seed");
@@ -66,7 +66,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
             .on_hover_text("Seed of every random stream of the next reset")
             .changed()
         {
-            out.push(Command::Seed(seed));
+            out.push(Command::Run(RunCommand::Seed(seed)));
         }
         if let Some(sim) = &m.sim {
             timeline(ctx, sim, ui, out);
@@ -92,7 +92,7 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
         .on_hover_text("Play speed, × real time (0.1 to 8)")
         .changed()
     {
-        out.push(Command::Speed(speed));
+        out.push(Command::Run(RunCommand::Speed(speed)));
     }
     ui.separator();
     let hash = sim
@@ -128,7 +128,7 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
         .labelled_by(l.id)
         .on_hover_text("Scrub the recorded run: every tick replays exactly");
     if r.changed() && tick != sim.tick() {
-        out.push(Command::Seek(tick));
+        out.push(Command::Run(RunCommand::Seek(tick)));
     }
     ui.label(RichText::new(status).monospace()).on_hover_text(
         "Ticks run, and the state hash kiai run prints for the same content, seed and ticks",
@@ -159,6 +159,6 @@ fn what_if_button(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         _ => r.on_disabled_hover_text("What if… is open: its bar is under the timeline"),
     };
     if r.clicked() {
-        out.push(Command::WhatIf);
+        out.push(Command::WhatIf(WhatIfCommand::Open));
     }
 }

@@ -4,7 +4,7 @@
 use eframe::egui::{self, RichText, Ui};
 
 use super::{Out, ViewCtx};
-use crate::model::Command;
+use crate::model::{Command, SelectCommand};
 
 /// Draws the diagnostics.
 pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
@@ -59,6 +59,6 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     if let Some(t) = clicked
         && t.exists(m.doc.def())
     {
-        out.push(Command::Select(vec![t]));
+        out.push(Command::Select(SelectCommand::Set(vec![t])));
     }
 }

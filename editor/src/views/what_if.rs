@@ -8,7 +8,7 @@ use kiai::fork::{Branch, Difference, Report};
 
 use super::{Out, ViewCtx};
 use crate::model::what_if::{self, Outcome, WhatIf};
-use crate::model::{Command, Sel, ops::count};
+use crate::model::{Command, RunCommand, Sel, SelectCommand, WhatIfCommand, ops::count};
 
 /// Height of one timeline row, points.
 const ROW: f32 = 12.0;
@@ -78,14 +78,14 @@ fn banner(ctx: &ViewCtx<'_>, w: &WhatIf, ui: &mut Ui, out: &mut Out) {
             ))
             .clicked()
         {
-            out.push(Command::WhatIfRun);
+            out.push(Command::WhatIf(WhatIfCommand::Run));
         }
         if ui
             .button("Cancel")
             .on_hover_text("Leave What if… and put the map back as it was: its edits are dropped")
             .clicked()
         {
-            out.push(Command::WhatIfLeave { keep: false });
+            out.push(Command::WhatIf(WhatIfCommand::Leave { keep: false }));
         }
         if ui
             .button("Keep changes")
@@ -94,7 +94,7 @@ fn banner(ctx: &ViewCtx<'_>, w: &WhatIf, ui: &mut Ui, out: &mut Out) {
             )
             .clicked()
         {
-            out.push(Command::WhatIfLeave { keep: true });
+            out.push(Command::WhatIf(WhatIfCommand::Leave { keep: true }));
         }
         ui.separator();
         let l = ui.label("fork at tick");
@@ -110,7 +110,7 @@ fn banner(ctx: &ViewCtx<'_>, w: &WhatIf, ui: &mut Ui, out: &mut Out) {
             .on_hover_text("The tick the fork changes the world at (after this many ticks ran)")
             .changed()
         {
-            out.push(Command::WhatIfAt(at));
+            out.push(Command::WhatIf(WhatIfCommand::At(at)));
         }
     });
 }
@@ -249,7 +249,7 @@ fn timelines(ctx: &ViewCtx<'_>, report: &Report, ui: &mut Ui, out: &mut Out) {
                     }
                 ));
             if name.clicked() {
-                out.push(Command::WhatIfShow(branch));
+                out.push(Command::WhatIf(WhatIfCommand::Show(branch)));
             }
             let width = ui.available_width().max(120.0);
             let (rect, response) = ui.allocate_exact_size(egui::vec2(width, ROW), Sense::click());
@@ -263,7 +263,7 @@ fn timelines(ctx: &ViewCtx<'_>, report: &Report, ui: &mut Ui, out: &mut Out) {
             if let Some(p) = response.interact_pointer_pos()
                 && response.clicked()
             {
-                out.push(Command::Seek(tick_at(p.x)));
+                out.push(Command::Run(RunCommand::Seek(tick_at(p.x))));
             }
             let hovered = response.hover_pos().map(|p| tick_at(p.x));
             if let Some(t) = hovered {
@@ -415,7 +415,7 @@ fn differences(ctx: &ViewCtx<'_>, report: &Report, ui: &mut Ui, out: &mut Out) {
                 };
                 let r = ui.selectable_label(false, RichText::new(text).monospace());
                 if let (Some(t), true) = (line.tick, r.clicked()) {
-                    out.push(Command::Seek(t));
+                    out.push(Command::Run(RunCommand::Seek(t)));
                     let slot = line.agent.as_deref().and_then(|a| {
                         ctx.model
                             .sim
@@ -424,7 +424,7 @@ fn differences(ctx: &ViewCtx<'_>, report: &Report, ui: &mut Ui, out: &mut Out) {
                             .map(|id| id.index())
                     });
                     if let Some(slot) = slot {
-                        out.push(Command::Select(vec![Sel::Agent(slot)]));
+                        out.push(Command::Select(SelectCommand::Set(vec![Sel::Agent(slot)])));
                     }
                 }
             }

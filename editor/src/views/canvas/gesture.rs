@@ -1,7 +1,7 @@
 //! The tools as a small state machine of clicks and drags: each step reads
 //! the model and says what it wants as commands. Drags preview their
-//! result live ([`Command::Preview`]) and record one undo step at release
-//! ([`Command::Record`]).
+//! result live ([`EditCommand::Preview`]) and record one undo step at
+//! release ([`EditCommand::Record`]).
 
 use std::collections::BTreeMap;
 
@@ -13,7 +13,9 @@ use kiai_content::def::{
 use super::handles::{self, Handle};
 use super::paint::{to_scene, to_world};
 use super::pick;
-use crate::model::{Command, Edit, Item, Model, Sel, Tool};
+use crate::model::{
+    AddCommand, Command, Edit, EditCommand, Item, Model, Sel, SelectCommand, SettingsCommand, Tool,
+};
 use crate::views::Out;
 
 /// A drag under way.
@@ -154,7 +156,7 @@ pub fn click(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
     let m = i.model;
     match m.tools.tool {
         Tool::Select => select_click(i, out),
-        Tool::Waypoint => out.push(Command::PlaceWaypoint(world)),
+        Tool::Waypoint => out.push(Command::Add(AddCommand::Waypoint(world))),
         Tool::Link => {
             let Some(w) = pick::waypoint_at(i.def(), i.at, i.pick_r) else {
                 g.link_from = None;
@@ -163,7 +165,7 @@ pub fn click(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
             let id = i.def().waypoints[w].id;
             match g.link_from {
                 Some(from) if from != id => {
-                    out.push(Command::ToggleLink(from, id));
+                    out.push(Command::Edit(EditCommand::ToggleLink(from, id)));
                     g.link_from = Some(id);
                 }
                 Some(_) => g.link_from = None,
@@ -178,13 +180,13 @@ pub fn click(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
         Tool::Wall => {
             if let Some(&from) = g.pending.first() {
                 g.pending.clear();
-                out.push(Command::PlaceWall(from, world));
+                out.push(Command::Add(AddCommand::Wall(from, world)));
             } else {
                 g.pending.push(world);
             }
         }
         Tool::Region => g.pending.push(world),
-        Tool::Agent => out.push(Command::PlaceAgent(world)),
+        Tool::Agent => out.push(Command::Add(AddCommand::Agent(world))),
         Tool::Path => {
             let Some(w) = pick::waypoint_at(i.def(), i.at, i.pick_r) else {
                 return;
@@ -195,7 +197,7 @@ pub fn click(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
                 (Some(a), None) => (Some(a), Some(id)),
                 _ => (Some(id), None),
             };
-            out.push(Command::Tools(Box::new(tools)));
+            out.push(Command::Settings(SettingsCommand::Tools(Box::new(tools))));
         }
     }
 }
@@ -210,9 +212,9 @@ fn select_click(i: &Input<'_>, out: &mut Out) {
         pick::pick(i.def(), i.at, i.pick_r)
     };
     match (hit, i.shift) {
-        (Some(sel), true) => out.push(Command::ToggleSelect(sel)),
-        (Some(sel), false) => out.push(Command::Select(vec![sel])),
-        (None, false) => out.push(Command::ClearSelection),
+        (Some(sel), true) => out.push(Command::Select(SelectCommand::Toggle(sel))),
+        (Some(sel), false) => out.push(Command::Select(SelectCommand::Set(vec![sel]))),
+        (None, false) => out.push(Command::Select(SelectCommand::Clear)),
         (None, true) => {}
     }
 }
@@ -220,7 +222,7 @@ fn select_click(i: &Input<'_>, out: &mut Out) {
 /// Closes the region under way (Enter or a double click).
 pub fn close_region(g: &mut Gesture, out: &mut Out) {
     let polygon = std::mem::take(&mut g.pending);
-    out.push(Command::CloseRegion(polygon));
+    out.push(Command::Add(AddCommand::Region(polygon)));
 }
 
 /// Starts a drag at scene point `i.at` (where the press began).
@@ -255,9 +257,9 @@ fn object_drag(i: &Input<'_>, out: &mut Out) -> Drag {
     match pick::pick(def, i.at, i.pick_r) {
         Some(Sel::Agent(k)) => {
             if i.shift {
-                out.push(Command::SelectMore(vec![Sel::Agent(k)]));
+                out.push(Command::Select(SelectCommand::Add(vec![Sel::Agent(k)])));
             } else {
-                out.push(Command::Select(vec![Sel::Agent(k)]));
+                out.push(Command::Select(SelectCommand::Set(vec![Sel::Agent(k)])));
             }
             let a = &def.agents[k];
             Drag::Agent {
@@ -270,10 +272,10 @@ fn object_drag(i: &Input<'_>, out: &mut Out) -> Drag {
             let mut moving = i.model.selection.waypoints();
             if !i.model.selection.contains(&Sel::Waypoint(k)) {
                 if i.shift {
-                    out.push(Command::SelectMore(vec![Sel::Waypoint(k)]));
+                    out.push(Command::Select(SelectCommand::Add(vec![Sel::Waypoint(k)])));
                     moving.push(k);
                 } else {
-                    out.push(Command::Select(vec![Sel::Waypoint(k)]));
+                    out.push(Command::Select(SelectCommand::Set(vec![Sel::Waypoint(k)])));
                     moving = vec![k];
                 }
             }
@@ -437,7 +439,7 @@ pub fn drag(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
         return;
     }
     if let Some(edit) = dragged(&g.drag, i) {
-        out.push(Command::Preview(edit));
+        out.push(Command::Edit(EditCommand::Preview(edit)));
     }
 }
 
@@ -445,8 +447,8 @@ pub fn drag(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
 pub fn finish(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
     let drag = std::mem::take(&mut g.drag);
     if let Some(edit) = dragged(&drag, i) {
-        out.push(Command::Preview(edit.clone()));
-        out.push(Command::Record(edit));
+        out.push(Command::Edit(EditCommand::Preview(edit.clone())));
+        out.push(Command::Edit(EditCommand::Record(edit)));
         return;
     }
     match drag {
@@ -472,14 +474,17 @@ pub fn finish(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
                 );
             }
             out.push(if i.shift {
-                Command::SelectMore(items)
+                Command::Select(SelectCommand::Add(items))
             } else {
-                Command::Select(items)
+                Command::Select(SelectCommand::Set(items))
             });
         }
         Drag::Link { from } => {
             if let Some(w) = pick::waypoint_at(i.def(), i.at, i.pick_r) {
-                out.push(Command::ToggleLink(from, i.def().waypoints[w].id));
+                out.push(Command::Edit(EditCommand::ToggleLink(
+                    from,
+                    i.def().waypoints[w].id,
+                )));
             }
         }
         _ => {}
@@ -513,7 +518,7 @@ fn paint(i: &Input<'_>, touched: &mut BTreeMap<usize, (LinkDef, LinkDef)>, out: 
         touched.insert(k, (original, new));
     }
     if !edits.is_empty() {
-        out.push(Command::Preview(Edit::Batch(edits)));
+        out.push(Command::Edit(EditCommand::Preview(Edit::Batch(edits))));
     }
 }
 
@@ -534,8 +539,10 @@ fn record_paint(touched: BTreeMap<usize, (LinkDef, LinkDef)>, out: &mut Out) {
     if edits.is_empty() {
         return;
     }
-    out.push(Command::Preview(Edit::Batch(edits.clone())));
-    out.push(Command::Record(Edit::Batch(edits)));
+    out.push(Command::Edit(EditCommand::Preview(Edit::Batch(
+        edits.clone(),
+    ))));
+    out.push(Command::Edit(EditCommand::Record(Edit::Batch(edits))));
     let what = crate::model::ops::count(n, "link", "links");
     out.push(Command::Say(match list {
         Some(list) => format!("painted {what} in `{list}`"),

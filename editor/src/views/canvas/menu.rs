@@ -8,7 +8,10 @@ use super::paint::to_world;
 use super::pick;
 use crate::model::breakpoints::{Breakpoint, Trigger, Who};
 use crate::model::units;
-use crate::model::{Command, Edit, Item, Model, Sel, Tool};
+use crate::model::{
+    AddCommand, BreakpointCommand, Command, Edit, EditCommand, Item, Model, RunCommand, Sel,
+    SelectCommand, SettingsCommand, Tool,
+};
 use crate::views::{Out, Pane, UiIntent, ViewCtx};
 
 /// What a right click was on.
@@ -236,16 +239,16 @@ fn menu(model: &Model, target: Target, ui: &mut Ui, out: &mut Out) {
     match target {
         Target::Empty(at) => {
             button(ui, out, "Add a waypoint here", |o| {
-                o.push(Command::PlaceWaypoint(at))
+                o.push(Command::Add(AddCommand::Waypoint(at)))
             });
             button(ui, out, "Add an agent here", |o| {
-                o.push(Command::PlaceAgent(at))
+                o.push(Command::Add(AddCommand::Agent(at)))
             });
             ui.separator();
             button(ui, out, "Frame everything (F)", |o| o.ui(UiIntent::Fit));
             if !model.selection.is_empty() {
                 button(ui, out, "Select nothing (Esc)", |o| {
-                    o.push(Command::ClearSelection)
+                    o.push(Command::Select(SelectCommand::Clear))
                 });
             }
         }
@@ -253,15 +256,15 @@ fn menu(model: &Model, target: Target, ui: &mut Ui, out: &mut Out) {
             let name = describe(model, sel).into_iter().next().unwrap_or_default();
             ui.label(egui::RichText::new(name).strong());
             button(ui, out, "Select and inspect", |o| {
-                o.push(Command::Select(vec![sel]));
+                o.push(Command::Select(SelectCommand::Set(vec![sel])));
                 o.ui(UiIntent::Focus(Pane::Inspector));
             });
             object_items(model, sel, ui, out);
             ui.separator();
             if !(model.is_live() && matches!(sel, Sel::Agent(_))) {
                 button(ui, out, "Delete", |o| {
-                    o.push(Command::Select(vec![sel]));
-                    o.push(Command::Delete);
+                    o.push(Command::Select(SelectCommand::Set(vec![sel])));
+                    o.push(Command::Edit(EditCommand::Delete));
                 });
             }
         }
@@ -291,7 +294,10 @@ fn object_items(model: &Model, sel: Sel, ui: &mut Ui, out: &mut Out) {
             act(
                 ui,
                 toggle,
-                vec![Command::Select(vec![sel]), Command::ToggleActive],
+                vec![
+                    Command::Select(SelectCommand::Set(vec![sel])),
+                    Command::Edit(EditCommand::ToggleActive),
+                ],
             );
             let mut tools = model.tools.clone();
             tools.path_pick = (Some(w.id), None);
@@ -299,12 +305,16 @@ fn object_items(model: &Model, sel: Sel, ui: &mut Ui, out: &mut Out) {
             act(
                 ui,
                 "Route from here (path tool)",
-                vec![Command::Tools(Box::new(tools))],
+                vec![Command::Settings(SettingsCommand::Tools(Box::new(tools)))],
             );
             if let (Some(start), None) = model.tools.path_pick {
                 let mut tools = model.tools.clone();
                 tools.path_pick = (Some(start), Some(w.id));
-                act(ui, "Route to here", vec![Command::Tools(Box::new(tools))]);
+                act(
+                    ui,
+                    "Route to here",
+                    vec![Command::Settings(SettingsCommand::Tools(Box::new(tools)))],
+                );
             }
         }
         Sel::Link(i) => {
@@ -317,11 +327,11 @@ fn object_items(model: &Model, sel: Sel, ui: &mut Ui, out: &mut Out) {
                 "Make two-way"
             };
             let set = |new| {
-                Command::Edit(Edit::Set {
+                Command::Edit(EditCommand::Apply(Edit::Set {
                     index: i,
                     old: Item::Link(l.clone()),
                     new: Item::Link(new),
-                })
+                }))
             };
             act(ui, label, vec![set(flipped)]);
             let list = model.current_list();
@@ -340,11 +350,11 @@ fn object_items(model: &Model, sel: Sel, ui: &mut Ui, out: &mut Out) {
         Sel::Wall(i) => {
             let Some(w) = def.walls.get(i) else { return };
             let set = |new| {
-                Command::Edit(Edit::Set {
+                Command::Edit(EditCommand::Apply(Edit::Set {
                     index: i,
                     old: Item::Wall(w.clone()),
                     new: Item::Wall(new),
-                })
+                }))
             };
             let mut door = w.clone();
             door.door = !w.door;
@@ -370,7 +380,7 @@ fn object_items(model: &Model, sel: Sel, ui: &mut Ui, out: &mut Out) {
         Sel::Region(_) => act(
             ui,
             "Compute what regions see (PVS)",
-            vec![Command::ComputePvs],
+            vec![Command::Edit(EditCommand::ComputePvs)],
         ),
         Sel::Agent(i) => agent_items(model, i, ui, out),
         Sel::Archetype(_) | Sel::Profile(_) | Sel::Faction(_) => {}
@@ -395,17 +405,24 @@ fn agent_items(model: &Model, i: usize, ui: &mut Ui, out: &mut Out) {
     act(
         ui,
         "Why did it do that?",
-        vec![Command::Select(vec![Sel::Agent(i)])],
+        vec![Command::Select(SelectCommand::Set(vec![Sel::Agent(i)]))],
         vec![UiIntent::Focus(Pane::Why)],
     );
     act(
         ui,
         "Step to its next event",
-        vec![Command::Select(vec![Sel::Agent(i)]), Command::StepToEvent],
+        vec![
+            Command::Select(SelectCommand::Set(vec![Sel::Agent(i)])),
+            Command::Run(RunCommand::StepToEvent),
+        ],
         vec![UiIntent::Focus(Pane::Why)],
     );
-    let bp =
-        |who: Who, on: &[Trigger]| Command::AddBreakpoint(Breakpoint::new(who, on.iter().copied()));
+    let bp = |who: Who, on: &[Trigger]| {
+        Command::Breakpoint(BreakpointCommand::Add(Breakpoint::new(
+            who,
+            on.iter().copied(),
+        )))
+    };
     act(
         ui,
         &format!("Break when {name}'s decision changes"),

@@ -4,7 +4,7 @@
 use eframe::egui::{RichText, Ui};
 use kiai_content::def::{BoundsDef, FogDef, PerceptionBudgetDef};
 
-use crate::model::{Command, Edit, Item};
+use crate::model::{Command, Edit, EditCommand, Item};
 use crate::views::widgets::{self, form};
 use crate::views::{Out, ViewCtx};
 
@@ -55,18 +55,18 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         }
     });
     if name != def.name || seed != def.seed || tick != def.tick_seconds {
-        out.push(Command::Edit(Edit::Set {
+        out.push(Command::Edit(EditCommand::Apply(Edit::Set {
             index: 0,
             old: Item::Meta(def.name.clone(), def.seed, def.tick_seconds),
             new: Item::Meta(name, seed, tick),
-        }));
+        })));
     }
     if bounds != def.bounds {
-        out.push(Command::Edit(Edit::Set {
+        out.push(Command::Edit(EditCommand::Apply(Edit::Set {
             index: 0,
             old: Item::Bounds(def.bounds),
             new: Item::Bounds(bounds),
-        }));
+        })));
     }
     fog_and_budget(ctx, ui, out);
 }
@@ -138,10 +138,10 @@ fn fog_and_budget(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         }
     });
     if fog != def.fog || budget != def.perception_budget {
-        out.push(Command::Edit(Edit::Set {
+        out.push(Command::Edit(EditCommand::Apply(Edit::Set {
             index: 0,
             old: Item::Settings(def.fog.clone(), def.perception_budget),
             new: Item::Settings(fog, budget),
-        }));
+        })));
     }
 }

@@ -13,7 +13,7 @@ mod sense;
 use eframe::egui::{RichText, Ui};
 
 use super::{Out, ViewCtx};
-use crate::model::{Command, Edit, Item, Sel};
+use crate::model::{Command, Edit, EditCommand, Item, Sel};
 
 pub use profile::profile_fields;
 
@@ -34,11 +34,11 @@ pub(crate) fn edit<T: Clone + PartialEq>(
     let mut value = old.clone();
     add(&mut value);
     if &value != old {
-        out.push(Command::Edit(Edit::Set {
+        out.push(Command::Edit(EditCommand::Apply(Edit::Set {
             index,
             old: wrap(old.clone()),
             new: wrap(value),
-        }));
+        })));
     }
 }
 
@@ -107,14 +107,14 @@ fn several(ctx: &ViewCtx<'_>, n: usize, ui: &mut Ui, out: &mut Out) {
     ui.horizontal_wrapped(|ui| {
         if !ctx.model.selection.waypoints().is_empty() {
             if ui.button("Switch on or off (T)").clicked() {
-                out.push(Command::ToggleActive);
+                out.push(Command::Edit(EditCommand::ToggleActive));
             }
             if ui.button("Auto-connect (J)").clicked() {
-                out.push(Command::AutoConnect);
+                out.push(Command::Edit(EditCommand::AutoConnect));
             }
         }
         if ui.button("Delete (Del)").clicked() {
-            out.push(Command::Delete);
+            out.push(Command::Edit(EditCommand::Delete));
         }
     });
     ui.label(RichText::new("Shift+click adds or removes one object; Esc selects nothing.").weak());

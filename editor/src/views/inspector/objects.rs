@@ -5,7 +5,7 @@ use eframe::egui::{self, RichText, Ui};
 use kiai_content::def::{FactionDef, LinkDef, RegionDef, WallDef, WaypointDef};
 
 use super::edit;
-use crate::model::{Command, Item, Sel, units};
+use crate::model::{Command, Item, Sel, SelectCommand, units};
 use crate::views::widgets::{self, form};
 use crate::views::{Out, ViewCtx};
 
@@ -83,7 +83,7 @@ pub(crate) fn waypoint(ctx: &ViewCtx<'_>, i: usize, ui: &mut Ui, out: &mut Out) 
             .on_hover_text("Select this link")
             .clicked()
         {
-            out.push(Command::Select(vec![Sel::Link(li)]));
+            out.push(Command::Select(SelectCommand::Set(vec![Sel::Link(li)])));
         }
     }
 }
