@@ -245,6 +245,7 @@ fn a_script_error_breakpoint_stops_on_the_failing_tick() {
         sim.step();
         let error = sim
             .console
+            .lines()
             .iter()
             .find(|l| l.kind == LineKind::Error && l.text.contains("radio broke"));
         if let Some(l) = error {
@@ -353,18 +354,18 @@ fn a_scripted_decision_change_is_told_with_the_scripts_state_names() {
             let t = sim.tick();
             let from = match t {
                 1 => before.state.name().replace('_', " "),
-                _ => sim.state_name_at(slot, t - 1).unwrap(),
+                _ => sim.timeline().state_name_at(slot, t - 1).unwrap(),
             };
-            break (t, from, sim.state_name_at(slot, t).unwrap());
+            break (t, from, sim.timeline().state_name_at(slot, t).unwrap());
         }
         before = now;
         assert!(sim.tick() < 500, "guard_3 never changes its mind");
     };
     assert!(
-        sim.script_label(slot).is_some(),
+        sim.run().script_label(slot).is_some(),
         "its script names the state it is in"
     );
-    assert_eq!(to, sim.script_label(slot).unwrap().replace('_', " "));
+    assert_eq!(to, sim.run().script_label(slot).unwrap().replace('_', " "));
 
     play_until_paused(&mut h);
     assert_eq!(h.state().model.sim.as_ref().unwrap().tick(), tick);

@@ -151,6 +151,7 @@ fn play_pause_inspect_matches_the_trace_and_scrubbing_replays_exactly() {
 /// Script errors the console has shown so far.
 fn errors(sim: &kiai_editor::model::sim::Sim) -> usize {
     sim.console
+        .lines()
         .iter()
         .filter(|l| l.kind == kiai_editor::model::sim::LineKind::Error)
         .count()
@@ -186,7 +187,7 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
     std::fs::write(&script, "function decide(agent, ctx)\n  return (\nend\n").unwrap();
     wait_for(&mut h, "the error in the console", |a| {
         a.model.sim.as_ref().is_some_and(|s| {
-            s.console.iter().any(|l| {
+            s.console.lines().iter().any(|l| {
                 l.kind == kiai_editor::model::sim::LineKind::Error && l.text.contains("guard.lua")
             })
         })
@@ -204,7 +205,7 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
     std::fs::write(&script, &good).unwrap();
     wait_for(&mut h, "the reload", |a| {
         a.model.sim.as_ref().is_some_and(|s| {
-            s.console.iter().any(|l| {
+            s.console.lines().iter().any(|l| {
                 l.kind == kiai_editor::model::sim::LineKind::Info && l.text.starts_with("reloaded")
             })
         })
@@ -224,7 +225,11 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
     h.step();
     let sim = h.state().model.sim.as_ref().unwrap();
     let guard = (0..sim.world().agents().len())
-        .find(|&i| sim.script_of(i).is_some_and(|p| p.ends_with("guard.lua")))
+        .find(|&i| {
+            sim.run()
+                .script_of(i)
+                .is_some_and(|p| p.ends_with("guard.lua"))
+        })
         .unwrap();
     let name = sim.world().agents().names()[guard].clone();
     let p = sim.world().agents().positions()[guard];
@@ -246,6 +251,7 @@ fn a_broken_script_saved_during_play_is_reported_and_the_run_goes_on() {
         .as_ref()
         .unwrap()
         .console
+        .lines()
         .last()
         .unwrap()
         .clone();
@@ -258,11 +264,11 @@ fn seeking_back_from_snapshots_matches_the_recorded_hashes() {
     let def = kiai_content::Content::load(&arena).unwrap().into_def();
     let mut sim = kiai_editor::model::sim::Sim::new(&def, &root(), def.seed).unwrap();
     sim.seek(120).unwrap();
-    let hashes = sim.hashes.clone();
+    let hashes = sim.timeline().hashes().to_vec();
     assert!(
-        sim.snapshot_ticks().contains(&25),
+        sim.timeline().snapshot_ticks().contains(&25),
         "{:?}",
-        sim.snapshot_ticks()
+        sim.timeline().snapshot_ticks()
     );
     for t in [119u64, 75, 50, 26, 25, 1, 99, 0, 120] {
         sim.seek(t).unwrap();
@@ -275,7 +281,7 @@ fn seeking_back_from_snapshots_matches_the_recorded_hashes() {
             );
         }
     }
-    assert_eq!(sim.mismatch, None);
+    assert_eq!(sim.timeline().mismatch(), None);
 }
 
 #[test]
@@ -296,16 +302,16 @@ fn a_pack_plays_with_its_bundled_scripts_like_its_content_file() {
     let mut from_pack = Sim::from_content(&pack, seed).unwrap();
     document.seek(100).unwrap();
     from_pack.seek(100).unwrap();
-    assert!(from_pack.has_scripts());
-    assert_eq!(errors(&from_pack), 0, "{:?}", from_pack.console);
+    assert!(from_pack.run().has_scripts());
+    assert_eq!(errors(&from_pack), 0, "{:?}", from_pack.console.lines());
     assert_eq!(
         kiai_core::state_hash(from_pack.world()),
         kiai_core::state_hash(document.world())
     );
-    assert_eq!(from_pack.hashes, document.hashes);
+    assert_eq!(from_pack.timeline().hashes(), document.timeline().hashes());
     let patrols = |s: &Sim| {
         (0..s.world().agents().len())
-            .filter(|&i| s.script_label(i) == Some("patrol"))
+            .filter(|&i| s.run().script_label(i) == Some("patrol"))
             .count()
     };
     assert!(patrols(&from_pack) > 0);
@@ -315,7 +321,7 @@ fn a_pack_plays_with_its_bundled_scripts_like_its_content_file() {
 /// The console's reload and error lines (not script prints) that appear
 /// while playing for 2.5 s.
 fn console_window(h: &mut Harness<'_, EditorApp>) -> Vec<kiai_editor::model::sim::ConsoleLine> {
-    let from = h.state().model.sim.as_ref().unwrap().console.len();
+    let from = h.state().model.sim.as_ref().unwrap().console.lines().len();
     let end = Instant::now() + Duration::from_millis(2500);
     while Instant::now() < end {
         h.step();
@@ -323,7 +329,7 @@ fn console_window(h: &mut Harness<'_, EditorApp>) -> Vec<kiai_editor::model::sim
     }
     let sim = h.state().model.sim.as_ref().unwrap();
     assert!(sim.playing, "still playing");
-    sim.console[from..]
+    sim.console.lines()[from..]
         .iter()
         .filter(|l| l.kind != kiai_editor::model::sim::LineKind::Log)
         .cloned()
@@ -413,6 +419,7 @@ fn a_missing_script_is_named_by_its_full_path() {
     let sim = Sim::new(&def, Path::new(""), def.seed).unwrap();
     let errors: Vec<&str> = sim
         .console
+        .lines()
         .iter()
         .filter(|l| l.kind == LineKind::Error)
         .map(|l| l.text.as_str())

@@ -317,7 +317,8 @@ fn the_legend_lists_every_state_present_and_the_sense_colours() {
         let a = sim.world().agents();
         let states: std::collections::BTreeSet<String> = (0..a.len())
             .map(|i| {
-                sim.script_label(i)
+                sim.run()
+                    .script_label(i)
                     .map_or_else(|| a.decisions()[i].state.name().to_owned(), str::to_owned)
                     .replace('_', " ")
             })

@@ -39,16 +39,17 @@ fn a_recording_of_an_iteration_order_script_replays_exactly() {
     let def = content.into_def();
     let mut sim = Sim::new(&def, &data(), def.seed).unwrap();
     sim.seek(150).unwrap();
-    assert!(sim.has_scripts());
+    assert!(sim.run().has_scripts());
     let errors: Vec<_> = sim
         .console
+        .lines()
         .iter()
         .filter(|l| l.kind == LineKind::Error)
         .map(|l| l.text.clone())
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(
-        sim.hashes,
+        sim.timeline().hashes(),
         reference(150),
         "the editor's run differs from kiai run's"
     );
@@ -59,11 +60,11 @@ fn a_recording_of_an_iteration_order_script_replays_exactly() {
         sim.seek(t).unwrap();
         assert_eq!(
             state_hash(sim.world()),
-            sim.hashes[t as usize - 1],
+            sim.timeline().hashes()[t as usize - 1],
             "tick {t}"
         );
     }
-    assert_eq!(sim.mismatch, None);
+    assert_eq!(sim.timeline().mismatch(), None);
 
     // The recording saved and opened again replays without a mismatch.
     let dir = tempfile::tempdir().unwrap();
@@ -72,8 +73,8 @@ fn a_recording_of_an_iteration_order_script_replays_exactly() {
     let recording = load_recording(&file).unwrap();
     let mut replay = Sim::from_recording(&recording, &data()).unwrap();
     replay.seek(150).unwrap();
-    assert_eq!(replay.mismatch, None);
-    assert_eq!(replay.hashes, sim.hashes);
+    assert_eq!(replay.timeline().mismatch(), None);
+    assert_eq!(replay.timeline().hashes(), sim.timeline().hashes());
     assert_eq!(state_hash(replay.world()), state_hash(sim.world()));
 }
 
@@ -94,8 +95,8 @@ fn a_recording_from_the_command_line_opens_and_replays() {
     // The scripts replay from the recorded text: no script files here.
     let mut replay = Sim::from_recording(&opened, dir.path()).unwrap();
     replay.seek(30).unwrap();
-    assert_eq!(replay.mismatch, None);
-    assert_eq!(replay.hashes, recording.hashes);
+    assert_eq!(replay.timeline().mismatch(), None);
+    assert_eq!(replay.timeline().hashes(), recording.hashes);
 
     let arena = kiai_content::Content::load(&demo.join("arena.ron")).unwrap();
     let events = kiai_content::events::EventsDef::from_str(

@@ -267,7 +267,7 @@ fn a_fork_without_changes_shows_no_divergence() {
         )),
         "{summary}"
     );
-    let hash = h.state().model.sim.as_ref().unwrap().hashes[RECORDED as usize - 1];
+    let hash = h.state().model.sim.as_ref().unwrap().timeline().hashes()[RECORDED as usize - 1];
     assert!(summary.contains(&format!("{hash:016x}")), "{summary}");
     assert_eq!(
         text_of(&h.get_by_label_contains("fork timeline").accesskit_node()).unwrap(),
@@ -392,7 +392,10 @@ fn bad_input_is_refused_with_what_to_do() {
     h.run_steps(2);
     let status = h.state().model.status.clone().unwrap().0;
     assert!(status.contains("What if… is open"), "{status}");
-    assert_eq!(h.state().model.sim.as_ref().unwrap().recorded(), RECORDED);
+    assert_eq!(
+        h.state().model.sim.as_ref().unwrap().timeline().recorded(),
+        RECORDED
+    );
 }
 
 #[test]
@@ -418,7 +421,7 @@ fn the_map_shows_either_branch_and_the_forks_run_agrees_with_the_report() {
     let w = h.state().model.what_if.as_ref().unwrap();
     assert_eq!(w.showing, Branch::Fork);
     let sim = h.state().model.sim.as_ref().unwrap();
-    assert_eq!((sim.changed_at(), sim.tick()), (Some(AT), AT));
+    assert_eq!((sim.run().changed_at(), sim.tick()), (Some(AT), AT));
     text_containing(&mut h, "fork timeline");
 
     // At a state difference's tick, the agent is in the fork's state.
@@ -438,7 +441,7 @@ fn the_map_shows_either_branch_and_the_forks_run_agrees_with_the_report() {
     let sim = h.state().model.sim.as_ref().unwrap();
     let slot = sim.world().agents().find(&agent).unwrap().index();
     assert_eq!(sim.tick(), tick);
-    assert_eq!(sim.state_name(slot), state);
+    assert_eq!(sim.run().state_name(slot), state);
     // The map draws the fork's senses: its cone is the longer one.
     let scene = h.state().model.scene();
     let (_, guard) = scene.archetype(slot).unwrap();
@@ -453,14 +456,20 @@ fn the_map_shows_either_branch_and_the_forks_run_agrees_with_the_report() {
     slider.set_value_accesskit(report.ticks as f64);
     h.run_steps(3);
     let sim = h.state().model.sim.as_ref().unwrap();
-    assert_eq!(sim.hashes[report.ticks as usize - 1], report.hashes.1);
-    assert_eq!(sim.mismatch, None);
+    assert_eq!(
+        sim.timeline().hashes()[report.ticks as usize - 1],
+        report.hashes.1
+    );
+    assert_eq!(sim.timeline().mismatch(), None);
     h.query_all_by_label("base").next().unwrap().click();
     h.run_steps(3);
     let sim = h.state().model.sim.as_ref().unwrap();
     assert_eq!(sim.tick(), report.ticks, "the base goes to the fork's tick");
-    assert_eq!(sim.hashes[report.ticks as usize - 1], report.hashes.0);
-    assert_eq!(sim.changed_at(), None);
+    assert_eq!(
+        sim.timeline().hashes()[report.ticks as usize - 1],
+        report.hashes.0
+    );
+    assert_eq!(sim.run().changed_at(), None);
     let recorded = cone_of(h.state().model.scene().def(), "guard");
     assert_eq!(recorded, 18.0, "the base keeps the recorded cone");
 
@@ -470,7 +479,10 @@ fn the_map_shows_either_branch_and_the_forks_run_agrees_with_the_report() {
     set_cone_range(&mut h, "guard", 41.0);
     let w = h.state().model.what_if.as_ref().unwrap();
     assert_eq!(w.showing, Branch::Base);
-    assert_eq!(h.state().model.sim.as_ref().unwrap().changed_at(), None);
+    assert_eq!(
+        h.state().model.sim.as_ref().unwrap().run().changed_at(),
+        None
+    );
     text_containing(&mut h, "Run again");
 }
 

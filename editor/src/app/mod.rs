@@ -362,6 +362,7 @@ impl EditorApp {
     fn show_new_script_errors(&mut self) {
         let errors = self.model.sim.as_ref().map_or(0, |s| {
             s.console
+                .lines()
                 .iter()
                 .filter(|l| l.kind == crate::model::sim::LineKind::Error)
                 .count()

@@ -206,8 +206,8 @@ impl Model {
     /// (Re)builds the run from the document as it is now and the seed,
     /// keeping the play state, speed and console.
     pub fn reset(&mut self) {
-        let (playing, speed, console) = match &mut self.sim {
-            Some(sim) => (sim.playing, sim.speed, std::mem::take(&mut sim.console)),
+        let (playing, speed, earlier) = match &mut self.sim {
+            Some(sim) => (sim.playing, sim.speed, sim.console.take_lines()),
             None => (false, 1.0, Vec::new()),
         };
         let dir = self.dir();
@@ -215,9 +215,7 @@ impl Model {
             Ok(mut sim) => {
                 sim.playing = playing;
                 sim.speed = speed;
-                let mut console = console;
-                console.append(&mut sim.console);
-                sim.console = console;
+                sim.console.put_before(earlier);
                 self.sim = Some(sim);
                 self.sim_error = None;
             }
@@ -516,7 +514,7 @@ fn live_sight(sim: Option<&Sim>, slot: usize, tile: f32) -> Sight {
             }
         }
     }
-    if let Some(def) = sim.def_now().archetypes.get(&runtime.name) {
+    if let Some(def) = sim.run().def_now().archetypes.get(&runtime.name) {
         let eye = agents.positions()[slot];
         let facing = agents.facings()[slot];
         let (tiles, side) = analysis::sight_tiles(def, eye, facing, world.occluders(), tile);

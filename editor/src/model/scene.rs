@@ -37,7 +37,7 @@ impl<'a> Scene<'a> {
     pub fn def(&self) -> &'a ContentDef {
         match self {
             Scene::Start(def) => def,
-            Scene::Live(sim) => sim.def_now(),
+            Scene::Live(sim) => sim.run().def_now(),
         }
     }
 
@@ -165,7 +165,7 @@ impl<'a> Scene<'a> {
     pub fn state(&self, i: usize) -> Option<String> {
         match self {
             Scene::Start(_) => None,
-            Scene::Live(sim) => Some(sim.state_name(i)),
+            Scene::Live(sim) => Some(sim.run().state_name(i)),
         }
     }
 

@@ -86,7 +86,7 @@ pub struct WhatIf {
 pub fn unavailable(sim: Option<&Sim>) -> Option<String> {
     match sim {
         None => Some("What if… forks the recorded run: play or step first".to_owned()),
-        Some(s) if s.recorded() == 0 => {
+        Some(s) if s.timeline().recorded() == 0 => {
             Some("nothing recorded yet: play or step first, then What if…".to_owned())
         }
         Some(_) => None,
@@ -100,7 +100,7 @@ impl WhatIf {
             at,
             before: doc.def().clone(),
             mark: doc.mark(),
-            run_matches: sim.def() == doc.def(),
+            run_matches: sim.run().def() == doc.def(),
             changes: Ok(Vec::new()),
             revision: doc.revision(),
             outcome: Outcome::Idle,
@@ -166,7 +166,7 @@ impl WhatIf {
     /// a background thread; refuses, saying what to do, when there is
     /// nothing after the fork's tick to compare.
     pub fn run(&mut self, sim: &Sim, dir: PathBuf) {
-        let recorded = sim.recorded();
+        let recorded = sim.timeline().recorded();
         if self.at >= recorded {
             self.outcome = Outcome::Failed(format!(
                 "nothing to compare after tick {}: the recording ends at tick {recorded}; set \

@@ -36,7 +36,7 @@ impl ConsoleView {
             if ui.button("Clear").clicked() {
                 out.push(Command::Console(ConsoleCommand::Clear));
             }
-            if !sim.has_scripts() {
+            if !sim.run().has_scripts() {
                 ui.label(RichText::new("(no archetype has a script)").weak());
             }
         });
@@ -45,7 +45,7 @@ impl ConsoleView {
             .auto_shrink([false, true])
             .max_height(ui.available_height() - 30.0)
             .show(ui, |ui| {
-                for line in sim.console.iter().rev().take(500).rev() {
+                for line in sim.console.lines().iter().rev().take(500).rev() {
                     let colour = match line.kind {
                         LineKind::Error => error,
                         LineKind::Log => ctx.palette.text,

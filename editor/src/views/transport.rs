@@ -98,14 +98,16 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
     let hash = sim
         .tick()
         .checked_sub(1)
-        .and_then(|t| sim.hashes.get(t as usize))
+        .and_then(|t| sim.timeline().hashes().get(t as usize))
         .map_or_else(|| "-".to_owned(), |h| format!("{h:016x}"));
     let status = format!("tick {} | state {hash}", sim.tick());
     let status_width = 260.0;
     // A branch of a what-if spans the fork's ticks too (simulated when
     // scrubbed there).
     let report = ctx.model.what_if.as_ref().and_then(|w| w.report());
-    let recorded = report.map_or(sim.recorded(), |r| sim.recorded().max(r.ticks));
+    let recorded = report.map_or(sim.timeline().recorded(), |r| {
+        sim.timeline().recorded().max(r.ticks)
+    });
     let mut tick = sim.tick();
     what_if_button(ctx, ui, out);
     let fork = crate::model::what_if::Branch::Fork;
@@ -133,7 +135,7 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
     ui.label(RichText::new(status).monospace()).on_hover_text(
         "Ticks run, and the state hash kiai run prints for the same content, seed and ticks",
     );
-    if let Some(t) = sim.mismatch {
+    if let Some(t) = sim.timeline().mismatch() {
         ui.colored_label(
             ctx.palette.status[0],
             format!("replay differs from the recording at tick {t}"),

@@ -29,7 +29,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         } => {
             ui.horizontal(|ui| {
                 ui.spinner();
-                let end = what_if::base(ctx.model).map_or(0, |s| s.recorded());
+                let end = what_if::base(ctx.model).map_or(0, |s| s.timeline().recorded());
                 ui.label(format!(
                     "running both branches from tick {} to tick {end}… ({:.1} s)",
                     request.at,
@@ -47,7 +47,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
 /// "What if… at tick T: N changes — Run / Cancel / Keep changes", and the
 /// fork's tick.
 fn banner(ctx: &ViewCtx<'_>, w: &WhatIf, ui: &mut Ui, out: &mut Out) {
-    let recorded = what_if::base(ctx.model).map_or(0, |s| s.recorded());
+    let recorded = what_if::base(ctx.model).map_or(0, |s| s.timeline().recorded());
     let n = w.changes().map_or(0, <[String]>::len);
     ui.horizontal_wrapped(|ui| {
         ui.label(
@@ -117,7 +117,7 @@ fn banner(ctx: &ViewCtx<'_>, w: &WhatIf, ui: &mut Ui, out: &mut Out) {
 
 /// The changes as `PATH=VALUE`, or what to do to make some.
 fn changes(ctx: &ViewCtx<'_>, w: &WhatIf, ui: &mut Ui) {
-    let recorded = what_if::base(ctx.model).map_or(0, |s| s.recorded());
+    let recorded = what_if::base(ctx.model).map_or(0, |s| s.timeline().recorded());
     let weak = |text: String| RichText::new(text).weak();
     match w.changes() {
         Err(e) => {
@@ -217,7 +217,7 @@ fn timelines(ctx: &ViewCtx<'_>, report: &Report, ui: &mut Ui, out: &mut Out) {
         .model
         .sim
         .as_ref()
-        .map_or(report.ticks, |s| s.recorded().max(report.ticks));
+        .map_or(report.ticks, |s| s.timeline().recorded().max(report.ticks));
     let fork = match report.first_divergent_tick {
         Some(t) => format!(
             "fork timeline: forked at tick {}, differs from tick {t} to {}",

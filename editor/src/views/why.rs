@@ -103,10 +103,10 @@ fn decision(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
         (None, None) => "(no target)".to_owned(),
     };
     ui.label(RichText::new(format!("tick {tick}: {} {target}", state_words(d.state))).strong());
-    if let Some(label) = sim.script_label(agent) {
+    if let Some(label) = sim.run().script_label(agent) {
         ui.label(format!("its script calls it: {label}"));
     }
-    match sim.trace(agent) {
+    match sim.run().trace(agent) {
         Some(t) => {
             ui.label(format!(
                 "decided by: {}",
@@ -135,7 +135,7 @@ fn decision(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
                 ui.label(format!("learning saw: {o:?}"));
             }
         }
-        None => match sim.script_of(agent) {
+        None => match sim.run().script_of(agent) {
             Some(path) => {
                 ui.label(format!(
                     "decided by the Lua script {}",
@@ -251,7 +251,7 @@ fn strip(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
     let w = rect.width() / n as f32;
     let mut present = Vec::new();
     for t in start..end {
-        if let Some(k) = sim.state_at(t + 1, agent) {
+        if let Some(k) = sim.timeline().state_at(t + 1, agent) {
             let x = rect.left() + (t - start) as f32 * w;
             ui.painter().rect_filled(
                 egui::Rect::from_min_size(
@@ -271,7 +271,13 @@ fn strip(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
         for k in present {
             let (r, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
             ui.painter().rect_filled(r, 2.0, ctx.palette.state(k));
-            ui.label(sim.state_names().get(k).cloned().unwrap_or_default());
+            ui.label(
+                sim.timeline()
+                    .state_names()
+                    .get(k)
+                    .cloned()
+                    .unwrap_or_default(),
+            );
         }
     });
 }

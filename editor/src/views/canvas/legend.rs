@@ -195,12 +195,17 @@ fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
         group(ui, "fill: what they do");
         let mut present: Vec<usize> = (0..scene.len())
             .filter(|&i| scene.alive(i))
-            .filter_map(|i| sim.state_at(sim.tick(), i))
+            .filter_map(|i| sim.timeline().state_at(sim.tick(), i))
             .collect();
         present.sort_unstable();
         present.dedup();
         for k in present {
-            let name = sim.state_names().get(k).cloned().unwrap_or_default();
+            let name = sim
+                .timeline()
+                .state_names()
+                .get(k)
+                .cloned()
+                .unwrap_or_default();
             row(ui, Swatch::Fill(p.state(k)), name, p);
         }
         group(ui, "shape: faction");

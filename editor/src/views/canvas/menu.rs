@@ -208,7 +208,7 @@ fn agent_lines(model: &Model, i: usize) -> Vec<String> {
                 .get(i)
                 .and_then(|d| d.target)
                 .and_then(|t| sim.world().agents().names().get(t.index()).cloned());
-            let state = sim.state_name(i);
+            let state = sim.run().state_name(i);
             lines.push(match target {
                 Some(t) => format!("{state} {t}"),
                 None => state,

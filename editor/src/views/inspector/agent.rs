@@ -151,7 +151,7 @@ fn now(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, i: usize, ui: &mut Ui) {
             "doing",
             "Its state now (a script's label, or the runtime's)",
             |ui| {
-                let state = sim.state_name(i);
+                let state = sim.run().state_name(i);
                 ui.label(match target {
                     Some(t) => format!("{state} {t}"),
                     None => state,

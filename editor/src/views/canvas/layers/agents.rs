@@ -136,6 +136,7 @@ pub struct Agents<'a> {
 pub fn fill(p: &Paint<'_>, scene: Scene<'_>, states: bool, i: usize) -> eframe::egui::Color32 {
     match scene {
         Scene::Live(sim) if states => sim
+            .timeline()
             .state_at(sim.tick(), i)
             .map_or(p.palette.state(0), |k| p.palette.state(k)),
         _ => p.palette.faction(scene.faction(i)),
