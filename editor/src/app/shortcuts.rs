@@ -21,7 +21,8 @@ pub(crate) fn tool_key(tool: Tool) -> Key {
 
 /// What the keys pressed this frame ask for. `space_panned`: Space was
 /// held to pan the map (releasing it then does not play or pause);
-/// `busy`: a gesture is under way (Escape cancels it first).
+/// `busy`: a gesture is under way (Escape cancels it first). Returns
+/// whether the gesture under way is cancelled.
 pub(crate) fn keys(
     ctx: &egui::Context,
     model: &Model,
@@ -29,6 +30,28 @@ pub(crate) fn keys(
     busy: bool,
     out: &mut Out,
 ) -> bool {
+    command_keys(ctx, out);
+    if ctx.egui_wants_keyboard_input() {
+        return false;
+    }
+    let picked_tool = run_and_tool_keys(ctx, space_panned, out);
+    let escaped = map_keys(ctx, model, busy, out);
+    picked_tool || escaped
+}
+
+/// Whether `key` was pressed without modifiers (consuming it).
+fn plain(ctx: &egui::Context, key: Key) -> bool {
+    ctx.input_mut(|i| i.consume_key(Modifiers::NONE, key))
+}
+
+/// Whether `key` was pressed with Shift (consuming it).
+fn shifted(ctx: &egui::Context, key: Key) -> bool {
+    ctx.input_mut(|i| i.consume_key(Modifiers::SHIFT, key))
+}
+
+/// Ctrl (Cmd) shortcuts that act even while a text field has the
+/// keyboard: undo, redo, files, quit.
+fn command_keys(ctx: &egui::Context, out: &mut Out) {
     let cmd = |key| KeyboardShortcut::new(Modifiers::COMMAND, key);
     let cmd_shift = |key| KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, key);
     let pressed = |sc: KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(&sc));
@@ -56,26 +79,29 @@ pub(crate) fn keys(
     if pressed(cmd(Key::Q)) {
         out.ui(UiIntent::Quit);
     }
-    if ctx.egui_wants_keyboard_input() {
-        return false;
-    }
-    if pressed(cmd(Key::A)) {
+}
+
+/// Select all, reset, the tools' keys, play and step. Returns whether a
+/// tool was picked (it cancels the gesture under way).
+fn run_and_tool_keys(ctx: &egui::Context, space_panned: bool, out: &mut Out) -> bool {
+    let pressed = |key| {
+        ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, key)))
+    };
+    if pressed(Key::A) {
         out.push(Command::Select(SelectCommand::AllWaypoints));
     }
-    if pressed(cmd(Key::R)) {
+    if pressed(Key::R) {
         out.push(Command::Run(RunCommand::Reset));
     }
-    let plain = |key| ctx.input_mut(|i| i.consume_key(Modifiers::NONE, key));
-    let shifted = |key| ctx.input_mut(|i| i.consume_key(Modifiers::SHIFT, key));
-    let mut cancel = false;
+    let mut picked = false;
     for tool in Tool::ALL {
-        if plain(tool_key(tool)) {
+        if plain(ctx, tool_key(tool)) {
             out.push(Command::Settings(SettingsCommand::Tool(tool)));
-            cancel = true;
+            picked = true;
         }
     }
     // Space acts when released: held, it pans the map with the mouse.
-    let _ = plain(Key::Space);
+    let _ = plain(ctx, Key::Space);
     let released_space = ctx.input(|i| {
         i.events.iter().any(|e| {
             matches!(
@@ -92,14 +118,20 @@ pub(crate) fn keys(
     if released_space && !space_panned {
         out.push(Command::Run(RunCommand::TogglePlay));
     }
-    if shifted(Key::Period) {
+    if shifted(ctx, Key::Period) {
         out.push(Command::Run(RunCommand::StepToEvent));
         out.ui(UiIntent::Focus(crate::views::Pane::Why));
-    } else if plain(Key::Period) {
+    } else if plain(ctx, Key::Period) {
         out.push(Command::Run(RunCommand::Step));
     }
+    picked
+}
+
+/// Snap, heat map, framing, waypoint switches, delete and Escape. Returns
+/// whether Escape cancels the gesture under way (`busy`).
+fn map_keys(ctx: &egui::Context, model: &Model, busy: bool, out: &mut Out) -> bool {
     let mut tools = model.tools.clone();
-    if plain(Key::G) {
+    if plain(ctx, Key::G) {
         tools.snap = !tools.snap;
         out.push(Command::Say(
             if tools.snap {
@@ -110,32 +142,31 @@ pub(crate) fn keys(
             .into(),
         ));
     }
-    if plain(Key::M) {
+    if plain(ctx, Key::M) {
         tools.heat_map = !tools.heat_map;
     }
     if tools != model.tools {
         out.push(Command::Settings(SettingsCommand::Tools(Box::new(tools))));
     }
-    if shifted(Key::F) {
+    if shifted(ctx, Key::F) {
         out.ui(UiIntent::FitSelection);
-    } else if plain(Key::F) {
+    } else if plain(ctx, Key::F) {
         out.ui(UiIntent::Fit);
     }
-    if plain(Key::T) {
+    if plain(ctx, Key::T) {
         out.push(Command::Edit(EditCommand::ToggleActive));
     }
-    if plain(Key::J) {
+    if plain(ctx, Key::J) {
         out.push(Command::Edit(EditCommand::AutoConnect));
     }
-    if plain(Key::Delete) || plain(Key::Backspace) {
+    if plain(ctx, Key::Delete) || plain(ctx, Key::Backspace) {
         out.push(Command::Edit(EditCommand::Delete));
     }
-    if plain(Key::Escape) {
+    if plain(ctx, Key::Escape) {
         if busy {
-            cancel = true;
-        } else {
-            out.push(Command::Select(SelectCommand::Clear));
+            return true;
         }
+        out.push(Command::Select(SelectCommand::Clear));
     }
-    cancel
+    false
 }

@@ -5,7 +5,9 @@
 use eframe::egui::{self, Ui};
 
 use super::{Out, ViewCtx};
-use crate::model::{AddCommand, Command, Sel, SelectCommand, Selection, SettingsCommand};
+use kiai::content::def::ContentDef;
+
+use crate::model::{AddCommand, Command, Model, Sel, SelectCommand, Selection, SettingsCommand};
 
 /// One collection of the outliner.
 struct List<'a> {
@@ -40,9 +42,31 @@ fn list(ui: &mut Ui, l: &List<'_>, selection: &Selection, clicked: &mut Option<S
 
 /// Draws the outliner.
 pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
-    let m = ctx.model;
-    let def = m.doc.def();
-    let selection = &m.selection;
+    let clicked = objects(ctx.model.doc.def(), &ctx.model.selection, ui);
+    cost_lists(ctx.model, ui, out);
+    if let Some(sel) = clicked {
+        if ui.input(|i| i.modifiers.shift) {
+            out.push(Command::Select(SelectCommand::Toggle(sel)));
+        } else {
+            out.push(Command::Select(SelectCommand::Set(vec![sel])));
+        }
+    }
+    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("+ archetype").clicked() {
+            out.push(Command::Add(AddCommand::Archetype));
+        }
+        if ui.button("+ profile").clicked() {
+            out.push(Command::Add(AddCommand::Profile));
+        }
+        if ui.button("+ faction").clicked() {
+            out.push(Command::Add(AddCommand::Faction));
+        }
+    });
+}
+
+/// Every collection of objects; returns the row clicked, if any.
+fn objects(def: &ContentDef, selection: &Selection, ui: &mut Ui) -> Option<Sel> {
     let mut clicked = None;
     let lists: [List<'_>; 8] = [
         List {
@@ -114,6 +138,11 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     for l in &lists {
         list(ui, l, selection, &mut clicked);
     }
+    clicked
+}
+
+/// The cost lists; a click makes one the current list.
+fn cost_lists(m: &Model, ui: &mut Ui, out: &mut Out) {
     let lists = m.doc.cost_list_names();
     let current = m.current_list();
     egui::CollapsingHeader::new(format!("Cost lists ({})", lists.len()))
@@ -132,23 +161,4 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
                 }
             }
         });
-    if let Some(sel) = clicked {
-        if ui.input(|i| i.modifiers.shift) {
-            out.push(Command::Select(SelectCommand::Toggle(sel)));
-        } else {
-            out.push(Command::Select(SelectCommand::Set(vec![sel])));
-        }
-    }
-    ui.separator();
-    ui.horizontal_wrapped(|ui| {
-        if ui.button("+ archetype").clicked() {
-            out.push(Command::Add(AddCommand::Archetype));
-        }
-        if ui.button("+ profile").clicked() {
-            out.push(Command::Add(AddCommand::Profile));
-        }
-        if ui.button("+ faction").clicked() {
-            out.push(Command::Add(AddCommand::Faction));
-        }
-    });
 }

@@ -188,6 +188,17 @@ impl LegendView {
 
 fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
     let scene = model.scene();
+    agents(model, scene, ui, p);
+    senses(model, scene, ui, p);
+    if scene.is_live() {
+        run(model, ui, p);
+    }
+    map(model, ui, p);
+}
+
+/// What the agents' fills and shapes mean: their state and faction while
+/// the run is shown with states, else their faction.
+fn agents(model: &Model, scene: Scene<'_>, ui: &mut Ui, p: &Palette) {
     let def = scene.def();
     if let Scene::Live(sim) = scene
         && model.overlays.states
@@ -228,6 +239,10 @@ fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
             );
         }
     }
+}
+
+/// The selected agent's senses, and what is drawn of what it senses.
+fn senses(model: &Model, scene: Scene<'_>, ui: &mut Ui, p: &Palette) {
     if let Some(i) = model.selection.agent()
         && let Some((_, archetype)) = scene.archetype(i)
         && !archetype.senses.is_empty()
@@ -249,45 +264,51 @@ fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
             row(ui, Swatch::Ring(p.percept_memory), "remembered position", p);
         }
     }
-    if scene.is_live() {
-        let o = &model.overlays;
-        let rows = [
-            (
-                // Crowds show the selected agent's only.
-                o.start_positions && (!super::is_crowd(model) || model.selection.agent().is_some()),
-                Swatch::Ring(p.start_ghost),
-                "where agents started (dashed: to where it is)",
-            ),
-            (
-                o.sounds,
-                Swatch::Ring(p.sound),
-                "a sound this tick (ring: how far)",
-            ),
-            (o.paths, Swatch::Line(p.route), "waypoint route"),
-            (o.bodies, Swatch::Ring(p.body), "body (its radius)"),
-            (
-                o.avoidance,
-                Swatch::Line(p.velocity_preferred),
-                "velocity it wanted",
-            ),
-            (
-                o.avoidance,
-                Swatch::Line(p.velocity_chosen),
-                "velocity avoidance chose",
-            ),
-            (o.smoothed, Swatch::Line(p.route_smooth), "smoothed route"),
-        ];
-        let mut first = true;
-        for (on, swatch, text) in rows {
-            if on {
-                if first {
-                    group(ui, "run");
-                    first = false;
-                }
-                row(ui, swatch, text, p);
+}
+
+/// The run's overlays that are on.
+fn run(model: &Model, ui: &mut Ui, p: &Palette) {
+    let o = &model.overlays;
+    let rows = [
+        (
+            // Crowds show the selected agent's only.
+            o.start_positions && (!super::is_crowd(model) || model.selection.agent().is_some()),
+            Swatch::Ring(p.start_ghost),
+            "where agents started (dashed: to where it is)",
+        ),
+        (
+            o.sounds,
+            Swatch::Ring(p.sound),
+            "a sound this tick (ring: how far)",
+        ),
+        (o.paths, Swatch::Line(p.route), "waypoint route"),
+        (o.bodies, Swatch::Ring(p.body), "body (its radius)"),
+        (
+            o.avoidance,
+            Swatch::Line(p.velocity_preferred),
+            "velocity it wanted",
+        ),
+        (
+            o.avoidance,
+            Swatch::Line(p.velocity_chosen),
+            "velocity avoidance chose",
+        ),
+        (o.smoothed, Swatch::Line(p.route_smooth), "smoothed route"),
+    ];
+    let mut first = true;
+    for (on, swatch, text) in rows {
+        if on {
+            if first {
+                group(ui, "run");
+                first = false;
             }
+            row(ui, swatch, text, p);
         }
     }
+}
+
+/// The map's own marks: inactive waypoints, picked routes, costs.
+fn map(model: &Model, ui: &mut Ui, p: &Palette) {
     if model.doc.def().waypoints.iter().any(|w| !w.active) {
         group(ui, "waypoints");
         row(ui, Swatch::Square(p.waypoint), "waypoint", p);

@@ -272,118 +272,136 @@ fn menu(model: &Model, target: Target, ui: &mut Ui, out: &mut Out) {
 }
 
 fn object_items(model: &Model, sel: Sel, ui: &mut Ui, out: &mut Out) {
-    let def = model.doc.def();
-    let mut act = |ui: &mut Ui, label: &str, what: Vec<Command>| {
-        if ui.button(label).clicked() {
-            for c in what {
-                out.push(c);
-            }
-            ui.close();
-        }
-    };
     match sel {
-        Sel::Waypoint(i) => {
-            let Some(w) = def.waypoints.get(i) else {
-                return;
-            };
-            let toggle = if w.active {
-                "Switch off (T)"
-            } else {
-                "Switch on (T)"
-            };
-            act(
-                ui,
-                toggle,
-                vec![
-                    Command::Select(SelectCommand::Set(vec![sel])),
-                    Command::Edit(EditCommand::ToggleActive),
-                ],
-            );
-            let mut tools = model.tools.clone();
-            tools.path_pick = (Some(w.id), None);
-            tools.tool = Tool::Path;
-            act(
-                ui,
-                "Route from here (path tool)",
-                vec![Command::Settings(SettingsCommand::Tools(Box::new(tools)))],
-            );
-            if let (Some(start), None) = model.tools.path_pick {
-                let mut tools = model.tools.clone();
-                tools.path_pick = (Some(start), Some(w.id));
-                act(
-                    ui,
-                    "Route to here",
-                    vec![Command::Settings(SettingsCommand::Tools(Box::new(tools)))],
-                );
-            }
-        }
-        Sel::Link(i) => {
-            let Some(l) = def.links.get(i) else { return };
-            let mut flipped = l.clone();
-            flipped.two_way = !l.two_way;
-            let label = if l.two_way {
-                "Make one-way"
-            } else {
-                "Make two-way"
-            };
-            let set = |new| {
-                Command::Edit(EditCommand::Apply(Edit::Set {
-                    index: i,
-                    old: Item::Link(l.clone()),
-                    new: Item::Link(new),
-                }))
-            };
-            act(ui, label, vec![set(flipped)]);
-            let list = model.current_list();
-            let mut painted = l.clone();
-            painted.costs.0.retain(|(k, _)| *k != list);
-            let reset = set(painted.clone());
-            let brush = model.tools.brush_value;
-            painted.costs.0.push((list.clone(), brush));
-            act(
-                ui,
-                &format!("Cost {} in `{list}`", units::multiplier(brush)),
-                vec![set(painted)],
-            );
-            act(ui, &format!("Cost ×1 in `{list}`"), vec![reset]);
-        }
-        Sel::Wall(i) => {
-            let Some(w) = def.walls.get(i) else { return };
-            let set = |new| {
-                Command::Edit(EditCommand::Apply(Edit::Set {
-                    index: i,
-                    old: Item::Wall(w.clone()),
-                    new: Item::Wall(new),
-                }))
-            };
-            let mut door = w.clone();
-            door.door = !w.door;
-            act(
-                ui,
-                if w.door {
-                    "Make a plain wall"
-                } else {
-                    "Make a door"
-                },
-                vec![set(door)],
-            );
-            if w.door {
-                let mut open = w.clone();
-                open.open = !w.open;
-                act(
-                    ui,
-                    if w.open { "Start closed" } else { "Start open" },
-                    vec![set(open)],
-                );
-            }
-        }
+        Sel::Waypoint(i) => waypoint_items(model, i, ui, out),
+        Sel::Link(i) => link_items(model, i, ui, out),
+        Sel::Wall(i) => wall_items(model, i, ui, out),
         Sel::Region(_) => act(
             ui,
+            out,
             "Compute what regions see (PVS)",
             vec![Command::Edit(EditCommand::ComputePvs)],
         ),
         Sel::Agent(i) => agent_items(model, i, ui, out),
         Sel::Archetype(_) | Sel::Profile(_) | Sel::Faction(_) => {}
+    }
+}
+
+/// A menu button that asks for `what` and closes the menu.
+fn act(ui: &mut Ui, out: &mut Out, label: &str, what: Vec<Command>) {
+    if ui.button(label).clicked() {
+        for c in what {
+            out.push(c);
+        }
+        ui.close();
+    }
+}
+
+fn waypoint_items(model: &Model, i: usize, ui: &mut Ui, out: &mut Out) {
+    let Some(w) = model.doc.def().waypoints.get(i) else {
+        return;
+    };
+    let toggle = if w.active {
+        "Switch off (T)"
+    } else {
+        "Switch on (T)"
+    };
+    act(
+        ui,
+        out,
+        toggle,
+        vec![
+            Command::Select(SelectCommand::Set(vec![Sel::Waypoint(i)])),
+            Command::Edit(EditCommand::ToggleActive),
+        ],
+    );
+    let mut tools = model.tools.clone();
+    tools.path_pick = (Some(w.id), None);
+    tools.tool = Tool::Path;
+    act(
+        ui,
+        out,
+        "Route from here (path tool)",
+        vec![Command::Settings(SettingsCommand::Tools(Box::new(tools)))],
+    );
+    if let (Some(start), None) = model.tools.path_pick {
+        let mut tools = model.tools.clone();
+        tools.path_pick = (Some(start), Some(w.id));
+        act(
+            ui,
+            out,
+            "Route to here",
+            vec![Command::Settings(SettingsCommand::Tools(Box::new(tools)))],
+        );
+    }
+}
+
+fn link_items(model: &Model, i: usize, ui: &mut Ui, out: &mut Out) {
+    let Some(l) = model.doc.def().links.get(i) else {
+        return;
+    };
+    let mut flipped = l.clone();
+    flipped.two_way = !l.two_way;
+    let label = if l.two_way {
+        "Make one-way"
+    } else {
+        "Make two-way"
+    };
+    let set = |new| {
+        Command::Edit(EditCommand::Apply(Edit::Set {
+            index: i,
+            old: Item::Link(l.clone()),
+            new: Item::Link(new),
+        }))
+    };
+    act(ui, out, label, vec![set(flipped)]);
+    let list = model.current_list();
+    let mut painted = l.clone();
+    painted.costs.0.retain(|(k, _)| *k != list);
+    let reset = set(painted.clone());
+    let brush = model.tools.brush_value;
+    painted.costs.0.push((list.clone(), brush));
+    act(
+        ui,
+        out,
+        &format!("Cost {} in `{list}`", units::multiplier(brush)),
+        vec![set(painted)],
+    );
+    act(ui, out, &format!("Cost ×1 in `{list}`"), vec![reset]);
+}
+
+fn wall_items(model: &Model, i: usize, ui: &mut Ui, out: &mut Out) {
+    let Some(w) = model.doc.def().walls.get(i) else {
+        return;
+    };
+    let set = |new| {
+        Command::Edit(EditCommand::Apply(Edit::Set {
+            index: i,
+            old: Item::Wall(w.clone()),
+            new: Item::Wall(new),
+        }))
+    };
+    let mut door = w.clone();
+    door.door = !w.door;
+    act(
+        ui,
+        out,
+        if w.door {
+            "Make a plain wall"
+        } else {
+            "Make a door"
+        },
+        vec![set(door)],
+    );
+    if w.door {
+        let mut open = w.clone();
+        open.open = !w.open;
+        act(
+            ui,
+            out,
+            if w.open { "Start closed" } else { "Start open" },
+            vec![set(open)],
+        );
     }
 }
 

@@ -150,8 +150,7 @@ pub(crate) struct Frame<'a> {
 /// depends on changed, then paints it over the canvas (`f.visible` in
 /// scene coordinates).
 pub(crate) fn paint(layer: &mut MapLayer, painter: &egui::Painter, f: &Frame<'_>) {
-    let (def, to_screen, visible, revision, heat, list, grid, crowd) = (
-        f.def,
+    let (to_screen, visible, revision, heat, list, grid, crowd) = (
         f.to_screen,
         f.visible,
         f.revision,
@@ -160,8 +159,6 @@ pub(crate) fn paint(layer: &mut MapLayer, painter: &egui::Painter, f: &Frame<'_>
         f.grid,
         f.crowd,
     );
-    let positions = &f.geometry.positions;
-    let link_ends = &f.geometry.link_ends;
     let ppp = painter.ctx().pixels_per_point();
     let screen = to_screen * visible;
     let size = [
@@ -191,51 +188,9 @@ pub(crate) fn paint(layer: &mut MapLayer, painter: &egui::Painter, f: &Frame<'_>
             } == key
         }) && layer.base.len() == size[0] * size[1];
         if !same_map {
-            let mut c = Canvas {
-                w: size[0],
-                h: size[1],
-                px: vec![Color32::TRANSPARENT; size[0] * size[1]],
-            };
-            for &([a, b], colour) in grid.1 {
-                c.line(to_px(a), to_px(b), colour, 1);
-            }
-            for (l, ends) in def.links.iter().zip(link_ends) {
-                let Some((a, b)) = *ends else { continue };
-                let m = l.costs.get(list).copied().unwrap_or(1.0);
-                let colour = if heat {
-                    f.palette.heat(m)
-                } else {
-                    f.palette.link
-                };
-                let width = if heat && m != 1.0 { 2 } else { 1 };
-                c.line(to_px(positions[a]), to_px(positions[b]), colour, width);
-            }
-            let half = ((2.5 * ppp).round() as i32).max(1);
-            for (w, &p) in def.waypoints.iter().zip(positions) {
-                if w.active {
-                    c.square(to_px(p), half, f.palette.waypoint);
-                } else {
-                    c.ring(to_px(p), half + 2, f.palette.waypoint_inactive);
-                }
-            }
-            layer.base = c.px;
+            layer.base = draw_map(f, size, ppp, to_px);
         }
-        // The crowd on a copy of the map.
-        let mut c = Canvas {
-            w: size[0],
-            h: size[1],
-            px: layer.base.clone(),
-        };
-        if let Some((_, agents)) = crowd {
-            let r = ((3.0 * ppp).round() as i32).max(1);
-            for &(p, colour, facing) in agents {
-                let at = to_px(p);
-                c.square(at, r + 1, f.palette.outline);
-                c.square(at, r, colour);
-                c.line(at, at + facing * (9.0 * ppp), colour, 2);
-            }
-        }
-        let image = ColorImage::new(size, c.px);
+        let image = ColorImage::new(size, draw_crowd(f, &layer.base, size, ppp, to_px));
         match &mut layer.texture {
             Some(t) => t.set(image, egui::TextureOptions::NEAREST),
             None => {
@@ -256,4 +211,69 @@ pub(crate) fn paint(layer: &mut MapLayer, painter: &egui::Painter, f: &Frame<'_>
             Color32::WHITE,
         );
     }
+}
+
+/// The map without the crowd, `size` pixels: the grid, the links (by
+/// cost when colouring by heat) and the waypoints. `to_px` maps scene
+/// points to pixels.
+fn draw_map(
+    f: &Frame<'_>,
+    size: [usize; 2],
+    ppp: f32,
+    to_px: impl Fn(Pos2) -> Pos2,
+) -> Vec<Color32> {
+    let positions = &f.geometry.positions;
+    let mut c = Canvas {
+        w: size[0],
+        h: size[1],
+        px: vec![Color32::TRANSPARENT; size[0] * size[1]],
+    };
+    for &([a, b], colour) in f.grid.1 {
+        c.line(to_px(a), to_px(b), colour, 1);
+    }
+    for (l, ends) in f.def.links.iter().zip(&f.geometry.link_ends) {
+        let Some((a, b)) = *ends else { continue };
+        let m = l.costs.get(f.list).copied().unwrap_or(1.0);
+        let colour = if f.heat {
+            f.palette.heat(m)
+        } else {
+            f.palette.link
+        };
+        let width = if f.heat && m != 1.0 { 2 } else { 1 };
+        c.line(to_px(positions[a]), to_px(positions[b]), colour, width);
+    }
+    let half = ((2.5 * ppp).round() as i32).max(1);
+    for (w, &p) in f.def.waypoints.iter().zip(positions) {
+        if w.active {
+            c.square(to_px(p), half, f.palette.waypoint);
+        } else {
+            c.ring(to_px(p), half + 2, f.palette.waypoint_inactive);
+        }
+    }
+    c.px
+}
+
+/// The crowd drawn on a copy of the map image `base`.
+fn draw_crowd(
+    f: &Frame<'_>,
+    base: &[Color32],
+    size: [usize; 2],
+    ppp: f32,
+    to_px: impl Fn(Pos2) -> Pos2,
+) -> Vec<Color32> {
+    let mut c = Canvas {
+        w: size[0],
+        h: size[1],
+        px: base.to_vec(),
+    };
+    if let Some((_, agents)) = f.crowd {
+        let r = ((3.0 * ppp).round() as i32).max(1);
+        for &(p, colour, facing) in agents {
+            let at = to_px(p);
+            c.square(at, r + 1, f.palette.outline);
+            c.square(at, r, colour);
+            c.line(at, at + facing * (9.0 * ppp), colour, 2);
+        }
+    }
+    c.px
 }

@@ -4,7 +4,7 @@
 //! next reset), and its archetype.
 
 use eframe::egui::{RichText, Ui};
-use kiai_content::def::AgentDef;
+use kiai_content::def::{AgentDef, ContentDef};
 
 use super::edit;
 use crate::model::{Item, Scene, units};
@@ -37,6 +37,32 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, i: usize, ui: &mut Ui, out: &mut Out) {
         None => "Start".to_owned(),
     };
     ui.label(RichText::new(title).strong());
+    start_form(def, i, a, ui, out);
+    if let Some(sight) = m.sight().filter(|_| !scene.is_live()) {
+        let names: Vec<&str> = sight
+            .agents
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(j, _)| def.agents[j].name.as_str())
+            .collect();
+        ui.label(format!(
+            "senses at the start: {}",
+            if names.is_empty() {
+                "nobody".to_owned()
+            } else {
+                names.join(", ")
+            }
+        ));
+    }
+    if let Some(ai) = def.archetypes.position(&a.archetype) {
+        ui.separator();
+        super::archetype::ui(ctx, ai, ui, out);
+    }
+}
+
+/// The form of agent `i`'s start, `a` (its entry in `def`).
+fn start_form(def: &ContentDef, i: usize, a: &AgentDef, ui: &mut Ui, out: &mut Out) {
     let archetypes: Vec<String> = def.archetypes.0.iter().map(|(n, _)| n.clone()).collect();
     let factions: Vec<String> = def.factions.iter().map(|f| f.name.clone()).collect();
     edit(out, i, a, Item::Agent, |a: &mut AgentDef| {
@@ -98,27 +124,6 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, i: usize, ui: &mut Ui, out: &mut Out) {
             }
         });
     });
-    if let Some(sight) = m.sight().filter(|_| !scene.is_live()) {
-        let names: Vec<&str> = sight
-            .agents
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| !v.is_empty())
-            .map(|(j, _)| def.agents[j].name.as_str())
-            .collect();
-        ui.label(format!(
-            "senses at the start: {}",
-            if names.is_empty() {
-                "nobody".to_owned()
-            } else {
-                names.join(", ")
-            }
-        ));
-    }
-    if let Some(ai) = def.archetypes.position(&a.archetype) {
-        ui.separator();
-        super::archetype::ui(ctx, ai, ui, out);
-    }
 }
 
 /// The run's view of agent `i` now.
