@@ -40,14 +40,14 @@ pub struct ConsoleLine {
 }
 
 /// What the scripts did during a tick (see `Run::take_script_output`).
-pub struct ScriptOutput {
+pub(super) struct ScriptOutput {
     /// Problems reported (a problem is reported once, then only counted).
-    pub reports: Vec<ScriptReport>,
+    pub(super) reports: Vec<ScriptReport>,
     /// Their `print`s.
-    pub log: Vec<String>,
+    pub(super) log: Vec<String>,
     /// Failures so far of each script deciding an archetype (by
     /// `ScriptId` number).
-    pub failures: Vec<(u32, u64)>,
+    pub(super) failures: Vec<(u32, u64)>,
 }
 
 /// The console's lines and the scripts' failures.
@@ -91,14 +91,14 @@ impl Console {
 
     /// Forgets the failure counts (the scripts were loaded again and count
     /// from zero); the lines stay.
-    pub fn forget_failures(&mut self) {
+    pub(super) fn forget_failures(&mut self) {
         self.failures.clear();
         self.last_error.clear();
         self.tick_failures.clear();
     }
 
     /// A script error at `tick`, named by its tidied path and line.
-    pub fn error(&mut self, e: &ScriptError, tick: u64) {
+    pub(super) fn error(&mut self, e: &ScriptError, tick: u64) {
         let file = files::tidy(Path::new(&e.file));
         let at = Some((file.clone(), e.line));
         let text = match e.line {
@@ -109,7 +109,7 @@ impl Console {
     }
 
     /// One of the editor's own messages.
-    pub fn info(&mut self, text: String, tick: u64) {
+    pub(super) fn info(&mut self, text: String, tick: u64) {
         self.push(tick, LineKind::Info, text, String::new(), None);
     }
 
@@ -133,7 +133,7 @@ impl Console {
     /// Takes the scripts' reports and prints of tick `tick` into the
     /// console and finds the scripts whose failure count grew (none
     /// without scripts).
-    pub fn collect(&mut self, output: Option<ScriptOutput>, tick: u64) {
+    pub(super) fn collect(&mut self, output: Option<ScriptOutput>, tick: u64) {
         self.tick_failures.clear();
         let Some(output) = output else { return };
         for r in &output.reports {
@@ -162,7 +162,7 @@ impl Console {
 
     /// The REPL's `code` and its `result` at `world`'s tick, with the
     /// names of the agents whose handles the result shows.
-    pub fn evaluated(&mut self, code: &str, result: &Result<String, String>, world: &World) {
+    pub(super) fn evaluated(&mut self, code: &str, result: &Result<String, String>, world: &World) {
         let (kind, text) = match result {
             Ok(v) => (
                 LineKind::Log,

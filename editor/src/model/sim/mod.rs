@@ -28,7 +28,7 @@ use kiai::content::def::ContentDef;
 use kiai::content::{Content, ScriptRef};
 use kiai_core::{World, state_hash};
 
-pub use console::{Console, ConsoleLine, LineKind, ScriptOutput};
+pub use console::{Console, ConsoleLine, LineKind};
 pub use run::{Change, Run};
 pub use timeline::{MAX_SNAPSHOTS, SNAPSHOT_EVERY, Timeline};
 

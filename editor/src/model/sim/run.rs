@@ -32,7 +32,8 @@ pub struct Run {
     lua: Option<LuaDecider>,
     watcher: Option<ScriptWatcher>,
     /// Made to the world whenever the run passes the tick, and the
-    /// content the world follows from then on (see [`Run::change_at`]).
+    /// content the world follows from then on (see
+    /// [`Sim::change_at`](super::Sim::change_at)).
     change: Option<(u64, Change, ContentDef)>,
 }
 
@@ -40,7 +41,7 @@ impl Run {
     /// The world of `def` with `seed` at tick 0, with `scripts` loaded;
     /// and the scripts that did not load (their archetypes decide with the
     /// Rust default until a reload succeeds).
-    pub fn build(
+    pub(super) fn build(
         def: &ContentDef,
         scripts: Vec<ScriptRef>,
         seed: u64,
@@ -67,7 +68,7 @@ impl Run {
     /// The same content, scripts, seed and change, back at tick 0 (the
     /// scripts read again; their load errors were reported the first
     /// time).
-    pub fn restarted(&mut self) -> Result<Self, String> {
+    pub(super) fn restarted(&mut self) -> Result<Self, String> {
         let (mut run, _) = Self::build(&self.def, self.scripts.clone(), self.seed)?;
         run.change = self.change.take();
         Ok(run)
@@ -76,7 +77,7 @@ impl Run {
     /// Goes back to `world`, a copy of this run's world at an earlier tick
     /// (the pipeline holds only scratch memory and the Rust decider's
     /// state is recomputed every tick).
-    pub fn restore(&mut self, world: World) {
+    pub(super) fn restore(&mut self, world: World) {
         self.world = world;
         self.pipeline = Pipeline::new();
         self.default = DefaultDecider::with_traces();
@@ -112,9 +113,9 @@ impl Run {
         self.lua.is_some()
     }
 
-    /// Makes the change of [`Run::change_at`] when its tick is reached;
-    /// returns why it failed, if it did.
-    pub fn make_due_change(&mut self) -> Option<String> {
+    /// Makes the change of [`Sim::change_at`](super::Sim::change_at) when its
+    /// tick is reached; returns why it failed, if it did.
+    pub(super) fn make_due_change(&mut self) -> Option<String> {
         match &mut self.change {
             Some((at, change, _)) if self.world.tick() == *at => change(&mut self.world)
                 .err()
@@ -124,7 +125,7 @@ impl Run {
     }
 
     /// Runs one tick: sense → decide → navigate → steer → integrate → fog.
-    pub fn run_tick(&mut self) {
+    pub(super) fn run_tick(&mut self) {
         match &mut self.lua {
             Some(lua) => self.pipeline.tick(&mut self.world, lua),
             None => self.pipeline.tick(&mut self.world, &mut self.default),
@@ -186,7 +187,7 @@ impl Run {
     /// What the scripts reported and printed since the last call, and how
     /// often each script deciding an archetype failed so far; `None`
     /// without scripts.
-    pub fn take_script_output(&mut self) -> Option<ScriptOutput> {
+    pub(super) fn take_script_output(&mut self) -> Option<ScriptOutput> {
         let lua = self.lua.as_mut()?;
         let reports = lua.take_reports();
         let log = lua.take_log();
@@ -207,7 +208,7 @@ impl Run {
 
     /// Evaluates `code` in the sandbox of the script deciding `agent`, with
     /// `agent` bound to it (see [`LuaDecider::eval`]).
-    pub fn eval(&mut self, agent: usize, code: &str) -> Result<String, String> {
+    pub(super) fn eval(&mut self, agent: usize, code: &str) -> Result<String, String> {
         match &mut self.lua {
             Some(lua) => lua
                 .eval(&self.world, AgentId::from_index(agent), code)
@@ -218,7 +219,7 @@ impl Run {
 
     /// Reloads the scripts whose files changed in content since the last
     /// poll (see [`ScriptWatcher::poll`]).
-    pub fn reload_changed(&mut self) -> Vec<Reload> {
+    pub(super) fn reload_changed(&mut self) -> Vec<Reload> {
         let tick = self.world.tick();
         match (&mut self.watcher, &mut self.lua) {
             (Some(watcher), Some(lua)) => watcher.poll(lua, tick),
@@ -228,7 +229,7 @@ impl Run {
 
     /// Reloads one script file now, changed or not: whether it changed, or
     /// its load error (see [`LuaDecider::reload_file`]).
-    pub fn reload(&mut self, path: &Path) -> Result<bool, ScriptError> {
+    pub(super) fn reload(&mut self, path: &Path) -> Result<bool, ScriptError> {
         match &mut self.lua {
             Some(lua) => lua.reload_file(path),
             None => Ok(false),
@@ -245,17 +246,19 @@ impl Run {
 
     /// Makes `change` to the world after `at` ticks (again whenever a
     /// replay passes there), turning it into a world of `changed`.
-    pub fn change_at(&mut self, at: u64, changed: ContentDef, change: Change) {
+    pub(super) fn change_at(&mut self, at: u64, changed: ContentDef, change: Change) {
         self.change = Some((at, change, changed));
     }
 
-    /// The tick of the change made by [`Run::change_at`], if any.
+    /// The tick of the change made by
+    /// [`Sim::change_at`](super::Sim::change_at), if any.
     pub fn changed_at(&self) -> Option<u64> {
         self.change.as_ref().map(|(at, ..)| *at)
     }
 
     /// The content the world follows now: the run's, or the changed
-    /// content once the change of [`Run::change_at`] was made.
+    /// content once the change of [`Sim::change_at`](super::Sim::change_at)
+    /// was made.
     pub fn def_now(&self) -> &ContentDef {
         match &self.change {
             Some((at, _, changed)) if self.world.tick() > *at => changed,

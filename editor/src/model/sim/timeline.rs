@@ -55,7 +55,7 @@ impl Default for Timeline {
 impl Timeline {
     /// The timeline of a replay of a recording with these hashes: each
     /// tick replayed is checked against them ([`Timeline::mismatch`]).
-    pub fn replaying(hashes: Vec<u64>) -> Self {
+    pub(super) fn replaying(hashes: Vec<u64>) -> Self {
         Self {
             hashes,
             ..Self::default()
@@ -65,7 +65,7 @@ impl Timeline {
     /// Records tick `tick` (1-based): its state `hash` (checked against
     /// the one recorded, if any) and, the first time the tick is reached,
     /// the state of each of the `agents` (`state_of` names it).
-    pub fn record(
+    pub(super) fn record(
         &mut self,
         tick: u64,
         hash: u64,
@@ -101,7 +101,7 @@ impl Timeline {
 
     /// Keeps a copy of `world` when its tick is due one (never for a
     /// `scripted` run: a Lua state cannot be copied).
-    pub fn snapshot(&mut self, world: &World, scripted: bool) {
+    pub(super) fn snapshot(&mut self, world: &World, scripted: bool) {
         let tick = world.tick();
         if scripted
             || !tick.is_multiple_of(self.snapshot_every)
@@ -118,7 +118,7 @@ impl Timeline {
     }
 
     /// A copy of the latest snapshot before `tick` (tick 0's for tick 0).
-    pub fn snapshot_before(&self, tick: u64) -> Option<World> {
+    pub(super) fn snapshot_before(&self, tick: u64) -> Option<World> {
         self.snapshots
             .range(..tick.max(1))
             .next_back()
@@ -132,7 +132,7 @@ impl Timeline {
 
     /// Forgets what was recorded after tick `at` (another branch goes on
     /// from there).
-    pub fn branch_at(&mut self, at: u64) {
+    pub(super) fn branch_at(&mut self, at: u64) {
         self.hashes.truncate(at as usize);
         self.states.truncate(at as usize);
         self.mismatch = self.mismatch.filter(|t| *t <= at);
