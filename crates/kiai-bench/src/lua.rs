@@ -114,7 +114,7 @@ fn run(
 
 /// A decider running `src` (called `name`.lua) for every archetype of
 /// `world`, all in one Lua state, wired as content's scripts are.
-fn scripted(world: &World, name: &str, src: &str) -> Result<LuaDecider, String> {
+pub(crate) fn scripted(world: &World, name: &str, src: &str) -> Result<LuaDecider, String> {
     let scripts: Vec<ScriptRef> = world
         .archetypes()
         .iter()

@@ -113,12 +113,22 @@ fn hash_routes(h: &mut Xxh3, world: &World) {
         return;
     }
     h.update(b"routes");
-    h.update(&world.routes.typical_search.to_le_bytes());
     for r in &world.routes.requests {
         h.update(&r.tick.to_le_bytes());
         hash_id(h, r.agent);
         h.update(&r.key.goal.0.to_le_bytes());
         h.update(&[u8::from(r.replan)]);
+    }
+    // A search under way is its request, where it started and how far it
+    // got (the rest of its state follows from those and the graph).
+    for (slot, f) in world.routes.searches.slots.iter().enumerate() {
+        let Some(f) = &f.flight else {
+            continue;
+        };
+        h.update(&(slot as u32).to_le_bytes());
+        hash_id(h, f.request.agent);
+        h.update(&f.onward.0.to_le_bytes());
+        h.update(&f.expanded.to_le_bytes());
     }
 }
 

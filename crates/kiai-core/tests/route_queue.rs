@@ -185,3 +185,53 @@ fn without_a_budget_no_walker_waits() {
     assert_eq!(w.routes_waiting(), 0);
     assert!(w.nav_states().iter().all(|s| !s.waiting));
 }
+
+#[test]
+fn a_search_longer_than_the_budget_runs_a_slice_per_tick() {
+    // One walker, a budget of 8 waypoints a tick: its corner-to-corner
+    // search expands far more, so it runs over several ticks (before the
+    // search was sliced, the tick that began it ran it to the end).
+    let mut w = world(1, Some(8));
+    let mut pipeline = Pipeline::new();
+    let mut decider = GoTo { goals: goals() };
+    let mut waited = None;
+    let mut arrived = false;
+    for _ in 0..300 {
+        pipeline.tick(&mut w, &mut decider);
+        for e in w.events() {
+            match e.kind {
+                EventKind::RouteFound { waited: t, .. } => waited = waited.or(Some(t)),
+                EventKind::Arrived { .. } => arrived = true,
+                _ => {}
+            }
+        }
+    }
+    let waited = waited.expect("the route came late");
+    assert!(waited >= 3, "the search took {waited} ticks");
+    assert!(arrived, "the walker arrives");
+}
+
+#[test]
+fn a_world_cloned_while_searches_run_goes_on_as_the_original() {
+    // Forks (What if…, `kiai fork`) clone the world mid-run: searches under
+    // way must carry over, or the fork would differ from the original.
+    let mut original = world(60, Some(40));
+    let mut pipeline = Pipeline::new();
+    let mut decider = GoTo { goals: goals() };
+    for _ in 0..3 {
+        pipeline.tick(&mut original, &mut decider);
+    }
+    assert!(original.routes_waiting() > 0, "searches are under way");
+    let mut fork = original.clone();
+    assert_eq!(state_hash(&fork), state_hash(&original));
+    let (mut p2, mut d2) = (Pipeline::new(), GoTo { goals: goals() });
+    for t in 0..150 {
+        pipeline.tick(&mut original, &mut decider);
+        p2.tick(&mut fork, &mut d2);
+        assert_eq!(
+            state_hash(&fork),
+            state_hash(&original),
+            "tick {t} after the clone"
+        );
+    }
+}

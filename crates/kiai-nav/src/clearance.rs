@@ -24,11 +24,13 @@ impl NavGraph {
                 }
             }
         }
+        self.narrowest = self.clearance.iter().copied().fold(f32::INFINITY, f32::min);
     }
 
     /// Every link's clearance back to infinite (no walls).
     pub fn clear_clearances(&mut self) {
         self.clearance.fill(f32::INFINITY);
+        self.narrowest = f32::INFINITY;
     }
 
     /// The clearance of link `from -> to` in world units (see

@@ -32,6 +32,22 @@ impl DistanceField {
         Self::default()
     }
 
+    /// Grows the field's memory to `nav`'s size now (about 9 bytes per
+    /// waypoint besides the open list), so that filling it on `nav`
+    /// allocates nothing: call it at load time, not in a frame.
+    pub fn reserve(&mut self, nav: &NavGraph) {
+        let n = nav.ids.len();
+        self.cost.reserve(n.saturating_sub(self.cost.len()));
+        self.next.reserve(n.saturating_sub(self.next.len()));
+        self.excluded.reserve(n.saturating_sub(self.excluded.len()));
+        // Touch the memory, so that the first fill does not pay for the
+        // pages either.
+        self.cost.resize(n, f32::INFINITY);
+        self.next.resize(n, NONE);
+        self.excluded.resize(n, false);
+        self.heap.reserve(n / 8);
+    }
+
     /// The goal of the last fill.
     pub fn goal(&self) -> Option<WaypointId> {
         self.goal

@@ -53,6 +53,12 @@ pub struct NavGraph {
     /// Per link, the widest radius that can walk it (world units; see
     /// [`NavGraph::set_clearances`]).
     pub(crate) clearance: Vec<f32>,
+    /// The smallest of `clearance` (infinity without links): a search for
+    /// a body no wider skips no link for clearance and need not look.
+    pub(crate) narrowest: f32,
+    /// The largest of `lengths` (0 without links): a search whose length
+    /// limit is at least this skips no link for length.
+    pub(crate) longest: f32,
     /// Landmark lower bounds for A* (shared by clones: never changed
     /// after freezing).
     pub(crate) landmarks: Option<Arc<Landmarks>>,
@@ -207,6 +213,7 @@ impl WaypointGraph {
         }
 
         let grid = PointGrid::new(&pos);
+        let longest = lengths.iter().copied().fold(0.0, f32::max);
         NavGraph {
             key: NEXT_GRAPH_KEY.fetch_add(1, Ordering::Relaxed),
             ids,
@@ -225,6 +232,8 @@ impl WaypointGraph {
             rev,
             link_blocks: vec![0; m],
             clearance: vec![f32::INFINITY; m],
+            narrowest: f32::INFINITY,
+            longest,
             landmarks: None,
             grid,
         }

@@ -12,6 +12,11 @@ impl MinHeap4 {
         self.data.clear();
     }
 
+    /// Makes room for `n` keys in all.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.data.reserve(n.saturating_sub(self.data.len()));
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
@@ -87,6 +92,11 @@ fn node_of(key: u128) -> usize {
 impl IndexedHeap4 {
     pub(crate) fn clear(&mut self) {
         self.data.clear();
+    }
+
+    /// Makes room for `n` keys in all.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.data.reserve(n.saturating_sub(self.data.len()));
     }
 
     /// The smallest key, if any.

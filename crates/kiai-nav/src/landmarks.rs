@@ -49,16 +49,50 @@ pub(crate) struct Landmarks {
     /// `table[v * 2k + l]` is the cost from landmark `l` to `v` and
     /// `table[v * 2k + k + l]` the cost from `v` to landmark `l`
     /// (infinity when there is no way); one waypoint's values share a
-    /// cache line or two.
-    pub(crate) tables: Vec<Option<Vec<f32>>>,
+    /// cache line (64 bytes with the default 8 landmarks: see [`Table`]).
+    pub(crate) tables: Vec<Option<Table>>,
+}
+
+/// One cost list's landmark table, its rows starting on a 64-byte
+/// boundary: with 8 landmarks a waypoint's 16 values fill exactly one
+/// cache line, so a search reads one line per waypoint it reaches, not two.
+#[derive(Debug)]
+pub(crate) struct Table {
+    /// The values, from `offset` on (the floats before it pad the start to
+    /// the boundary).
+    data: Vec<f32>,
+    /// Index of the first value.
+    offset: usize,
+    /// How many values there are.
+    len: usize,
+}
+
+impl Table {
+    /// A table of `len` zeros whose first value sits on a 64-byte boundary.
+    fn zeros(len: usize) -> Self {
+        const LINE: usize = 64;
+        let data = vec![0.0f32; len + LINE / 4 - 1];
+        let misalign = data.as_ptr() as usize % LINE;
+        let offset = (LINE - misalign) % LINE / std::mem::size_of::<f32>();
+        Self { data, offset, len }
+    }
+
+    /// The values.
+    pub(crate) fn values(&self) -> &[f32] {
+        &self.data[self.offset..self.offset + self.len]
+    }
+
+    /// The values, to fill.
+    fn values_mut(&mut self) -> &mut [f32] {
+        &mut self.data[self.offset..self.offset + self.len]
+    }
 }
 
 /// The landmarks one search uses, with the goal's table values.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AltGoal {
-    /// How many of `lm` are used (1..=ACTIVE).
-    pub(crate) count: usize,
-    /// Indices of the landmarks used.
+    /// Indices of the landmarks used (best first; when fewer than
+    /// `ACTIVE` exist, the rest repeat the first).
     pub(crate) lm: [usize; ACTIVE],
     /// Cost from each used landmark to the goal.
     pub(crate) to_goal: [f32; ACTIVE],
@@ -69,7 +103,6 @@ pub(crate) struct AltGoal {
 impl AltGoal {
     /// No landmarks: a bound of 0.
     pub(crate) const NONE: AltGoal = AltGoal {
-        count: 0,
         lm: [0; ACTIVE],
         to_goal: [0.0; ACTIVE],
         from_goal: [0.0; ACTIVE],
@@ -82,13 +115,15 @@ impl AltGoal {
     /// cost more than the cheapest by that rounding (about 1e-7 of its cost
     /// per link), as with the straight-line bound. `table` is the list's
     /// table of `k` landmarks.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn h(&self, table: &[f32], k: usize, v: u32) -> f32 {
         let Some(row) = table.get(v as usize * 2 * k..(v as usize + 1) * 2 * k) else {
             return 0.0;
         };
+        // Always `ACTIVE` terms: unused ones repeat the first landmark
+        // (see [`Landmarks::goal`]), which leaves the maximum as it is.
         let mut best = 0.0f32;
-        for i in 0..self.count {
+        for i in 0..ACTIVE {
             let l = self.lm[i];
             // `max` ignores the NaN of infinity - infinity (no bound).
             best = best
@@ -130,14 +165,15 @@ impl Landmarks {
             .par_iter()
             .map(|&(list, l, dir)| dijkstra(nav, list, nodes[l], dir))
             .collect();
-        let mut tables: Vec<Option<Vec<f32>>> = vec![None; nav.list_live.len()];
+        let mut tables: Vec<Option<Table>> = (0..nav.list_live.len()).map(|_| None).collect();
         let mut forward_first = forward_first.drain(..);
         let mut done_iter = done.drain(..);
         for (list, &live) in nav.list_live.iter().enumerate() {
             if !live {
                 continue;
             }
-            let mut table = vec![0.0f32; n * 2 * k];
+            let mut storage = Table::zeros(n * 2 * k);
+            let table = storage.values_mut();
             for l in 0..k {
                 let fwd = if list == first {
                     forward_first.next()?
@@ -150,7 +186,7 @@ impl Landmarks {
                     table[v * 2 * k + k + l] = bwd[v];
                 }
             }
-            tables[list] = Some(table);
+            tables[list] = Some(storage);
         }
         Some(Arc::new(Landmarks { nodes, tables }))
     }
@@ -163,7 +199,7 @@ impl Landmarks {
     /// The landmarks that bound the cost `start -> goal` best under cost
     /// list slot `list`, or `None` when the list has no table.
     pub(crate) fn goal(&self, list: usize, start: u32, goal: u32) -> Option<AltGoal> {
-        let table = self.tables.get(list)?.as_ref()?;
+        let table = self.tables.get(list)?.as_ref()?.values();
         let k = self.count();
         let count = k.min(ACTIVE);
         // The `count` best bounds, best first (ties to the smaller
@@ -177,12 +213,14 @@ impl Landmarks {
             }
         }
         let mut alt = AltGoal {
-            count,
             lm: [0; ACTIVE],
             to_goal: [0.0; ACTIVE],
             from_goal: [0.0; ACTIVE],
         };
-        for (i, &(_, l)) in best[..count].iter().enumerate() {
+        // Slots past `count` repeat the best landmark, so that `h` can
+        // always take `ACTIVE` terms without a branch.
+        for i in 0..ACTIVE {
+            let l = best[if i < count { i } else { 0 }].1;
             alt.lm[i] = l;
             alt.to_goal[i] = table[goal as usize * 2 * k + l];
             alt.from_goal[i] = table[goal as usize * 2 * k + k + l];
@@ -194,8 +232,8 @@ impl Landmarks {
     pub(crate) fn table(&self, list: usize) -> &[f32] {
         self.tables
             .get(list)
-            .and_then(Option::as_deref)
-            .unwrap_or(&[])
+            .and_then(Option::as_ref)
+            .map_or(&[], Table::values)
     }
 
     /// Bytes the tables take.
@@ -203,7 +241,7 @@ impl Landmarks {
         self.tables
             .iter()
             .flatten()
-            .map(|t| t.len() * std::mem::size_of::<f32>())
+            .map(|t| std::mem::size_of_val(t.values()))
             .sum()
     }
 }

@@ -11,6 +11,14 @@
 
 use glam::{Vec2, Vec3};
 
+/// A point as the grid stores it: its position beside its dense index, so
+/// that a query reads a cell's points from one run of memory.
+#[derive(Clone, Copy, Debug, Default)]
+struct Item {
+    pos: Vec3,
+    dense: u32,
+}
+
 /// Points bucketed by X-Z cell; each carries its dense index.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PointGrid {
@@ -22,10 +30,8 @@ pub(crate) struct PointGrid {
     dims: (usize, usize),
     /// Cell `c`'s points are `items[start[c]..start[c + 1]]`.
     start: Vec<u32>,
-    /// Dense indices, by cell, ascending within a cell.
-    items: Vec<u32>,
-    /// Each dense index's position.
-    pos: Vec<Vec3>,
+    /// The points, by cell, ascending dense index within a cell.
+    items: Vec<Item>,
 }
 
 impl PointGrid {
@@ -54,8 +60,7 @@ impl PointGrid {
             cell,
             dims,
             start: vec![0; dims.0 * dims.1 + 1],
-            items: vec![0; n],
-            pos: pos.to_vec(),
+            items: vec![Item::default(); n],
         };
         let cells: Vec<usize> = pos.iter().map(|p| grid.cell_of(*p)).collect();
         for &c in &cells {
@@ -66,7 +71,10 @@ impl PointGrid {
         }
         let mut fill = grid.start.clone();
         for (d, &c) in cells.iter().enumerate() {
-            grid.items[fill[c] as usize] = d as u32;
+            grid.items[fill[c] as usize] = Item {
+                pos: pos[d],
+                dense: d as u32,
+            };
             fill[c] += 1;
         }
         grid
@@ -113,11 +121,12 @@ impl PointGrid {
                 };
                 for x in xs {
                     let c = z * nx + x;
-                    for &d in &self.items[self.start[c] as usize..self.start[c + 1] as usize] {
+                    for item in &self.items[self.start[c] as usize..self.start[c + 1] as usize] {
+                        let d = item.dense;
                         if !accept(d) {
                             continue;
                         }
-                        let d2 = self.pos[d as usize].distance_squared(pos);
+                        let d2 = item.pos.distance_squared(pos);
                         let k = rank(d);
                         if best.is_none_or(|(b2, bk, _)| d2 < b2 || (d2 == b2 && k < bk)) {
                             best = Some((d2, k, d));

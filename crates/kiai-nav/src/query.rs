@@ -206,6 +206,29 @@ impl NavQuery {
         }
     }
 
+    /// Grows this query's memory to `nav`'s size now (about 20 bytes per
+    /// waypoint), so that its first search on `nav` allocates nothing:
+    /// call it at load time, not in a frame.
+    pub fn reserve(&mut self, nav: &NavGraph) {
+        let n = nav.ids.len();
+        if self.pool.len() < n {
+            self.pool.resize(n, Slot::default());
+        }
+        if self.heap_at.len() < n {
+            self.heap_at.resize(n, 0);
+        }
+        // Open lists stay far smaller than the graph; room for the common
+        // ones, the pages touched only as they are used.
+        self.heap
+            .reserve(n.min(self.max_nodes as usize).min(1 << 14));
+    }
+
+    /// Waypoints the search under way has expanded so far (0 when none
+    /// is): the work of a time-sliced search, to budget it by.
+    pub fn expanded(&self) -> u32 {
+        self.search.map_or(0, |s| s.expanded)
+    }
+
     /// The node limit per search.
     pub fn max_nodes(&self) -> u32 {
         self.max_nodes
@@ -251,12 +274,7 @@ impl NavQuery {
         if !nav.active[start as usize] || filter.exclude.contains(&from) {
             return Err(NavError::StartNotUsable(from));
         }
-        if self.pool.len() < nav.ids.len() {
-            self.pool.resize(nav.ids.len(), Slot::default());
-        }
-        if self.heap_at.len() < nav.ids.len() {
-            self.heap_at.resize(nav.ids.len(), 0);
-        }
+        self.reserve(nav);
         self.generation += 1;
         if self.generation > MAX_GENERATION {
             // Wrapped: stale stamps could collide, so clear once every 2^29 searches.
@@ -336,7 +354,8 @@ impl NavQuery {
         };
         // Four copies of the loop, so the common ones test neither lengths
         // nor landmarks.
-        let limit = s.max_len.is_finite() || s.min_clearance > 0.0;
+        // Limits that no link of the graph reaches need no test per link.
+        let limit = s.max_len < nav.longest || s.min_clearance > nav.narrowest;
         match (limit, s.alt.is_some()) {
             (true, true) => self.expand::<true, true>(nav, &mut s, max_iterations),
             (true, false) => self.expand::<true, false>(nav, &mut s, max_iterations),

@@ -31,6 +31,7 @@
 //! up notice when they stop making progress and find another way
 //! ([`stuck`]).
 
+mod flight;
 mod queue;
 mod smooth;
 mod stuck;
@@ -50,8 +51,6 @@ use crate::world::World;
 /// Scratch memory of the navigate stage, kept by the pipeline.
 #[derive(Debug, Default)]
 pub(crate) struct NavScratch {
-    /// The route searches' memory.
-    queue: queue::QueueScratch,
     /// Walkers that asked for a route this tick, to move on once the
     /// queue has been served.
     asked: Vec<Asked>,
@@ -119,12 +118,13 @@ fn choose(world: &mut World, scratch: &mut NavScratch) {
             continue;
         };
         let id = AgentId::new(i as u32, a.generation[i]);
+        let state = &mut a.nav[i];
         let mut asking = Asking {
             routes: &mut world.routes,
             tick,
             id,
+            queued: state.waiting,
         };
-        let state = &mut a.nav[i];
         if !replan.is_empty() {
             replan_walker(&walker, state, &replan, &mut asking);
         }
@@ -156,12 +156,7 @@ fn choose(world: &mut World, scratch: &mut NavScratch) {
         positions: &a.position,
         tick,
     };
-    queue::serve(
-        &mut world.routes,
-        &mut walkers,
-        &mut scratch.queue,
-        &mut events,
-    );
+    queue::serve(&mut world.routes, &mut walkers, &mut events);
     for asked in &scratch.asked {
         let i = asked.slot as usize;
         let Some(walker) = Walker::of(nav, &world.archetypes[a.archetype[i].index()]) else {
@@ -238,6 +233,10 @@ struct Asking<'q> {
     routes: &'q mut RouteQueue,
     tick: u64,
     id: AgentId,
+    /// Whether the queue may hold a request of this walker: it was waiting
+    /// when the tick began (requests of walkers that stopped waiting go
+    /// only when all have moved) or it asked since.
+    queued: bool,
 }
 
 impl Asking<'_> {
@@ -245,13 +244,15 @@ impl Asking<'_> {
     fn ask(&mut self, state: &mut NavState, key: RouteKey, replan: bool) {
         state.route.clear();
         state.route_goal = Some(key.goal);
-        state.waiting = true;
-        self.routes.ask(RouteRequest {
+        let request = RouteRequest {
             tick: self.tick,
             agent: self.id,
             key,
             replan,
-        });
+        };
+        self.routes.ask(request, self.queued);
+        self.queued = true;
+        state.waiting = true;
     }
 }
 
