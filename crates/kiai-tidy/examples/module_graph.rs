@@ -1,17 +1,20 @@
 //! Prints a crate's top-level module graph, its circles and every import
 //! behind each edge of a circle:
-//! `cargo run -p kiai-tidy --example graph -- crates/kiai-fog/src`.
+//! `cargo run -p kiai-tidy --example module_graph -- crates/kiai-fog/src`
+//! (add `--docs` to count doc links too).
 
 use std::path::PathBuf;
 
-use kiai_tidy::imports::{circles, module_graph};
+use kiai_tidy::imports::{ModuleGraph, Options, circles};
 
 fn main() {
-    let src: PathBuf = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "src".into())
-        .into();
-    let graph = module_graph(&src);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let doc_links = args.iter().any(|a| a == "--docs");
+    let src: PathBuf = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
+        .map_or_else(|| "src".into(), Into::into);
+    let graph = ModuleGraph::read(&src, Options { doc_links });
     for (module, imports) in &graph {
         let list: Vec<&str> = imports.iter().map(String::as_str).collect();
         println!("{module} -> {}", list.join(", "));
