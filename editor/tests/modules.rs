@@ -4,95 +4,36 @@
 //! everything. Imports go one way, so there is no import circle between
 //! the layers.
 //!
-//! Reads every source file under `src/` and lists the top-level modules
-//! each one names through `crate::…` (including `use crate::{a, b::c}`
-//! groups).
+//! Reads every source file under `src/` with the shared import scanner
+//! (`kiai-tidy`): the top-level modules each one names through `crate::…`
+//! (including `use crate::{a, b::c}` groups), `super::…` and the crate
+//! root's re-exports, in code and in doc links.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Every `.rs` file under `dir`, sorted.
-fn sources(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(&d)
-            .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
+use kiai_tidy::files::{relative, rust_files};
+use kiai_tidy::imports::{ModuleGraph, Options, circles, top_module};
+
+/// What each layer may import (besides itself); `app`, `lib.rs` and
+/// `main.rs` own everything.
+fn allowed(layer: &str) -> Option<&'static [&'static str]> {
+    match layer {
+        "model" => Some(&["model"]),
+        "theme" => Some(&["model", "theme"]),
+        "views" => Some(&["model", "theme", "views"]),
+        _ => None,
     }
-    out.sort();
-    out
 }
 
-/// The identifiers at the top level of a `{a, b::c, d::{e}}` group that
-/// starts right after `text`'s opening brace.
-fn group_heads(text: &str) -> Vec<String> {
-    let mut heads = Vec::new();
-    let mut depth = 0usize;
-    let mut current = String::new();
-    let mut at_start = true;
-    for c in text.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => break,
-            '}' => depth -= 1,
-            ',' if depth == 0 => at_start = true,
-            c if depth == 0 && at_start && (c.is_alphanumeric() || c == '_') => current.push(c),
-            _ if depth == 0 && at_start && !current.is_empty() => {
-                heads.push(std::mem::take(&mut current));
-                at_start = false;
-            }
-            _ => {}
-        }
-    }
-    if !current.is_empty() {
-        heads.push(current);
-    }
-    heads
-}
-
-/// The top-level modules `text` names through `crate::`.
-fn crate_modules(text: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for (at, _) in text.match_indices("crate::") {
-        // `kiai_editor::crate::` cannot occur; skip `$crate::` in macros.
-        if text[..at].ends_with('$') {
-            continue;
-        }
-        let rest = &text[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            out.extend(group_heads(group));
-        } else {
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !name.is_empty() {
-                out.insert(name);
-            }
-        }
-    }
-    out
-}
-
-/// The layer a file belongs to: the first directory or file under `src/`.
-fn layer(src: &Path, file: &Path) -> String {
-    let rel = file.strip_prefix(src).unwrap_or(file);
-    let first = rel
-        .components()
-        .next()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .unwrap_or_default();
-    first.trim_end_matches(".rs").to_owned()
+/// Every import that breaks the layering, as `file:line (layer) uses
+/// crate::module` (`crate::crate` for an item of the crate root itself).
+fn wrong_imports(graph: &ModuleGraph) -> Vec<String> {
+    graph
+        .imports()
+        .iter()
+        .filter(|i| allowed(&i.from).is_some_and(|ok| !ok.contains(&i.to.as_str())))
+        .map(|i| format!("{}:{} ({}) uses crate::{}", i.file, i.line, i.from, i.to))
+        .collect()
 }
 
 /// Lines of `text` outside comments that mention `word`.
@@ -108,47 +49,56 @@ fn code_mentions(text: &str, word: &str) -> Vec<String> {
 #[test]
 fn imports_go_one_way_model_then_theme_then_views_then_app() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let allowed = |layer: &str| -> Option<&'static [&'static str]> {
-        match layer {
-            "model" => Some(&["model"]),
-            "theme" => Some(&["model", "theme"]),
-            "views" => Some(&["model", "theme", "views"]),
-            _ => None, // app, lib.rs and main.rs own everything
-        }
-    };
-    let mut wrong = Vec::new();
+    // Doc links count: a model doc linking to a view is a view the model
+    // knows of.
+    let graph = ModuleGraph::read(&src, Options { doc_links: true });
+    let mut wrong = wrong_imports(&graph);
     let mut checked = 0;
-    for file in sources(&src) {
-        let layer = layer(&src, &file);
-        let Some(allowed) = allowed(&layer) else {
+    for file in rust_files(&src) {
+        let rel = relative(&src, &file);
+        let Some(layer) = top_module(&rel).filter(|l| allowed(l).is_some()) else {
             continue;
         };
         checked += 1;
-        let text =
-            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        for module in crate_modules(&text) {
-            if !allowed.contains(&module.as_str()) {
-                wrong.push(format!("{} ({layer}) uses crate::{module}", file.display()));
-            }
-        }
         if layer == "model" {
+            let text = std::fs::read_to_string(&file)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
             for word in ["egui", "eframe"] {
                 for line in code_mentions(&text, word) {
-                    wrong.push(format!(
-                        "{} (model) mentions {word}: {line}",
-                        file.display()
-                    ));
+                    wrong.push(format!("{rel} (model) mentions {word}: {line}"));
                 }
             }
         }
     }
     assert!(checked > 30, "only {checked} files checked");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(circles(&graph).is_empty(), "{:?}", circles(&graph));
 }
 
 #[test]
-fn the_import_reader_sees_groups_and_paths() {
-    let text = "use crate::{model::{Command, doc}, theme};\nlet x = crate::views::ui();";
-    let found: Vec<String> = crate_modules(text).into_iter().collect();
-    assert_eq!(found, ["model", "theme", "views"]);
+fn the_import_reader_sees_groups_paths_and_doc_links() {
+    let graph = ModuleGraph::from_sources_with(
+        &[
+            ("lib.rs", "pub use app::App;\n"),
+            ("app.rs", "pub struct App;\n"),
+            ("theme.rs", ""),
+            ("views/mod.rs", ""),
+            (
+                "model/doc.rs",
+                "use crate::{model::{Command, doc}, theme};\n\
+                 /// Shown by [`crate::views::Panel`].\n\
+                 fn f() -> crate::App { super::super::views::ui() }\n",
+            ),
+        ],
+        Options { doc_links: true },
+    );
+    assert_eq!(
+        wrong_imports(&graph),
+        [
+            "model/doc.rs:1 (model) uses crate::theme",
+            "model/doc.rs:2 (model) uses crate::views",
+            "model/doc.rs:3 (model) uses crate::app",
+            "model/doc.rs:3 (model) uses crate::views",
+        ]
+    );
 }

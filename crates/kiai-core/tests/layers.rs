@@ -2,12 +2,16 @@
 //! itself; the world imports data; each stage imports data and the world
 //! (and the `par` helper), never another stage; only the pipeline (and the
 //! crate root, `hash`) sees every stage. The stage list in the crate docs
-//! and in ARCHITECTURE.md is the pipeline's.
+//! and in ARCHITECTURE.md is the pipeline's. Any other top-level module
+//! (`hash`, `tick_times`, …) sees everything, and no two modules import
+//! each other round. Read by the shared import scanner (`kiai-tidy`): code
+//! only, so a doc link up (`[World::set_goal](crate::World::set_goal)` in
+//! `data`) is fine, while a `crate::World` in code is the world's.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kiai_core::Stage;
+use kiai_tidy::imports::{ModuleGraph, ROOT, circles, module_graph};
 
 /// The top-level modules that are stages of the tick.
 const STAGES: [&str; 7] = [
@@ -33,137 +37,65 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
     }
 }
 
-/// The top-level modules a source text names through `crate::` paths,
-/// outside comments (grouped imports `crate::{a, b::c}` included).
-fn crate_paths(source: &str) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    for line in source.lines() {
-        let code = line.trim_start();
-        if code.starts_with("//") {
-            continue;
-        }
-        let mut rest = code;
-        while let Some(at) = rest.find("crate::") {
-            rest = &rest[at + "crate::".len()..];
-            if let Some(group) = rest.strip_prefix('{') {
-                let end = group.find('}').unwrap_or(group.len());
-                for item in group[..end].split(',') {
-                    if let Some(name) = first_segment(item.trim()) {
-                        found.insert(name);
-                    }
-                }
-            } else if let Some(name) = first_segment(rest) {
-                found.insert(name);
-            }
-        }
-    }
-    found
-}
-
-fn first_segment(path: &str) -> Option<String> {
-    let name: String = path
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    (!name.is_empty()).then_some(name)
-}
-
-/// Every `.rs` file under `dir`, sorted.
-fn sources(dir: &Path) -> Vec<PathBuf> {
+/// Every import that breaks the layering, as `file:line (module) imports
+/// module`. Items the crate root defines itself are not a layer.
+fn violations(graph: &ModuleGraph) -> Vec<String> {
     let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
+    for i in graph.imports() {
+        let Some(ok) = allowed(&i.from) else {
             continue;
         };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-/// The top-level module a file under `src` belongs to.
-fn module_of(src: &Path, file: &Path) -> String {
-    let rel = file.strip_prefix(src).unwrap_or(file);
-    let first = rel
-        .components()
-        .next()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .unwrap_or_default();
-    first.trim_end_matches(".rs").to_owned()
-}
-
-/// Every import that breaks the layering, as `file: imports module`.
-fn violations(files: &[(String, String, String)]) -> Vec<String> {
-    let mut out = Vec::new();
-    for (name, module, source) in files {
-        let Some(ok) = allowed(module) else {
-            continue;
-        };
-        for used in crate_paths(source) {
-            let known = used == *module || ok.contains(&used.as_str());
-            // Re-exports at the crate root (`crate::World`) and doc links
-            // are not modules; only module names count.
-            let is_module = allowed(&used).is_some() || used == "pipeline" || used == "hash";
-            if is_module && !known {
-                out.push(format!("{name} ({module}) imports {used}"));
-            }
+        if i.to != ROOT && !ok.contains(&i.to.as_str()) {
+            out.push(format!(
+                "{}:{} ({}) imports {}",
+                i.file, i.line, i.from, i.to
+            ));
         }
     }
     out
-}
-
-fn crate_files() -> Vec<(String, String, String)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    sources(&src)
-        .into_iter()
-        .map(|f| {
-            let source = std::fs::read_to_string(&f).unwrap_or_default();
-            let name = f.strip_prefix(&src).unwrap_or(&f).display().to_string();
-            (name, module_of(&src, &f), source)
-        })
-        .collect()
 }
 
 #[test]
 fn modules_import_one_way() {
-    let files = crate_files();
-    assert!(files.len() > 20, "found the sources");
-    let bad = violations(&files);
+    let graph = module_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    for module in STAGES.iter().chain(&["data", "par", "world", "pipeline"]) {
+        assert!(graph.contains_key(*module), "no module {module}");
+    }
+    let bad = violations(&graph);
     assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+    assert!(circles(&graph).is_empty(), "{:?}", circles(&graph));
 }
 
 #[test]
 fn the_check_catches_a_data_module_importing_a_stage() {
-    let files = vec![
+    let graph = ModuleGraph::from_sources(&[
+        ("lib.rs", "mod world;\npub use world::World;\n"),
         (
-            "data/decision.rs".to_owned(),
-            "data".to_owned(),
-            "use crate::steering::SteerInput;\n// crate::pipeline in a comment\n".to_owned(),
+            "world/mod.rs",
+            "use crate::data::Agents;\npub struct World;\n",
         ),
         (
-            "navigate.rs".to_owned(),
-            "navigate".to_owned(),
-            "use crate::{data::Movement, perception::Percepts};\n".to_owned(),
+            "data/decision.rs",
+            "use crate::steering::SteerInput;\n// crate::pipeline in a comment\n",
+        ),
+        ("data/agents.rs", "fn f(w: &crate::World) {}\n"),
+        (
+            "navigate.rs",
+            "use crate::{data::Movement, perception::Percepts};\n",
         ),
         (
-            "integrate.rs".to_owned(),
-            "integrate".to_owned(),
-            "use crate::data::RayScratch;\nuse crate::world::World;\n".to_owned(),
+            "integrate.rs",
+            "use crate::data::RayScratch;\nuse crate::world::World;\n",
         ),
-    ];
+        ("perception/mod.rs", ""),
+        ("steering/mod.rs", ""),
+    ]);
     assert_eq!(
-        violations(&files),
+        violations(&graph),
         [
-            "data/decision.rs (data) imports steering",
-            "navigate.rs (navigate) imports perception",
+            "data/agents.rs:1 (data) imports world",
+            "data/decision.rs:1 (data) imports steering",
+            "navigate.rs:1 (navigate) imports perception",
         ]
     );
 }

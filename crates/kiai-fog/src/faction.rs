@@ -3,7 +3,7 @@
 use std::fmt;
 use std::ops::{BitAnd, BitOr, BitOrAssign, Not};
 
-/// Most factions one [`crate::FogGrid`] can track: one bit each in a `u32` [`FactionMask`].
+/// Most factions one `FogGrid` can track: one bit each in a `u32` [`FactionMask`].
 pub const MAX_FACTIONS: u8 = 32;
 
 /// A faction (side, player, team): a small index, `0..MAX_FACTIONS` and below the

@@ -68,7 +68,7 @@ impl GridSpec {
         tile.x < self.width && tile.z < self.height
     }
 
-    /// Row-major index of a tile (`z * width + x`), the order of [`crate::FogGrid::states`].
+    /// Row-major index of a tile (`z * width + x`), the order of `FogGrid::states`.
     pub fn index(&self, tile: TilePos) -> usize {
         tile.z as usize * self.width as usize + tile.x as usize
     }

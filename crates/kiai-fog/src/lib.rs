@@ -71,12 +71,17 @@
 //!
 //! Internals the grid is built from:
 //! * `storage.rs`: per-tile counters, explored state and masks (4-bit cells per faction);
-//! * `occupancy.rs`: which units stand on which tile, and which to re-examine for events;
+//! * `occupancy.rs`: which units stand on which tile, and which to re-examine for events
+//!   (and `NONE`, the "no slot" sentinel);
 //! * `spans.rs`: row spans and their per-row difference, applied to the counters;
 //! * `moves.rs`: the template cache entries with their precomputed one-tile move and turn
 //!   differences;
 //! * `shadows.rs`: blocking tiles and the tiles a unit sees once clipped and shadowed;
 //! * `unit_index.rs`: unit id -> slot lookup.
+//!
+//! Modules import one way, from the vocabulary up through occupancy, storage, spans, what
+//! is stamped (units, the template cache, shadows) to the grid: `tests/layers.rs` holds
+//! the order and fails on an import that runs back up.
 //!
 //! With the `bench` feature, `bench.rs` (public module `bench`) times the grid against a
 //! naive per-tick rebuild.

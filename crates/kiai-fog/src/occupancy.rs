@@ -1,7 +1,10 @@
 //! Which units stand on which tile, so that a tile whose visible mask changes can tell the
 //! units on it, and the list of units to re-examine at the next event drain.
 
-use crate::unit::NONE;
+/// "No slot": the end of an occupancy list, and (the same sentinel) an empty entry of the
+/// unit index and the template tables. Kept here, at the bottom of the grid's internals,
+/// so that everything above can use it.
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// Which units stand on which tile (intrusive doubly linked lists), and the units whose
 /// tile's mask changed since the last drain. `occupied` (one bit per tile, small enough to

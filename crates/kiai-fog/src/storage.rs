@@ -13,7 +13,7 @@ use crate::occupancy::Occupancy;
 ///
 /// A cell stops at 15 (counter 14): watchers beyond that are kept exactly in `high` (a `u16`
 /// plane per faction, touched only for tiles whose cell is saturated, and allocated zeroed
-/// so that its untouched pages are never mapped in); [`crate::FogGrid::counter`] reports
+/// so that its untouched pages are never mapped in); `FogGrid::counter` reports
 /// `14 + high` there.
 ///
 /// (Earlier layouts, measured slower on the `fog circle` bench: `u16` counter planes plus an

@@ -4,9 +4,6 @@
 use crate::faction::FactionId;
 use crate::spans::AbsSpan;
 
-/// "No slot" in the occupancy lists, the unit index and the template tables.
-pub(crate) const NONE: u32 = u32::MAX;
-
 /// Most units one faction may have: one unit adds at most 1 to a tile's counter, so
 /// counters (reported as `u16`) can never overflow.
 pub const MAX_UNITS_PER_FACTION: u32 = u16::MAX as u32;
@@ -30,7 +27,7 @@ pub enum SightShape {
 /// What a unit is: who it sees for and how far.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UnitDesc {
-    /// The faction the unit gives vision to, below [`crate::FogConfig::factions`].
+    /// The faction the unit gives vision to, below `FogConfig::factions`.
     pub faction: FactionId,
     /// Sight radius in tiles, finite, `0..=MAX_SIGHT_RADIUS` (0 sees only its own tile).
     pub sight_radius: f32,

@@ -2,7 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::unit::{NONE, UnitId};
+use crate::occupancy::NONE;
+use crate::unit::UnitId;
 
 /// Unit id -> slot: a table indexed by id for ids below [`DENSE_IDS`] (O(1), 4 bytes per
 /// id up to the largest one used), an ordered map above.

@@ -12,14 +12,15 @@
 //! on to them.
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use kiai_core::behaviour::Mind;
 use kiai_core::glam::Vec3;
 use kiai_core::{AgentId, World};
 use mlua::{Function, Scope, Table, Value};
 
+use crate::handles::{id, live, lua_id, rt};
 use crate::intent::Intent;
-use crate::script::Script;
 use crate::sense_ids::SenseIds;
 
 mod actions;
@@ -157,6 +158,16 @@ impl Tick<'_> {
     }
 }
 
+/// The tables of one script's state that [`install`] fills.
+pub(crate) struct ApiTables<'a> {
+    /// The script's `API` table (the `kiai.*` functions' home).
+    pub(crate) api: &'a Table,
+    /// Its table of agent methods, which take the agent's handle.
+    pub(crate) host: &'a Table,
+    /// The functions made this tick, in `host` (`true`) or `api`.
+    pub(crate) made: &'a Rc<RefCell<Vec<(bool, &'static str)>>>,
+}
+
 /// Installs this tick's functions into the script's `API` and agent
 /// methods, on demand: the prelude gives both tables an `__index` that
 /// calls `API.__make(on_agent, name)`, which makes that function for this
@@ -166,15 +177,15 @@ impl Tick<'_> {
 /// (invalid once its scope ended) are removed first.
 pub(crate) fn install<'s, 'e, 'w: 'e>(
     scope: &'s Scope<'s, 'e>,
-    script: &Script,
+    tables: &ApiTables,
     tick: &'e Tick<'w>,
 ) -> mlua::Result<()> {
-    let (host, api) = (script.host.clone(), script.api.clone());
-    for (on_agent, name) in script.made.borrow_mut().drain(..) {
+    let (host, api) = (tables.host.clone(), tables.api.clone());
+    for (on_agent, name) in tables.made.borrow_mut().drain(..) {
         let table = if on_agent { &host } else { &api };
         table.raw_set(name, Value::Nil)?;
     }
-    let made = std::rc::Rc::clone(&script.made);
+    let made = Rc::clone(tables.made);
     let make = scope.create_function(move |_, (on_agent, name): (bool, mlua::LuaString)| {
         let name = name.to_str()?;
         let found = bindings().find(|b| {
@@ -189,35 +200,12 @@ pub(crate) fn install<'s, 'e, 'w: 'e>(
         made.borrow_mut().push((on_agent, binding.api.name));
         Ok(Some(f))
     })?;
-    script.api.raw_set("__make", make)
-}
-
-/// A runtime error with `msg` (scripts see it as the message).
-pub(crate) fn rt(msg: impl Into<String>) -> mlua::Error {
-    mlua::Error::runtime(msg.into())
+    tables.api.raw_set("__make", make)
 }
 
 /// A position as Lua's three results.
 fn xyz(v: Vec3) -> (f32, f32, f32) {
     (v.x, v.y, v.z)
-}
-
-/// An agent as scripts see it: one integer, its handle's bits
-/// ([`AgentId::to_bits`]; the slot for the first agent in a slot).
-pub(crate) fn lua_id(agent: AgentId) -> i64 {
-    agent.to_bits() as i64
-}
-
-/// The live agent whose Lua integer is `bits`, if any (a despawned
-/// agent's handle names nobody).
-pub(crate) fn live(world: &World, bits: i64) -> Option<AgentId> {
-    let id = AgentId::from_bits(bits as u64);
-    world.is_alive(id).then_some(id)
-}
-
-/// The handle of the live agent in slot `i`.
-pub(crate) fn id(world: &World, i: usize) -> AgentId {
-    AgentId::new(i as u32, world.agents().generation_of(i))
 }
 
 /// The slot of the agent whose handle a method got (the prelude's method

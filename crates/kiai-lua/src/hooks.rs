@@ -1,6 +1,6 @@
 //! The hooks a script may define, described once: the loader takes them by
-//! these names ([`crate::script`]) and the lua-language-server definitions
-//! ([`crate::lua_defs`]) declare them with these signatures.
+//! these names (`script.rs`) and the lua-language-server definitions
+//! (`lua_defs.rs`) declare them with these signatures.
 
 /// A function a script defines and kiai calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

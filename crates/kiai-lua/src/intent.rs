@@ -221,7 +221,7 @@ fn build_intent(
 
 /// The live agent a script's integer `t` names.
 fn live_target(world: &World, t: i64) -> Result<AgentId, String> {
-    crate::api::live(world, t).ok_or_else(|| {
+    crate::handles::live(world, t).ok_or_else(|| {
         if t >= 0 && AgentId::from_bits(t as u64).index() < world.agents().len() {
             format!("target {t} has left the world")
         } else {

@@ -38,6 +38,7 @@
 
 mod api;
 mod decider;
+mod handles;
 mod hooks;
 mod intent;
 mod lua_defs;

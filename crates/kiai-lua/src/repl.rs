@@ -12,7 +12,7 @@ use crate::api::{self, Tick};
 use crate::script::{Script, ScriptError};
 
 /// Evaluates `code` in `script`'s sandbox with `agent` bound to a read-only
-/// view of `agent`'s table (see [`crate::LuaDecider::eval`]).
+/// view of `agent`'s table (what `LuaDecider::eval` runs).
 pub(crate) fn eval_in(
     script: &Script,
     world: &World,
@@ -66,7 +66,7 @@ fn eval_frozen(
     };
     script.senses.begin_tick();
     let result = lua.scope(|scope| {
-        api::install(scope, script, &tick)?;
+        api::install(scope, &script.api_tables(), &tick)?;
         // An expression first (`agent:position()`), else statements.
         let chunk = match lua
             .load(format!("return {code}"))

@@ -12,6 +12,7 @@ use mlua::{Function, IntoLuaMulti, MultiValue, Table, Value};
 
 use crate::ScriptError;
 use crate::api::{self, Action, Tick};
+use crate::handles;
 use crate::intent::{Intent, SLOW, parse_intent, unpack};
 use crate::script::Script;
 
@@ -57,7 +58,7 @@ pub(crate) fn run_script(
     };
     let decide_line = script.decide_line();
     script.lua.scope(|scope| {
-        api::install(scope, script, &tick)?;
+        api::install(scope, &script.api_tables(), &tick)?;
         let mut calls = Calls {
             script,
             tick: &tick,
@@ -141,7 +142,7 @@ impl Calls<'_, '_> {
 fn spawn_events(calls: &mut Calls<'_, '_>, spawned: &mut [u64]) -> mlua::Result<()> {
     let script = calls.script;
     let world = calls.tick.world;
-    let seen = |i: u32| api::id(world, i as usize).to_bits().wrapping_add(1);
+    let seen = |i: u32| handles::id(world, i as usize).to_bits().wrapping_add(1);
     let Some(f) = &script.hooks.on_spawn else {
         for &i in &script.batch_ids {
             spawned[i as usize] = seen(i);
@@ -199,14 +200,14 @@ fn event_call<'a>(
         PerceptEvent::Gained { sense, target, .. } => match &hooks.on_seen {
             Some(f) => Some((
                 f,
-                (me, api::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
+                (me, handles::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
             )),
             None => None,
         },
         PerceptEvent::Lost { sense, target, .. } => match &hooks.on_lost {
             Some(f) => Some((
                 f,
-                (me, api::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
+                (me, handles::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
             )),
             None => None,
         },
@@ -237,7 +238,7 @@ fn event_call<'a>(
             match (&hooks.on_message, percepts.messages().get(message as usize)) {
                 (Some(f), Some(m)) => {
                     let p = m.position;
-                    let args = (me, m.from.map(api::lua_id), m.tag, p.x, p.y, p.z);
+                    let args = (me, m.from.map(handles::lua_id), m.tag, p.x, p.y, p.z);
                     Some((f, args.into_lua_multi(lua)?))
                 }
                 _ => None,

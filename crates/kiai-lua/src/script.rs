@@ -9,6 +9,7 @@ use kiai_core::World;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
 
+use crate::api::ApiTables;
 use crate::hooks::HOOKS;
 use crate::sense_ids::SenseIds;
 
@@ -229,6 +230,15 @@ const PRELUDE_NAME: &str = "=kiai-prelude";
 const MAX_LOG: usize = 1000;
 
 impl Script {
+    /// The tables [`crate::api::install`] fills each tick.
+    pub(crate) fn api_tables(&self) -> ApiTables<'_> {
+        ApiTables {
+            api: &self.api,
+            host: &self.host,
+            made: &self.made,
+        }
+    }
+
     /// A fresh sandboxed state running `source` (named `file` in errors).
     pub(crate) fn new(file: &str, source: &str, limits: Limits) -> Result<Self, ScriptError> {
         let err = |e: mlua::Error| ScriptError::from_lua(file, &e);
@@ -463,7 +473,7 @@ impl Script {
     /// time it is asked for and kept while that agent lives.
     pub(crate) fn agent_table(&self, world: &World, i: u32) -> mlua::Result<Table> {
         let key = i64::from(i) + 1;
-        let id = crate::api::lua_id(crate::api::id(world, i as usize));
+        let id = crate::handles::lua_id(crate::handles::id(world, i as usize));
         // A slot's table belongs to one agent: a later agent in the slot
         // gets a new one (and a fresh memory).
         if let Some(t) = self.agents.raw_get::<Option<Table>>(key)?

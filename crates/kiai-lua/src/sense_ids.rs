@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use kiai_core::World;
 use mlua::Table;
 
-use crate::api::rt;
+use crate::handles::rt;
 
 /// Marks an (archetype, id) pair whose archetype has no such sense.
 const NONE: u16 = u16::MAX;

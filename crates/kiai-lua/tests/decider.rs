@@ -5,6 +5,8 @@ mod common;
 
 use kiai_core::{AgentId, BehaviourState, Pipeline, state_hash};
 use kiai_lua::LuaDecider;
+use rand::{Rng, RngExt};
+use rand_chacha::ChaCha8Rng as AgentRng;
 
 #[test]
 fn without_scripts_it_decides_like_the_default() {
@@ -90,13 +92,75 @@ fn garbage_results_fall_back() {
     }
 }
 
+/// What `script` (which leaves `agent.memory.r = {float, float, integer
+/// in 1..=1000}`) drew for each guard in one tick, with each guard's
+/// stream as it was before the tick.
+fn draws_in_one_tick(script: &str) -> Vec<((f64, f64, i64), AgentRng)> {
+    let mut world = common::world();
+    let (mut d, _) = common::decider(Some(script), None);
+    let before: Vec<AgentRng> = world
+        .agents()
+        .minds()
+        .iter()
+        .map(|m| m.rng.clone())
+        .collect();
+    Pipeline::new().tick(&mut world, &mut d);
+    let read = "local r = agent.memory.r return string.format('%.17g %.17g %d', r[1], r[2], r[3])";
+    (0..4)
+        .map(|i| {
+            let text = d.eval(&world, AgentId::from_index(i), read).unwrap();
+            let mut parts = text.split(' ');
+            let mut next = || parts.next().unwrap().to_owned();
+            let drawn = (
+                next().parse().unwrap(),
+                next().parse().unwrap(),
+                next().parse().unwrap(),
+            );
+            (drawn, before[i].clone())
+        })
+        .collect()
+}
+
+/// Whether `drawn` are the next draws of `stream` after skipping fewer
+/// than 512 of its words (the default decider draws first).
+fn from_stream(drawn: (f64, f64, i64), stream: &AgentRng) -> bool {
+    (0..512).any(|skip| {
+        let mut r = stream.clone();
+        for _ in 0..skip {
+            r.next_u32();
+        }
+        let a: f64 = r.random();
+        let b: f64 = r.random();
+        (a, b, r.random_range(1..=1000i64)) == drawn
+    })
+}
+
 #[test]
 fn math_random_uses_the_agents_stream_and_is_deterministic() {
     let src = r#"
         function decide(agent, ctx)
-            if math.random() < 0.5 then return "evade", kiai.find("t1") end
+            agent.memory.r = { math.random(), math.random(), math.random(1000) }
+            if agent.memory.r[1] < 0.5 then return "evade", kiai.find("t1") end
             return "random_walk"
         end"#;
+    // Each guard's draws are its own stream's next ones: a constant, a
+    // shared or a wrong agent's stream fails here.
+    let draws = draws_in_one_tick(src);
+    for (i, (drawn, stream)) in draws.iter().enumerate() {
+        assert!(
+            from_stream(*drawn, stream),
+            "guard {i} drew {drawn:?}, not from its own stream"
+        );
+    }
+    let firsts: std::collections::BTreeSet<u64> = draws.iter().map(|d| d.0.0.to_bits()).collect();
+    assert_eq!(
+        firsts.len(),
+        draws.len(),
+        "every guard draws its own values"
+    );
+    // And the same world draws the same.
+    let again: Vec<_> = draws_in_one_tick(src).into_iter().map(|d| d.0).collect();
+    assert_eq!(again, draws.iter().map(|d| d.0).collect::<Vec<_>>());
     let (a, _, _) = common::run(Some(src), None, 40);
     let (b, _, _) = common::run(Some(src), None, 40);
     assert_eq!(a, b);

@@ -196,22 +196,7 @@ impl WaypointGraph {
             }
         }
 
-        // Reversed CSR by counting sort on targets (stable: ascending source, then edge).
-        let mut rev_first = vec![0u32; n + 1];
-        for &t in &targets {
-            rev_first[t as usize + 1] += 1;
-        }
-        for i in 0..n {
-            rev_first[i + 1] += rev_first[i];
-        }
-        let mut fill = rev_first.clone();
-        let mut rev = vec![(0u32, 0u32); m];
-        for e in 0..m {
-            let t = targets[e] as usize;
-            rev[fill[t] as usize] = (src_of[e], e as u32);
-            fill[t] += 1;
-        }
-
+        let (rev_first, rev) = reverse_csr(n, &targets, &src_of);
         let grid = PointGrid::new(&pos);
         let longest = lengths.iter().copied().fold(0.0, f32::max);
         NavGraph {
@@ -238,6 +223,28 @@ impl WaypointGraph {
             grid,
         }
     }
+}
+
+/// The reversed CSR of `n` waypoints' links (`targets` and `src_of` per
+/// link), by counting sort on targets (stable: ascending source, then
+/// link): per waypoint the first index into the list of (source, link)
+/// pairs, and that list.
+fn reverse_csr(n: usize, targets: &[u32], src_of: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
+    let mut rev_first = vec![0u32; n + 1];
+    for &t in targets {
+        rev_first[t as usize + 1] += 1;
+    }
+    for i in 0..n {
+        rev_first[i + 1] += rev_first[i];
+    }
+    let mut fill = rev_first.clone();
+    let mut rev = vec![(0u32, 0u32); targets.len()];
+    for (e, &t) in targets.iter().enumerate() {
+        let t = t as usize;
+        rev[fill[t] as usize] = (src_of[e], e as u32);
+        fill[t] += 1;
+    }
+    (rev_first, rev)
 }
 
 impl NavGraph {

@@ -165,6 +165,50 @@ struct Search {
     done: bool,
 }
 
+impl Search {
+    /// Keeps waypoint `d` (cost `g`, heuristic `h_d`) if it is the closest
+    /// to the goal so far (for partial paths): smallest h, i.e.
+    /// straight-line distance (h_scale > 0), else compare distances.
+    #[inline(always)]
+    fn note_closest<const ALT: bool>(&mut self, nav: &NavGraph, d: u32, g: f32, h_d: f32) {
+        let d2 = if self.h_scale > 0.0 && !ALT {
+            h_d
+        } else {
+            nav.pos[d as usize].distance_squared(self.goal_pos)
+        };
+        if d2 < self.best_d2 || (d2 == self.best_d2 && g < self.best_g) {
+            self.best = d;
+            self.best_d2 = d2;
+            self.best_g = g;
+        }
+    }
+
+    /// The heuristic of waypoint `t`: the straight-line bound, raised to
+    /// the landmarks' (`table`, `k` of them) with `ALT`.
+    #[inline(always)]
+    fn heuristic<const ALT: bool>(
+        &self,
+        nav: &NavGraph,
+        alt: &AltGoal,
+        table: &[f32],
+        k: usize,
+        t: u32,
+    ) -> f32 {
+        let mut h = nav.pos[t as usize].distance(self.goal_pos) * self.h_scale;
+        if ALT {
+            // Infinity where the goal cannot be reached from `t` even with
+            // every link open (one-way links): such a waypoint keeps the
+            // straight-line bound, so that the open list stays ordered by
+            // cost.
+            let bound = alt.h(table, k, t);
+            if bound.is_finite() {
+                h = h.max(bound);
+            }
+        }
+        h
+    }
+}
+
 /// Reusable scratch memory for A* searches on a [`NavGraph`].
 ///
 /// Owns a node pool indexed by dense waypoint index with generation stamps
@@ -370,6 +414,18 @@ impl NavQuery {
         })
     }
 
+    /// Starts loading the links of the likely next waypoint, so that
+    /// memory latency overlaps with relaxing this one's links.
+    #[inline(always)]
+    fn prefetch_next(&self, nav: &NavGraph, weighted: &[(u32, f32)]) {
+        if let Some(next) = self.heap.peek() {
+            let n = next as u32;
+            if let Some(&first) = nav.first_out.get(n as usize) {
+                std::hint::black_box(weighted.get(first as usize).copied());
+            }
+        }
+    }
+
     /// The A* loop of [`update`](Self::update); `LIMIT_LENGTH` = skip links
     /// longer than `s.max_len` or narrower than `s.min_clearance`; `ALT` =
     /// the heuristic also takes the landmarks' bound (`s.alt`).
@@ -406,28 +462,10 @@ impl NavQuery {
                 s.done = true;
                 break;
             }
-            // Closest to the goal so far (for partial paths): smallest h, i.e.
-            // straight-line distance (h_scale > 0), else compare distances.
-            let d2 = if s.h_scale > 0.0 && !ALT {
-                h_d
-            } else {
-                nav.pos[d as usize].distance_squared(s.goal_pos)
-            };
-            if d2 < s.best_d2 || (d2 == s.best_d2 && g < s.best_g) {
-                s.best = d;
-                s.best_d2 = d2;
-                s.best_g = g;
-            }
+            s.note_closest::<ALT>(nav, d, g, h_d);
             let lo = nav.first_out[d as usize] as usize;
             let hi = nav.first_out[d as usize + 1] as usize;
-            // Start loading the links of the likely next waypoint, so that
-            // memory latency overlaps with relaxing this one's links.
-            if let Some(next) = self.heap.peek() {
-                let n = next as u32;
-                if let Some(&first) = nav.first_out.get(n as usize) {
-                    std::hint::black_box(weighted.get(first as usize).copied());
-                }
-            }
+            self.prefetch_next(nav, weighted);
             for (e, &(t, w)) in weighted[lo..hi].iter().enumerate() {
                 if LIMIT_LENGTH
                     && (nav.lengths[lo + e] > s.max_len || nav.clearance[lo + e] < s.min_clearance)
@@ -445,17 +483,7 @@ impl NavQuery {
                     continue;
                 }
                 if !touched {
-                    let mut h = nav.pos[t as usize].distance(s.goal_pos) * s.h_scale;
-                    if ALT {
-                        // Infinity where the goal cannot be reached from
-                        // `t` even with every link open (one-way links):
-                        // such a waypoint keeps the straight-line bound, so
-                        // that the open list stays ordered by cost.
-                        let bound = alt.h(table, k, t);
-                        if bound.is_finite() {
-                            h = h.max(bound);
-                        }
-                    }
+                    let h = s.heuristic::<ALT>(nav, &alt, table, k, t);
                     if s.touched >= self.max_nodes {
                         s.hit_node_limit = true;
                         continue;

@@ -2,7 +2,7 @@
 //! tick pipeline, the deciders (Lua for scripted archetypes, seed 002's
 //! default for the rest) and an events schedule applied between ticks —
 //! for tools that step a run and look at it after every tick: scenario
-//! tests ([`crate::scenario`]) and what-if forks ([`crate::fork`]).
+//! tests (`scenario/`) and what-if forks (`fork/`), the layer above.
 
 use kiai_content::ScriptRef;
 use kiai_content::events::Schedule;

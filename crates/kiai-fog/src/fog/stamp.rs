@@ -9,10 +9,11 @@
 
 use super::FogGrid;
 use crate::moves::{MoveDiff, TemplateEntry, apply_offsets, apply_offsets_clipped, offsets_diff};
+use crate::occupancy::NONE;
 use crate::shadows::visible_spans;
 use crate::spans::apply_diff;
 use crate::template::{LosTemplate, TemplateKey, reach_sq};
-use crate::unit::{NONE, SightShape};
+use crate::unit::SightShape;
 
 impl FogGrid {
     /// The template index for a unit's shape and `bucket`, building it on first use.

@@ -6,9 +6,10 @@ use crate::error::FogError;
 use crate::faction::FactionMask;
 use crate::fog::FogEvent;
 use crate::grid::TilePos;
+use crate::occupancy::NONE;
 use crate::shadows::visible_spans;
 use crate::template::{MAX_SIGHT_RADIUS, direction_bucket};
-use crate::unit::{MAX_UNITS_PER_FACTION, NONE, Pose, SightShape, Unit, UnitDesc, UnitId};
+use crate::unit::{MAX_UNITS_PER_FACTION, Pose, SightShape, Unit, UnitDesc, UnitId};
 
 impl FogGrid {
     /// Registers a unit at `pose` and stamps its sight at once.

@@ -1,0 +1,89 @@
+//! kiai-fog's modules import one way, lowest layer first:
+//!
+//! 1. the vocabulary, which imports nothing: `faction`, `grid`, `template`;
+//! 2. `occupancy`: which units stand where (and `NONE`, the "no slot"
+//!    sentinel everything above uses);
+//! 3. `storage`: the per-tile counters and masks, which tell the occupancy;
+//! 4. `spans`: row-span differences applied to the storage;
+//! 5. what is stamped: `unit` (the descriptions and the grid's per-unit
+//!    record), `moves` (the template cache) and `shadows` (occlusion);
+//! 6. `error` (names units, factions, grids and templates) and
+//!    `unit_index`;
+//! 7. `fog`: the grid, [`kiai_fog::FogGrid`], which sees everything.
+//!
+//! A module imports only lower layers (never its own layer's other
+//! modules), so there is no import circle. Read with the shared scanner
+//! (`kiai-tidy`), doc links included: a lower module's docs name higher
+//! items in plain backticks, without a link.
+
+use std::path::Path;
+
+use kiai_tidy::imports::{ModuleGraph, Options, circles};
+
+/// The layers, lowest first.
+const LAYERS: &[&[&str]] = &[
+    &["faction", "grid", "template"],
+    &["occupancy"],
+    &["storage"],
+    &["spans"],
+    &["moves", "shadows", "unit"],
+    &["error", "unit_index"],
+    &["fog"],
+];
+
+/// Everything wrong with `graph` against [`LAYERS`].
+fn problems(graph: &ModuleGraph) -> Vec<String> {
+    let mut out = graph.back_imports(LAYERS);
+    out.extend(graph.peer_imports(LAYERS));
+    out.extend(
+        circles(graph)
+            .iter()
+            .map(|c| format!("circle: {}", c.join(" <-> "))),
+    );
+    out
+}
+
+#[test]
+fn modules_import_one_way() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = ModuleGraph::read(&src, Options { doc_links: true });
+    let bad = problems(&graph);
+    assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_check_catches_an_import_up_and_a_circle() {
+    let mut files: Vec<(String, String)> = LAYERS
+        .iter()
+        .flat_map(|l| l.iter())
+        .map(|m| (format!("{m}.rs"), String::new()))
+        .collect();
+    let set = |files: &mut Vec<(String, String)>, name: &str, text: &str| {
+        if let Some(f) = files.iter_mut().find(|f| f.0 == name) {
+            f.1 = text.to_owned();
+        }
+    };
+    // The constant back in `unit`: occupancy -> unit -> spans -> occupancy.
+    set(&mut files, "occupancy.rs", "use crate::unit::NONE;\n");
+    set(&mut files, "unit.rs", "use crate::spans::AbsSpan;\n");
+    set(&mut files, "spans.rs", "use crate::occupancy::Occupancy;\n");
+    set(
+        &mut files,
+        "grid.rs",
+        "/// See [`crate::FogGrid::states`].\n",
+    );
+    files.push(("lib.rs".into(), "pub use fog::FogGrid;\n".into()));
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let graph = ModuleGraph::from_sources_with(&refs, Options { doc_links: true });
+    assert_eq!(
+        problems(&graph),
+        [
+            "grid -> fog: grid.rs:1 imports a higher layer",
+            "occupancy -> unit: occupancy.rs:1 imports a higher layer",
+            "circle: occupancy <-> spans <-> unit",
+        ]
+    );
+}

@@ -1,0 +1,93 @@
+//! kiai-lua's modules import one way, lowest layer first:
+//!
+//! 1. `handles` (an agent as scripts see it, one integer; host errors as
+//!    Lua errors) and `hooks` (the hooks a script may define): they import
+//!    nothing;
+//! 2. `intent` (what a script decides, parsed) and `sense_ids` (sense
+//!    names as integers);
+//! 3. `api`: the functions scripts call, one registry;
+//! 4. `script` (one sandboxed Lua state: the prelude, budgets, hooks) and
+//!    `lua_defs` (the registry and hooks as lua-language-server
+//!    definitions);
+//! 5. what runs scripts: `run` (one tick of one script), `repl` (the
+//!    console's read-only evaluation) and `source` (script versions);
+//! 6. `decider`: [`kiai_lua::LuaDecider`], which owns the scripts;
+//! 7. `watch`: hot reload of a decider's files.
+//!
+//! A module imports only lower layers (never its own layer's other
+//! modules), so there is no import circle. Read with the shared scanner
+//! (`kiai-tidy`), doc links included: a lower module's docs name higher
+//! items in plain backticks, without a link.
+
+use std::path::Path;
+
+use kiai_tidy::imports::{ModuleGraph, Options, circles};
+
+/// The layers, lowest first.
+const LAYERS: &[&[&str]] = &[
+    &["handles", "hooks"],
+    &["intent", "sense_ids"],
+    &["api"],
+    &["lua_defs", "script"],
+    &["repl", "run", "source"],
+    &["decider"],
+    &["watch"],
+];
+
+/// Everything wrong with `graph` against [`LAYERS`].
+fn problems(graph: &ModuleGraph) -> Vec<String> {
+    let mut out = graph.back_imports(LAYERS);
+    out.extend(graph.peer_imports(LAYERS));
+    out.extend(
+        circles(graph)
+            .iter()
+            .map(|c| format!("circle: {}", c.join(" <-> "))),
+    );
+    out
+}
+
+#[test]
+fn modules_import_one_way() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = ModuleGraph::read(&src, Options { doc_links: true });
+    let bad = problems(&graph);
+    assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_check_catches_the_old_circle() {
+    let mut files: Vec<(String, String)> = LAYERS
+        .iter()
+        .flat_map(|l| l.iter())
+        .map(|m| (format!("{m}.rs"), String::new()))
+        .collect();
+    let set = |files: &mut Vec<(String, String)>, name: &str, text: &str| {
+        if let Some(f) = files.iter_mut().find(|f| f.0 == name) {
+            f.1 = text.to_owned();
+        }
+    };
+    // As before `handles`: the helpers lived in `api`, which imported the
+    // script state that needed the registry.
+    set(&mut files, "api.rs", "use crate::script::Script;\n");
+    set(
+        &mut files,
+        "intent.rs",
+        "fn f() { crate::api::live(w, t); }\n",
+    );
+    set(&mut files, "script.rs", "use crate::sense_ids::SenseIds;\n");
+    set(&mut files, "sense_ids.rs", "use crate::api::rt;\n");
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let graph = ModuleGraph::from_sources_with(&refs, Options { doc_links: true });
+    assert_eq!(
+        problems(&graph),
+        [
+            "api -> script: api.rs:1 imports a higher layer",
+            "intent -> api: intent.rs:1 imports a higher layer",
+            "sense_ids -> api: sense_ids.rs:1 imports a higher layer",
+            "circle: api <-> script <-> sense_ids",
+        ]
+    );
+}
