@@ -7,9 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::def::{ContentDef, FilterDef};
-use crate::diag::Diagnostic;
-use crate::locate::SpanIndex;
+use crate::format::def::{ContentDef, FilterDef};
+use crate::format::diag::Diagnostic;
+use crate::format::locate::SpanIndex;
 
 /// Every warning for `def`, unordered.
 pub(crate) fn warnings(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnostic> {
@@ -58,7 +58,7 @@ fn graph(def: &ContentDef, warn: &mut impl FnMut(&str, String)) {
         return;
     }
     // Waypoint id -> index (the first with that id).
-    let index = crate::ids::WaypointIndex::new(&def.waypoints);
+    let index = crate::format::ids::WaypointIndex::new(&def.waypoints);
     let find = |id: u32| index.get(id);
     // Directed edges in CSR form.
     let mut edges: Vec<(usize, usize)> = Vec::with_capacity(def.links.len() * 2);

@@ -711,8 +711,8 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use serde::de::DeserializeOwned;
 
-    use crate::def::{ContentDef, WaypointDef};
-    use crate::migrate::v1::ContentDefV1;
+    use crate::format::def::{ContentDef, WaypointDef};
+    use crate::read::migrate::v1::ContentDefV1;
 
     fn by_ron<T: DeserializeOwned>(text: &str) -> Option<T> {
         ron::Options::default()
@@ -784,7 +784,7 @@ mod tests {
         for text in corpus() {
             accepted += usize::from(both(&text));
             if let Some(def) = by_ron::<ContentDef>(&text) {
-                let pretty = crate::to_ron(&def)?;
+                let pretty = crate::write::to_ron(&def)?;
                 // What `kiai` itself writes is in the plain subset unless a
                 // string needs an escape or a float is not finite.
                 let plain =
@@ -973,7 +973,7 @@ mod tests {
         let text = format!("(\n    format: 2, // {}\n)", "(".repeat(70));
         let read = super::from_str::<ContentDef>(&text).ok_or("not read")?;
         assert!(read.brackets_in_comments);
-        let Err(err) = crate::Content::from_str(&text, "f.ron") else {
+        let Err(err) = crate::load::Content::from_str(&text, "f.ron") else {
             return Err("nesting not reported");
         };
         let err = err.to_string();

@@ -21,7 +21,7 @@ use std::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::def::{BoundsDef, FogDef, NavDef, PerceptionBudgetDef, WallDef};
+use crate::format::def::{BoundsDef, FogDef, NavDef, PerceptionBudgetDef, WallDef};
 use crate::pack::{
     Pack, PackAgent, PackArchetype, PackError, PackFaction, PackLink, PackProfile, PackRegion,
     PackScript, PackSound, PackWaypoint,

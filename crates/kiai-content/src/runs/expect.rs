@@ -503,7 +503,7 @@ impl Parser<'_> {
             }
             other => {
                 self.at = start;
-                let hint = crate::diag::hint(
+                let hint = crate::format::diag::hint(
                     other,
                     [
                         "sees", "state", "reaches", "count", "distance", "no", "hash",
