@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 
 use serde::{Deserialize, Serialize};
 
-use super::node::{Field, Node};
+use super::node::{Field, Node, NodeError};
 use crate::format::def::{
     AvoidanceDef, FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef, ShapeFormat,
     WallDef,
@@ -88,9 +88,18 @@ fn smallest<T: DeserializeOwned + serde::Serialize>(text: &str) -> Option<Defaul
     })
 }
 
+impl Node {
+    /// The tree of `value`, without the fields that hold their default.
+    pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Result<Node, NodeError> {
+        let mut node = Node::of_all(value)?;
+        leave_out(&mut node);
+        Ok(node)
+    }
+}
+
 /// Marks every field of `node` (at any depth) that holds its type's
 /// default as left out.
-pub(crate) fn leave_out(node: &mut Node) {
+fn leave_out(node: &mut Node) {
     match node {
         Node::Struct { ty, name, fields } => {
             let defaults = table().iter().find(|d| d.ty == *ty && d.variant == *name);
