@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use kiai_core::MAX_FACTIONS;
 
-use crate::check::rules::{Checker, Scene};
+use super::rules::{Checker, Scene};
 use crate::format::def::{ContentDef, LinkDef};
 use crate::format::diag::{Diagnostic, hint};
 use crate::format::ids::WaypointIndex;

@@ -1,6 +1,6 @@
 //! Waypoint id lookups shared by validation and lints.
 
-use crate::format::def::WaypointDef;
+use super::def::WaypointDef;
 
 /// Waypoint id -> index of the first waypoint with that id.
 ///

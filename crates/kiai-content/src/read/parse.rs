@@ -60,7 +60,7 @@ pub fn parse(text: &str, file: &str) -> Result<ContentDef, Diagnostics> {
     let spans = SpanIndex::new(text);
     let parsed = parse_any(text, file, &spans)?;
     if !parsed.errors.is_empty() {
-        return Err(Diagnostics(crate::read::migrate::diagnostics(
+        return Err(Diagnostics(super::migrate::diagnostics(
             &parsed.errors,
             &spans,
             file,
@@ -80,7 +80,7 @@ pub(crate) fn parse_as<T: serde::de::DeserializeOwned>(
     text: &str,
     file: &str,
 ) -> Result<T, Diagnostics> {
-    if let Some(read) = crate::read::fast::from_str(text)
+    if let Some(read) = super::fast::from_str(text)
         && (!read.brackets_in_comments || too_deep(text).is_none())
     {
         return Ok(read.value);

@@ -28,9 +28,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::events::EventDef;
 use crate::format::def::ContentDef;
 use crate::load::ScriptRef;
-use crate::runs::events::EventDef;
 
 /// The newest recording format.
 pub const RECORDING_FORMAT: u32 = 2;

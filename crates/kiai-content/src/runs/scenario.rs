@@ -26,13 +26,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::events::{ActionDef, EventDef, Schedule};
+use super::expect::{Condition, Expectation, Window, parse_expectation};
 use crate::format::def::ContentDef;
 use crate::format::diag::{Diagnostic, Diagnostics, hint};
 use crate::format::locate::{Pos, SpanIndex};
 use crate::load::Content;
 use crate::read::parse::parse_as;
-use crate::runs::events::{ActionDef, EventDef, Schedule};
-use crate::runs::expect::{Condition, Expectation, Window, parse_expectation};
 
 /// The file name ending of scenario files.
 pub const SCENARIO_SUFFIX: &str = ".scenario.ron";

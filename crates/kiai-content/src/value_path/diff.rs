@@ -240,9 +240,8 @@ mod tests {
 
     fn demo(name: &str) -> ContentDef {
         let path = format!("{}/../../content/demo/{name}", env!("CARGO_MANIFEST_DIR"));
-        crate::load::Content::load(path.as_ref())
-            .unwrap()
-            .into_def()
+        let text = std::fs::read_to_string(&path).unwrap();
+        crate::read::parse::parse(&text, &path).unwrap()
     }
 
     /// `old` with `lines` applied by `set`, in order.

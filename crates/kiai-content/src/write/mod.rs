@@ -480,3 +480,29 @@ fn identity(item: &Node) -> String {
     }
     render::inline(item)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::format::def::ContentDef;
+    use crate::read::fast::tests::{agrees, by_ron, corpus};
+
+    /// What `kiai` itself writes takes the fast reader's path (and reads
+    /// the same as with `ron`) unless a string needs an escape or a float
+    /// is not finite.
+    #[test]
+    fn saved_content_takes_the_fast_path() -> Result<(), ron::Error> {
+        let mut saved = 0;
+        for text in corpus() {
+            if let Some(def) = by_ron::<ContentDef>(&text) {
+                let pretty = super::to_ron(&def)?;
+                let plain =
+                    !pretty.contains('\\') && !pretty.contains("inf") && !pretty.contains("NaN");
+                let fast = agrees::<ContentDef>(&pretty);
+                assert!(fast || !plain, "saved text not read fast:\n{pretty}");
+                saved += usize::from(fast);
+            }
+        }
+        assert!(saved >= 5, "only {saved} saved files took the fast path");
+        Ok(())
+    }
+}

@@ -35,7 +35,7 @@ mod deserializer;
 mod number;
 mod reader;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// A value read by [`from_str`].
 pub(crate) struct Read<T> {
