@@ -22,62 +22,34 @@ pub use kiai_core::perception::hearing::Falloff as FalloffDef;
 
 /// serde's view of [`ShapeDef`], for fields of that type:
 /// `#[serde(with = "ShapeFormat")]`. Its variants and fields are
-/// [`Shape`]'s, documented in `docs/format.md`.
+/// [`Shape`]'s, in the same order (a pack encodes them by position), and
+/// mean what [`Shape`]'s documentation and `docs/format.md` say; written
+/// one variant a line so that it reads as the recipe it is, not as a second
+/// definition. Public for `#[serde(with)]` and the format doc test.
+#[doc(hidden)]
+#[rustfmt::skip]
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "Shape", rename = "ShapeDef", deny_unknown_fields)]
 pub enum ShapeFormat {
-    /// All-around: `distance < radius`.
-    Sphere {
-        /// World units, > 0.
-        radius: f32,
-    },
-    /// 3D view cone.
-    Cone {
-        /// World units, > 0.
-        range: f32,
-        /// Full angle in degrees, in (0, 360].
-        fov_deg: f32,
-    },
-    /// 2.5D sector: horizontal range and angle plus a height limit.
-    Sector {
-        /// World units, > 0.
-        range: f32,
-        /// Full angle in degrees, in (0, 360].
-        fov_deg: f32,
-        /// World units, >= 0.
-        max_height_diff: f32,
-    },
-    /// Ellipse on X-Z ahead of the agent.
-    Ellipse {
-        /// Semi-major axis, world units, > 0, >= b.
-        a: f32,
-        /// Semi-minor axis, world units, > 0.
-        b: f32,
-        /// Centre's distance ahead of the agent, world units.
-        center_ahead: f32,
-    },
-    /// Hearing: sounds at least `threshold` loud at the listener.
+    Sphere { radius: f32 },
+    Cone { range: f32, fov_deg: f32 },
+    Sector { range: f32, fov_deg: f32, max_height_diff: f32 },
+    Ellipse { a: f32, b: f32, center_ahead: f32 },
     Hearing {
-        /// Quietest loudness heard, > 0.
         threshold: f32,
-        /// How loudness falls with distance (default `InverseSquare`).
-        #[serde(default = "inverse_square", with = "FalloffFormat")]
-        falloff: Falloff,
+        // Default `InverseSquare`.
+        #[serde(default = "inverse_square", with = "FalloffFormat")] falloff: Falloff,
     },
 }
 
 /// serde's view of [`FalloffDef`], for fields of that type:
-/// `#[serde(with = "FalloffFormat")]`.
+/// `#[serde(with = "FalloffFormat")]`; the variants of [`Falloff`].
+#[doc(hidden)]
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "Falloff", rename = "FalloffDef", deny_unknown_fields)]
 pub enum FalloffFormat {
-    /// `volume / distance²`, seed 003's code.
     InverseSquare,
-    /// `volume * (1 - distance / range)`, seed 003's text.
-    Linear {
-        /// World units, > 0.
-        range: f32,
-    },
+    Linear { range: f32 },
 }
 
 /// The falloff a hearing sense has when the file gives none.
