@@ -7,7 +7,7 @@
 //! This crate parses them into serde types ([`def`]), reports every problem
 //! at once as `file:line:col: error: message` ([`Diagnostic`]), and builds a
 //! runtime [`kiai_core::World`] from valid content. [`save`] writes content
-//! back atomically, keeping the file's comments and layout ([`write`]);
+//! back atomically, keeping the file's comments and layout ([`write`](mod@write));
 //! [`value_path`] reads and sets single values by path (`agents.g1.pos`);
 //! [`pack`] is the resolved binary form a game loads. [`recording`] is the
 //! `.kiairec` file of a recorded run; [`scenario`] and [`expect`] read the
@@ -23,7 +23,7 @@
 //! |---|---|---|
 //! | 0 | `format` | the serde types ([`def`]), text positions, diagnostics, size limits |
 //! | 1 | `read`, `check` | text into definitions (fast reader, `ron`, migration); the rules definitions must keep (validation, lints) |
-//! | 2 | [`pack`], [`write`] | the binary pack (resolve, encode, decode, check); the format-preserving text writer |
+//! | 2 | [`pack`], [`write`](mod@write) | the binary pack (resolve, encode, decode, check); the format-preserving text writer |
 //! | 3 | `load`, [`value_path`] | [`Content`]: a file read and checked, text or pack; single values by path |
 //! | 4 | `build`, `save` | the runtime world, nav graph and export of content; atomic saves, backups and [`migrate::migrate_text`] |
 //! | 5 | `runs` | files of a run: [`events`], [`scenario`], [`expect`], [`recording`] |
@@ -67,10 +67,12 @@ pub mod write;
 pub use format::{def, limits};
 pub use runs::{events, expect, recording, scenario};
 
-/// Older content format versions and their migration to the newest: the
-/// version-1 types, [`migrate_v1`], [`peek_format`], and [`migrate_text`],
-/// which rewrites a file's text keeping its comments and layout.
 pub mod migrate {
+    //! Older content format versions and their migration to the newest:
+    //! the version-1 types, [`migrate_v1`], [`peek_format`], and
+    //! [`migrate_text`], which rewrites a file's text keeping its comments
+    //! and layout.
+
     pub use crate::read::migrate::*;
     pub use crate::save::{TextMigration, migrate_text};
 }

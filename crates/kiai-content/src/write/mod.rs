@@ -2,9 +2,9 @@
 //! rewritten.
 //!
 //! [`to_ron_preserving`] takes the text a file had and the content as it is
-//! now, compares the two value by value ([`Node`]s) and edits the text only
+//! now, compares the two value by value (`Node`s) and edits the text only
 //! where they differ, at the places the syntax tree of the text
-//! ([`crate::locate`]) gives:
+//! (`format/locate.rs`) gives:
 //!
 //! - a changed value is replaced in place (its line keeps its layout,
 //!   comments and neighbours);
