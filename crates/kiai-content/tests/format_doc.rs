@@ -8,10 +8,11 @@ use std::collections::BTreeSet;
 
 use kiai_content::Content;
 use kiai_content::def::{
-    BodyDef, ContentDef, ControlDef, FalloffDef, FilterDef, GuidanceDef, MovementDef, RouteDef,
-    ShapeDef, SightDef,
+    BodyDef, ContentDef, ControlDef, FalloffFormat, FilterDef, GuidanceDef, MovementDef, RouteDef,
+    ShapeFormat, SightDef,
 };
-use serde_reflection::{ContainerFormat, Tracer, TracerConfig, VariantFormat};
+use serde::de::{DeserializeSeed, Deserializer};
+use serde_reflection::{ContainerFormat, Samples, Tracer, TracerConfig, VariantFormat};
 
 const DOC: &str = include_str!("../../../docs/format.md");
 
@@ -29,6 +30,24 @@ fn documented(name: &str) -> Option<BTreeSet<String>> {
             .collect(),
     )
 }
+
+/// A seed that reads a runtime type through its serde mirror (the sense
+/// shapes are kiai-core's types, read with serde's remote derive), so the
+/// tracer sees every variant of the mirror.
+macro_rules! mirror_seed {
+    ($seed:ident, $mirror:ty, $value:ty) => {
+        #[derive(Clone, Copy)]
+        struct $seed;
+        impl<'de> DeserializeSeed<'de> for $seed {
+            type Value = $value;
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<$value, D::Error> {
+                <$mirror>::deserialize(d)
+            }
+        }
+    };
+}
+mirror_seed!(ShapeSeed, ShapeFormat, kiai_content::def::ShapeDef);
+mirror_seed!(FalloffSeed, FalloffFormat, kiai_content::def::FalloffDef);
 
 /// What the types say the section must list.
 fn expected(format: &ContainerFormat) -> BTreeSet<String> {
@@ -57,8 +76,9 @@ fn every_type_field_and_variant_is_documented_and_nothing_else() {
         .trace_simple_type::<ContentDef>()
         .unwrap_or_else(|e| panic!("{e}"));
     // Enums need one trace each so that every variant is seen.
+    let samples = Samples::new();
     tracer
-        .trace_simple_type::<ShapeDef>()
+        .trace_type_with_seed(&samples, ShapeSeed)
         .unwrap_or_else(|e| panic!("{e}"));
     tracer
         .trace_simple_type::<FilterDef>()
@@ -79,7 +99,7 @@ fn every_type_field_and_variant_is_documented_and_nothing_else() {
         .trace_simple_type::<ControlDef>()
         .unwrap_or_else(|e| panic!("{e}"));
     tracer
-        .trace_simple_type::<FalloffDef>()
+        .trace_type_with_seed(&samples, FalloffSeed)
         .unwrap_or_else(|e| panic!("{e}"));
     tracer
         .trace_simple_type::<RouteDef>()

@@ -4,7 +4,7 @@
 //! changes to one that takes assignments (`kiai fork --set`).
 
 use super::{ValuePath, unquote};
-use crate::def::ContentDef;
+use crate::format::def::ContentDef;
 use crate::write::{Field, Node, inline};
 
 /// The `PATH=VALUE` assignments that turn `old` into `new` when applied
@@ -236,11 +236,12 @@ fn keys(items: &[Node]) -> Option<Vec<String>> {
 mod tests {
     use super::super::{parse_assignment, set};
     use super::*;
-    use crate::def::{ArchetypeDef, ShapeDef};
+    use crate::format::def::{ArchetypeDef, ShapeDef};
 
     fn demo(name: &str) -> ContentDef {
         let path = format!("{}/../../content/demo/{name}", env!("CARGO_MANIFEST_DIR"));
-        crate::Content::load(path.as_ref()).unwrap().into_def()
+        let text = std::fs::read_to_string(&path).unwrap();
+        crate::read::parse::parse(&text, &path).unwrap()
     }
 
     /// `old` with `lines` applied by `set`, in order.
@@ -304,7 +305,7 @@ mod tests {
         new.walls[2].open = !new.walls[2].open;
         new.walls[2].door = true;
         let extra = new.agents[0].clone();
-        new.agents.push(crate::def::AgentDef {
+        new.agents.push(crate::format::def::AgentDef {
             name: "extra".into(),
             ..extra
         });

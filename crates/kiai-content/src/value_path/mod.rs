@@ -35,8 +35,8 @@ mod diff;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::def::ContentDef;
-use crate::diag::did_you_mean;
+use crate::format::def::ContentDef;
+use crate::format::diag::did_you_mean;
 use crate::write::{Field, Node, inline};
 
 pub use diff::diff;
@@ -223,7 +223,7 @@ pub fn set(def: &mut ContentDef, path: &ValuePath, value: &str) -> Result<(), Pa
         Some(Node::Raw(value.trim().to_owned())),
     );
     let text = inline(&edited);
-    let parsed = crate::load::parse_as::<ContentDef>(&text, "VALUE").map_err(|d| {
+    let parsed = crate::read::parse::parse_as::<ContentDef>(&text, "VALUE").map_err(|d| {
         let why = d.0.first().map_or_else(String::new, |d| d.message.clone());
         path.error(format!(
             "`{value}` is not a value of this kind ({why}); expected {}",
@@ -486,7 +486,7 @@ mod tests {
     )"#;
 
     fn def() -> ContentDef {
-        crate::parse(TEXT, "t").unwrap_or_else(|e| panic!("{e}"))
+        crate::read::parse::parse(TEXT, "t").unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn path(p: &str) -> ValuePath {
@@ -571,7 +571,7 @@ mod tests {
 
     #[test]
     fn a_named_item_after_unnamed_ones_is_found_where_it_is() {
-        let mut d = crate::parse(
+        let mut d = crate::read::parse::parse(
             r#"(format: 2, walls: [
                 (from: (0.0, 0.0), to: (1.0, 0.0), height: 2.0),
                 (name: Some("door"), from: (0.0, 5.0), to: (1.0, 5.0), height: 2.0),

@@ -12,11 +12,20 @@ use std::sync::OnceLock;
 
 use serde::de::DeserializeOwned;
 
-use super::node::{Field, Node};
-use crate::def::{
-    AvoidanceDef, FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef, WallDef,
+use serde::{Deserialize, Serialize};
+
+use super::node::{Field, Node, NodeError};
+use crate::format::def::{
+    AvoidanceDef, FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef, ShapeFormat,
+    WallDef,
 };
-use crate::locate::{Key, SynKind, syntax};
+use crate::format::locate::{Key, SynKind, syntax};
+
+/// A sense shape on its own, read and written as content writes it (the
+/// runtime type has no serde traits of its own).
+#[derive(Serialize, Deserialize)]
+#[serde(transparent)]
+struct Shape(#[serde(with = "ShapeFormat")] ShapeDef);
 
 /// The fields of one type (or variant) that hold their default in `fields`.
 struct Defaults {
@@ -35,7 +44,7 @@ fn table() -> &'static [Defaults] {
             smallest::<LearningDef>("(rate: 1.0)"),
             smallest::<SenseDef>("(name: \"\", shape: Sphere(radius: 1.0))"),
             smallest::<FogDef>("(tile_size: 1.0)"),
-            smallest::<ShapeDef>("Hearing(threshold: 1.0)"),
+            smallest::<Shape>("Hearing(threshold: 1.0)"),
             smallest::<MovementDef>(
                 "Walker(min_speed: 0.0, max_speed: 0.0, direction_change_factor: 0)",
             ),
@@ -53,7 +62,7 @@ fn table() -> &'static [Defaults] {
 /// The defaults of `T` from its smallest text: the fields the text does
 /// not give.
 fn smallest<T: DeserializeOwned + serde::Serialize>(text: &str) -> Option<Defaults> {
-    let value: T = crate::load::parse_as(text, "defaults").ok()?;
+    let value: T = crate::read::parse::parse_as(text, "defaults").ok()?;
     let Node::Struct { ty, name, fields } = Node::of_all(&value).ok()? else {
         return None;
     };
@@ -79,9 +88,18 @@ fn smallest<T: DeserializeOwned + serde::Serialize>(text: &str) -> Option<Defaul
     })
 }
 
+impl Node {
+    /// The tree of `value`, without the fields that hold their default.
+    pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Result<Node, NodeError> {
+        let mut node = Node::of_all(value)?;
+        leave_out(&mut node);
+        Ok(node)
+    }
+}
+
 /// Marks every field of `node` (at any depth) that holds its type's
 /// default as left out.
-pub(crate) fn leave_out(node: &mut Node) {
+fn leave_out(node: &mut Node) {
     match node {
         Node::Struct { ty, name, fields } => {
             let defaults = table().iter().find(|d| d.ty == *ty && d.variant == *name);

@@ -2,9 +2,9 @@
 //! rewritten.
 //!
 //! [`to_ron_preserving`] takes the text a file had and the content as it is
-//! now, compares the two value by value ([`Node`]s) and edits the text only
+//! now, compares the two value by value (`Node`s) and edits the text only
 //! where they differ, at the places the syntax tree of the text
-//! ([`crate::locate`]) gives:
+//! (`format/locate.rs`) gives:
 //!
 //! - a changed value is replaced in place (its line keeps its layout,
 //!   comments and neighbours);
@@ -32,9 +32,9 @@ mod splice;
 
 use std::fmt;
 
-use crate::def::ContentDef;
-use crate::locate::{Group, Key, Syn, SynKind, syntax};
-use crate::migrate::{peek_format, v1};
+use crate::format::def::ContentDef;
+use crate::format::locate::{Group, Key, Syn, SynKind, syntax};
+use crate::read::migrate::{peek_format, v1};
 pub(crate) use node::{Field, Node};
 pub(crate) use render::inline;
 use splice::{NewEntry, Role, Splice, Unsafe};
@@ -104,8 +104,9 @@ pub fn to_ron(def: &ContentDef) -> Result<String, ron::Error> {
 /// values in place) or may not parse at all (then the file is written anew).
 /// The result always reads back to exactly `def`.
 pub fn to_ron_preserving(original: &str, def: &ContentDef) -> Result<Written, WriteError> {
-    let current = peek_format(original) == Some(u64::from(crate::FORMAT_VERSION));
-    if current && crate::load::parse_as::<ContentDef>(original, "").is_ok_and(|d| d == *def) {
+    let current = peek_format(original) == Some(u64::from(crate::format::def::FORMAT_VERSION));
+    if current && crate::read::parse::parse_as::<ContentDef>(original, "").is_ok_and(|d| d == *def)
+    {
         return Ok(Written {
             text: original.to_owned(),
             layout: Layout::Kept,
@@ -184,15 +185,15 @@ fn fresh(
 /// The values of `text` as its own format version wrote them, if it parses.
 fn base(text: &str) -> Option<Node> {
     match peek_format(text) {
-        Some(1) => Node::of(&crate::load::parse_as::<v1::ContentDefV1>(text, "").ok()?).ok(),
-        _ => Node::of(&crate::load::parse_as::<ContentDef>(text, "").ok()?).ok(),
+        Some(1) => Node::of(&crate::read::parse::parse_as::<v1::ContentDefV1>(text, "").ok()?).ok(),
+        _ => Node::of(&crate::read::parse::parse_as::<ContentDef>(text, "").ok()?).ok(),
     }
 }
 
 /// Whether `text` parses to exactly `def` (whose tree is `node`: content
 /// holding NaN is compared by text, since NaN equals nothing).
 fn reads_back(text: &str, def: &ContentDef, node: &Node) -> bool {
-    crate::parse(text, "")
+    crate::read::parse::parse(text, "")
         .is_ok_and(|back| back == *def || Node::of(&back).is_ok_and(|n| &n == node))
 }
 
@@ -478,4 +479,30 @@ fn identity(item: &Node) -> String {
         }
     }
     render::inline(item)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::format::def::ContentDef;
+    use crate::read::fast::tests::{agrees, by_ron, corpus};
+
+    /// What `kiai` itself writes takes the fast reader's path (and reads
+    /// the same as with `ron`) unless a string needs an escape or a float
+    /// is not finite.
+    #[test]
+    fn saved_content_takes_the_fast_path() -> Result<(), ron::Error> {
+        let mut saved = 0;
+        for text in corpus() {
+            if let Some(def) = by_ron::<ContentDef>(&text) {
+                let pretty = super::to_ron(&def)?;
+                let plain =
+                    !pretty.contains('\\') && !pretty.contains("inf") && !pretty.contains("NaN");
+                let fast = agrees::<ContentDef>(&pretty);
+                assert!(fast || !plain, "saved text not read fast:\n{pretty}");
+                saved += usize::from(fast);
+            }
+        }
+        assert!(saved >= 5, "only {saved} saved files took the fast path");
+        Ok(())
+    }
 }

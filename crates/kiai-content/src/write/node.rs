@@ -1,7 +1,7 @@
 //! Content as a tree of values, through serde: what the writer compares
 //! and renders.
 //!
-//! [`Node::of`] serialises any `Serialize` value (a [`ContentDef`], a
+//! [`Node::of_all`] serialises any `Serialize` value (a [`ContentDef`], a
 //! format-1 file's definitions) into a [`Node`]. Scalars keep the exact RON
 //! text `ron` would write (floats round-trip), so two nodes are equal
 //! exactly when the values they were made from are, NaN included. Fields
@@ -59,14 +59,8 @@ pub(crate) struct Field {
 }
 
 impl Node {
-    /// The tree of `value`, without the fields that hold their default.
-    pub(crate) fn of<T: Serialize + ?Sized>(value: &T) -> Result<Node, NodeError> {
-        let mut node = value.serialize(NodeSerializer)?;
-        super::defaults::leave_out(&mut node);
-        Ok(node)
-    }
-
-    /// The tree of `value` with every field serde writes.
+    /// The tree of `value` with every field serde writes (`Node::of`, in
+    /// `defaults.rs`, also leaves out the fields that hold their default).
     pub(crate) fn of_all<T: Serialize + ?Sized>(value: &T) -> Result<Node, NodeError> {
         value.serialize(NodeSerializer)
     }
@@ -313,49 +307,30 @@ impl SeqBuilder {
     }
 }
 
-impl ser::SerializeSeq for SeqBuilder {
-    type Ok = Node;
-    type Error = NodeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NodeError> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Node, NodeError> {
-        Ok(self.done())
-    }
+/// serde's four sequence-like traits, all building a [`SeqBuilder`]: the
+/// sequence and tuple ones name the method `serialize_element`, the tuple
+/// struct and tuple variant ones `serialize_field`.
+macro_rules! seq_builder {
+    ($($tr:ident::$method:ident),*) => {$(
+        impl ser::$tr for SeqBuilder {
+            type Ok = Node;
+            type Error = NodeError;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NodeError> {
+                self.push(value)
+            }
+            fn end(self) -> Result<Node, NodeError> {
+                Ok(self.done())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for SeqBuilder {
-    type Ok = Node;
-    type Error = NodeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NodeError> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Node, NodeError> {
-        Ok(self.done())
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqBuilder {
-    type Ok = Node;
-    type Error = NodeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NodeError> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Node, NodeError> {
-        Ok(self.done())
-    }
-}
-
-impl ser::SerializeTupleVariant for SeqBuilder {
-    type Ok = Node;
-    type Error = NodeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), NodeError> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Node, NodeError> {
-        Ok(self.done())
-    }
-}
+seq_builder!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 struct MapBuilder {
     entries: Vec<(Node, Node)>,
@@ -414,43 +389,32 @@ impl StructBuilder {
     }
 }
 
-impl ser::SerializeStruct for StructBuilder {
-    type Ok = Node;
-    type Error = NodeError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), NodeError> {
-        self.field(key, value)
-    }
-    fn skip_field(&mut self, key: &'static str) -> Result<(), NodeError> {
-        self.skip(key);
-        Ok(())
-    }
-    fn end(self) -> Result<Node, NodeError> {
-        Ok(self.done())
-    }
+/// serde's struct and struct variant traits, both building a
+/// [`StructBuilder`].
+macro_rules! struct_builder {
+    ($($tr:ident),*) => {$(
+        impl ser::$tr for StructBuilder {
+            type Ok = Node;
+            type Error = NodeError;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), NodeError> {
+                self.field(key, value)
+            }
+            fn skip_field(&mut self, key: &'static str) -> Result<(), NodeError> {
+                self.skip(key);
+                Ok(())
+            }
+            fn end(self) -> Result<Node, NodeError> {
+                Ok(self.done())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for StructBuilder {
-    type Ok = Node;
-    type Error = NodeError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), NodeError> {
-        self.field(key, value)
-    }
-    fn skip_field(&mut self, key: &'static str) -> Result<(), NodeError> {
-        self.skip(key);
-        Ok(())
-    }
-    fn end(self) -> Result<Node, NodeError> {
-        Ok(self.done())
-    }
-}
+struct_builder!(SerializeStruct, SerializeStructVariant);
 
 #[cfg(test)]
 mod tests {

@@ -161,8 +161,8 @@ pub(crate) fn readable(node: &Node, indent: usize, col: usize, force: Force) -> 
 
 #[cfg(test)]
 mod tests {
+    use super::super::node::Field;
     use super::*;
-    use crate::write::node::Field;
 
     fn atom(s: &str) -> Node {
         Node::Atom(s.to_owned())

@@ -11,7 +11,7 @@
 
 use super::node::Node;
 use super::render::{self, Force, INDENT, WIDTH};
-use crate::locate::{Entry, Group};
+use crate::format::locate::{Entry, Group};
 
 /// Replace bytes `start..end` of the text by `with` (`start == end`: an
 /// insertion).

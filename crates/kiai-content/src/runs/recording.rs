@@ -28,8 +28,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::def::ContentDef;
-use crate::events::EventDef;
+use super::events::EventDef;
+use crate::format::def::ContentDef;
 use crate::load::ScriptRef;
 
 /// The newest recording format.
@@ -150,7 +150,7 @@ impl Recording {
                 Some(ScriptRef {
                     index,
                     archetype: name.to_owned(),
-                    path: crate::script_path(dir, script),
+                    path: crate::format::script_path::script_path(dir, script),
                     bundled,
                 })
             })
@@ -204,7 +204,7 @@ impl Recording {
             message,
         };
         let text = self.to_text().map_err(error)?;
-        crate::write_atomic(path, text.as_bytes(), false)
+        crate::save::write_atomic(path, text.as_bytes(), false)
             .map_err(|e| error(format!("cannot write: {e}")))
     }
 }
@@ -215,7 +215,7 @@ mod tests {
     use super::*;
 
     fn def() -> ContentDef {
-        crate::parse(
+        crate::read::parse::parse(
             r#"(format: 2, factions: [(name: "red")],
                 archetypes: {"guard": (script: "g.lua")},
                 agents: [(name: "g1", archetype: "guard", faction: "red", pos: (0.0, 0.0, 0.0))])"#,
@@ -250,7 +250,7 @@ mod tests {
     fn format_one_is_read_and_other_files_are_refused_with_a_hint() {
         let text = format!(
             "(format: 1, content: {}, seed: 3, hashes: [7])",
-            crate::to_ron(&def()).unwrap()
+            crate::write::to_ron(&def()).unwrap()
         );
         let r = Recording::from_text(&text, Path::new("old.kiairec")).unwrap();
         assert_eq!((r.format, r.seed, r.events.len()), (1, 3, 0));

@@ -26,12 +26,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::def::ContentDef;
-use crate::diag::{Diagnostic, Diagnostics, hint};
-use crate::events::{ActionDef, EventDef, Schedule};
-use crate::expect::{Condition, Expectation, Window, parse_expectation};
-use crate::load::{Content, parse_as};
-use crate::locate::{Pos, SpanIndex};
+use super::events::{ActionDef, EventDef, Schedule};
+use super::expect::{Condition, Expectation, Window, parse_expectation};
+use crate::format::def::ContentDef;
+use crate::format::diag::{Diagnostic, Diagnostics, hint};
+use crate::format::locate::{Pos, SpanIndex};
+use crate::load::Content;
+use crate::read::parse::parse_as;
 
 /// The file name ending of scenario files.
 pub const SCENARIO_SUFFIX: &str = ".scenario.ron";
@@ -302,7 +303,7 @@ impl Names {
                     .map(|s| {
                         (
                             s.name.clone(),
-                            matches!(s.shape, crate::def::ShapeDef::Hearing { .. }),
+                            matches!(s.shape, crate::format::def::ShapeDef::Hearing { .. }),
                         )
                     })
                     .collect()

@@ -7,9 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::def::{ContentDef, FilterDef};
-use crate::diag::Diagnostic;
-use crate::locate::SpanIndex;
+use crate::format::def::{ContentDef, FilterDef};
+use crate::format::diag::Diagnostic;
+use crate::format::locate::SpanIndex;
 
 /// Every warning for `def`, unordered.
 pub(crate) fn warnings(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnostic> {
@@ -57,59 +57,9 @@ fn graph(def: &ContentDef, warn: &mut impl FnMut(&str, String)) {
     if n < 2 {
         return;
     }
-    // Waypoint id -> index (the first with that id).
-    let index = crate::ids::WaypointIndex::new(&def.waypoints);
-    let find = |id: u32| index.get(id);
-    // Directed edges in CSR form.
-    let mut edges: Vec<(usize, usize)> = Vec::with_capacity(def.links.len() * 2);
-    for l in &def.links {
-        if let (Some(a), Some(b)) = (find(l.from), find(l.to))
-            && a != b
-        {
-            edges.push((a, b));
-            if l.two_way {
-                edges.push((b, a));
-            }
-        }
-    }
-    let mut start = vec![0usize; n + 1];
-    for &(a, _) in &edges {
-        start[a + 1] += 1;
-    }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut adj = vec![0usize; edges.len()];
-    let mut degree = vec![0u32; n];
-    for &(a, b) in &edges {
-        adj[fill[a]] = b;
-        fill[a] += 1;
-        degree[a] = degree[a].saturating_add(1);
-        degree[b] = degree[b].saturating_add(1);
-    }
-    let out_of = |v: usize| &adj[start[v]..start[v + 1]];
-
-    // Weakly connected pieces (union-find).
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut v: usize) -> usize {
-        while parent[v] != v {
-            parent[v] = parent[parent[v]];
-            v = parent[v];
-        }
-        v
-    }
-    for &(a, b) in &edges {
-        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-        if ra != rb {
-            parent[ra.max(rb)] = ra.min(rb);
-        }
-    }
-    let piece: Vec<usize> = (0..n).map(|v| root(&mut parent, v)).collect();
-    let mut piece_size = vec![0usize; n];
-    for &p in &piece {
-        piece_size[p] += 1;
-    }
+    let edges = edges(def);
+    let (start, adj, degree) = adjacency(n, &edges);
+    let (piece, piece_size) = pieces(n, &edges);
     // The main piece: the largest, the earliest on ties.
     let main = (0..n)
         .filter(|&p| piece[p] == p)
@@ -135,7 +85,122 @@ fn graph(def: &ContentDef, warn: &mut impl FnMut(&str, String)) {
         }
     }
 
-    // Strongly connected components (iterative Tarjan).
+    let (component, components) = strong_components(n, |v| &adj[start[v]..start[v + 1]]);
+    let mut size = vec![0usize; components];
+    let mut first = vec![usize::MAX; components];
+    for v in 0..n {
+        size[component[v]] += 1;
+        if first[component[v]] == usize::MAX {
+            first[component[v]] = v;
+        }
+    }
+    let (mut enters, mut leaves) = (vec![false; components], vec![false; components]);
+    for &(a, b) in &edges {
+        let (ca, cb) = (component[a], component[b]);
+        if ca != cb {
+            leaves[ca] = true;
+            enters[cb] = true;
+        }
+    }
+    for c in 0..components {
+        let v = first[c];
+        let w = &def.waypoints[v];
+        if degree[v] == 0 || size[c] == piece_size[piece[v]] {
+            continue; // isolated, or the whole piece is one component
+        }
+        let path = format!("waypoints[{v}]");
+        if !enters[c] {
+            warn(
+                &path,
+                format!(
+                    "{} cannot be reached: links leave but none lead in from the rest of the graph",
+                    group(w.id, size[c])
+                ),
+            );
+        } else if !leaves[c] {
+            warn(
+                &path,
+                format!(
+                    "{} is a dead end: links lead in but none lead back out to the rest of the graph",
+                    group(w.id, size[c])
+                ),
+            );
+        }
+    }
+}
+
+/// The directed edges between waypoint indices (the first waypoint with an
+/// id stands for it), both ways for a two-way link; self-links and links
+/// to unknown ids are left out.
+fn edges(def: &ContentDef) -> Vec<(usize, usize)> {
+    let index = crate::format::ids::WaypointIndex::new(&def.waypoints);
+    let find = |id: u32| index.get(id);
+    let mut edges: Vec<(usize, usize)> = Vec::with_capacity(def.links.len() * 2);
+    for l in &def.links {
+        if let (Some(a), Some(b)) = (find(l.from), find(l.to))
+            && a != b
+        {
+            edges.push((a, b));
+            if l.two_way {
+                edges.push((b, a));
+            }
+        }
+    }
+    edges
+}
+
+/// The edges out of each of `n` waypoints in CSR form (those of `v` are
+/// `adj[start[v]..start[v + 1]]`), and each waypoint's degree (in plus
+/// out).
+fn adjacency(n: usize, edges: &[(usize, usize)]) -> (Vec<usize>, Vec<usize>, Vec<u32>) {
+    let mut start = vec![0usize; n + 1];
+    for &(a, _) in edges {
+        start[a + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut adj = vec![0usize; edges.len()];
+    let mut degree = vec![0u32; n];
+    for &(a, b) in edges {
+        adj[fill[a]] = b;
+        fill[a] += 1;
+        degree[a] = degree[a].saturating_add(1);
+        degree[b] = degree[b].saturating_add(1);
+    }
+    (start, adj, degree)
+}
+
+/// The weakly connected pieces (union-find): each waypoint's piece, named
+/// by its smallest waypoint index, and the size of each piece by that name.
+fn pieces(n: usize, edges: &[(usize, usize)]) -> (Vec<usize>, Vec<usize>) {
+    fn root(parent: &mut [usize], mut v: usize) -> usize {
+        while parent[v] != v {
+            parent[v] = parent[parent[v]];
+            v = parent[v];
+        }
+        v
+    }
+    let mut parent: Vec<usize> = (0..n).collect();
+    for &(a, b) in edges {
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        if ra != rb {
+            parent[ra.max(rb)] = ra.min(rb);
+        }
+    }
+    let piece: Vec<usize> = (0..n).map(|v| root(&mut parent, v)).collect();
+    let mut piece_size = vec![0usize; n];
+    for &p in &piece {
+        piece_size[p] += 1;
+    }
+    (piece, piece_size)
+}
+
+/// The strongly connected components of the `n` waypoints whose edges
+/// `out_of` gives (iterative Tarjan): each waypoint's component, and the
+/// number of components.
+fn strong_components<'a>(n: usize, out_of: impl Fn(usize) -> &'a [usize]) -> (Vec<usize>, usize) {
     const NONE: usize = usize::MAX;
     let mut order = vec![NONE; n];
     let mut low = vec![0usize; n];
@@ -188,47 +253,7 @@ fn graph(def: &ContentDef, warn: &mut impl FnMut(&str, String)) {
             }
         }
     }
-    let mut size = vec![0usize; components];
-    let mut first = vec![NONE; components];
-    for v in 0..n {
-        size[component[v]] += 1;
-        if first[component[v]] == NONE {
-            first[component[v]] = v;
-        }
-    }
-    let (mut enters, mut leaves) = (vec![false; components], vec![false; components]);
-    for &(a, b) in &edges {
-        let (ca, cb) = (component[a], component[b]);
-        if ca != cb {
-            leaves[ca] = true;
-            enters[cb] = true;
-        }
-    }
-    for c in 0..components {
-        let v = first[c];
-        let w = &def.waypoints[v];
-        if degree[v] == 0 || size[c] == piece_size[piece[v]] {
-            continue; // isolated, or the whole piece is one component
-        }
-        let path = format!("waypoints[{v}]");
-        if !enters[c] {
-            warn(
-                &path,
-                format!(
-                    "{} cannot be reached: links leave but none lead in from the rest of the graph",
-                    group(w.id, size[c])
-                ),
-            );
-        } else if !leaves[c] {
-            warn(
-                &path,
-                format!(
-                    "{} is a dead end: links lead in but none lead back out to the rest of the graph",
-                    group(w.id, size[c])
-                ),
-            );
-        }
-    }
+    (component, components)
 }
 
 /// Senses whose filter can never match any other agent of the scene.

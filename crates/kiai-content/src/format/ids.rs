@@ -1,6 +1,6 @@
 //! Waypoint id lookups shared by validation and lints.
 
-use crate::def::WaypointDef;
+use super::def::WaypointDef;
 
 /// Waypoint id -> index of the first waypoint with that id.
 ///
@@ -76,7 +76,7 @@ impl WaypointIndex {
 #[cfg(test)]
 mod tests {
     use super::WaypointIndex;
-    use crate::def::WaypointDef;
+    use crate::format::def::WaypointDef;
 
     fn waypoints(ids: &[u32]) -> Vec<WaypointDef> {
         ids.iter()

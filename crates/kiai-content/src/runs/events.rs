@@ -36,10 +36,11 @@ use kiai_core::perception::hearing::{NO_SOURCE, Sound};
 use kiai_core::{AgentSpawn, ArchetypeId, FactionId, World};
 use serde::{Deserialize, Serialize};
 
-use crate::def::{ContentDef, Vec3Def};
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::load::{Content, parse_as};
-use crate::locate::{Pos, SpanIndex};
+use crate::format::def::{ContentDef, Vec3Def};
+use crate::format::diag::{Diagnostic, Diagnostics};
+use crate::format::locate::{Pos, SpanIndex};
+use crate::load::Content;
+use crate::read::parse::parse_as;
 
 /// An events file as written.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
@@ -309,7 +310,7 @@ struct Checker<'a> {
     archetypes: Vec<String>,
     factions: Vec<String>,
     walls: Vec<Option<String>>,
-    nav: Option<crate::nav::NavMap>,
+    nav: Option<crate::build::nav::NavMap>,
     /// The agents alive at the event being checked.
     agents: BTreeSet<String>,
     /// The tick of the event being checked.
@@ -330,7 +331,7 @@ impl<'a> Checker<'a> {
             archetypes: def.archetypes.iter().map(|(n, _)| n.to_owned()).collect(),
             factions: def.factions.iter().map(|f| f.name.clone()).collect(),
             walls: def.walls.iter().map(|w| w.name.clone()).collect(),
-            nav: crate::nav::build_nav(def)
+            nav: crate::build::nav::build_nav(def)
                 .ok()
                 .filter(|_| !def.waypoints.is_empty()),
             agents: def.agents.iter().map(|a| a.name.clone()).collect(),
@@ -434,7 +435,7 @@ impl<'a> Checker<'a> {
     ) -> Option<usize> {
         let found = names.iter().position(|n| n == name);
         if found.is_none() {
-            let hint = crate::diag::hint(name, names.iter().map(String::as_str));
+            let hint = crate::format::diag::hint(name, names.iter().map(String::as_str));
             self.problem(i, field, format!("unknown {what} `{name}`{hint}"));
         }
         found
@@ -445,7 +446,7 @@ impl<'a> Checker<'a> {
     fn live_agent(&mut self, i: usize, field: &str, name: &str) -> bool {
         let live = self.agents.contains(name);
         if !live {
-            let hint = crate::diag::hint(name, self.agents.iter().map(String::as_str));
+            let hint = crate::format::diag::hint(name, self.agents.iter().map(String::as_str));
             let tick = self.tick;
             self.problem(
                 i,

@@ -14,18 +14,18 @@
 //! vehicles as infantry. Version 2 names them (`costs: {"infantry": 1.0,
 //! "vehicle": 2.5}`); lists left out cost 1.0. Everything else is unchanged.
 //!
-//! [`migrate_text`] rewrites a version-1 text in place of only the changed
-//! values, so comments and layout survive `kiai migrate`.
+//! [`migrate_text`](crate::migrate::migrate_text) (a layer up: it loads and
+//! writes) rewrites a version-1 text in place of only the changed values, so
+//! comments and layout survive `kiai migrate`.
 
 use serde::{Deserialize, Serialize};
 
-use crate::def::{
-    AgentDef, ArchetypeDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef, OrderedMap,
-    ProfileDef, WaypointDef,
+use crate::format::def::{
+    AgentDef, ArchetypeDef, BoundsDef, ContentDef, DEFAULT_COST_LIST, FactionDef, FogDef, LinkDef,
+    OrderedMap, ProfileDef, WaypointDef,
 };
-use crate::diag::{Diagnostic, Diagnostics};
-use crate::locate::{Pos, SpanIndex};
-use crate::nav::DEFAULT_COST_LIST;
+use crate::format::diag::Diagnostic;
+use crate::format::locate::SpanIndex;
 
 /// The frozen types of format version 1 (only the parts that differ from the
 /// newest version; the rest is shared).
@@ -146,7 +146,7 @@ pub struct Migrated {
 pub fn migrate_v1(old: v1::ContentDefV1) -> Migrated {
     let mut changes = vec![Change {
         path: "format".to_owned(),
-        message: format!("format 1 -> {}", crate::FORMAT_VERSION),
+        message: format!("format 1 -> {}", crate::format::def::FORMAT_VERSION),
     }];
     let mut errors = Vec::new();
     let names: Vec<String> = if old.cost_lists.is_empty() {
@@ -200,7 +200,7 @@ pub fn migrate_v1(old: v1::ContentDefV1) -> Migrated {
         .collect();
     Migrated {
         def: ContentDef {
-            format: crate::FORMAT_VERSION,
+            format: crate::format::def::FORMAT_VERSION,
             name: old.name,
             seed: old.seed,
             tick_seconds: old.tick_seconds,
@@ -324,60 +324,6 @@ pub fn peek_format(text: &str) -> Option<u64> {
     None
 }
 
-/// A text rewritten to the newest format.
-#[derive(Clone, Debug)]
-pub struct TextMigration {
-    /// The version the text had.
-    pub from: u32,
-    /// The rewritten text (equal to the input when `from` is the newest).
-    pub text: String,
-    /// The definitions the rewritten text parses to.
-    pub def: ContentDef,
-    /// What changed.
-    pub changes: Vec<Change>,
-    /// Whether comments and layout were kept (only the changed values were
-    /// rewritten); otherwise the whole file was written anew.
-    pub kept_layout: bool,
-}
-
-/// Migrates content text to the newest format, keeping comments and layout:
-/// the format-preserving writer ([`crate::to_ron_preserving`]) rewrites
-/// only the values that changed (`format`, positional `costs`), writes no
-/// defaults the file did not have, and checks that the result parses to
-/// exactly the migrated definitions (if the edits cannot be placed it
-/// rewrites the changed items, sections, or at last the whole file).
-/// Fails with the diagnostics of an unreadable or invalid file.
-pub fn migrate_text(text: &str, file: &str) -> Result<TextMigration, Diagnostics> {
-    let mut content = crate::Content::from_str(text, file)?;
-    let from = content.migrated_from.unwrap_or(crate::FORMAT_VERSION);
-    let migrated = content.migrated_from.is_some();
-    let changes = std::mem::take(&mut content.changes);
-    let def = content.into_def();
-    if !migrated {
-        return Ok(TextMigration {
-            from,
-            text: text.to_owned(),
-            def,
-            changes: Vec::new(),
-            kept_layout: true,
-        });
-    }
-    let written = crate::write::to_ron_preserving(text, &def).map_err(|e| {
-        Diagnostics(vec![Diagnostic::error(
-            file,
-            Pos { line: 1, column: 1 },
-            format!("cannot write the migrated content: {e}"),
-        )])
-    })?;
-    Ok(TextMigration {
-        from,
-        text: written.text,
-        def,
-        changes,
-        kept_layout: written.layout == crate::write::Layout::Kept,
-    })
-}
-
 /// Turns migration errors into diagnostics at their places in `spans`' text.
 pub(crate) fn diagnostics(
     errors: &[MigrationError],
@@ -406,24 +352,5 @@ mod tests {
         assert_eq!(peek_format("(format: x)"), None);
         assert_eq!(peek_format(""), None);
         assert_eq!(peek_format("\"(format: 1"), None);
-    }
-
-    #[test]
-    fn positional_costs_become_named() -> Result<(), Diagnostics> {
-        let text = "(\n    format: 1, // old\n    cost_lists: [\"a\", \"b\"],\n    waypoints: [(id: 0, pos: (0.0, 0.0, 0.0)), (id: 1, pos: (1.0, 0.0, 0.0))],\n    links: [(from: 0, to: 1, costs: [1.0, 2.5]), (from: 1, to: 0)],\n)";
-        let m = migrate_text(text, "t.ron")?;
-        assert_eq!(m.from, 1);
-        assert!(m.kept_layout);
-        assert!(m.text.contains("format: 2, // old"), "{}", m.text);
-        assert!(
-            m.text.contains("costs: {\"a\": 1.0, \"b\": 2.5}"),
-            "{}",
-            m.text
-        );
-        assert_eq!(m.changes.len(), 2);
-        let again = migrate_text(&m.text, "t.ron")?;
-        assert!(again.changes.is_empty());
-        assert_eq!(again.text, m.text);
-        Ok(())
     }
 }

@@ -417,99 +417,116 @@ impl Parser<'_> {
         };
         self.at += 1;
         match word.as_str() {
-            "sees" => {
-                self.punct("(")?;
-                let agent = self.name("the observer's name")?;
-                self.punct(",")?;
-                let target = self.name("the name of the agent it sees")?;
-                let sense = if self.eat_punct(",") {
-                    Some(self.name("a sense's name")?)
-                } else {
-                    None
-                };
-                self.punct(")")?;
-                Ok(Condition::Sees {
-                    agent,
-                    target,
-                    sense,
-                })
-            }
-            "state" => {
-                self.punct("(")?;
-                let agent = self.name("an agent's name")?;
-                self.punct(")")?;
-                let equal = self.equality()?;
-                let state = self.name("a state (random_walk, chase, evade or a script's)")?;
-                Ok(Condition::State {
-                    agent,
-                    equal,
-                    state,
-                })
-            }
-            "reaches" => {
-                self.punct("(")?;
-                let agent = self.name("an agent's name")?;
-                self.punct(",")?;
-                self.expect_word("waypoint", "before the waypoint's id")?;
-                let id = self.integer("a waypoint id")?;
-                self.punct(")")?;
-                let waypoint =
-                    u32::try_from(id).or_else(|_| self.error("waypoint ids fit in 32 bits"))?;
-                Ok(Condition::Reaches { agent, waypoint })
-            }
-            "count" => {
-                self.punct("(")?;
-                self.expect_word("state", "(count(state == NAME))")?;
-                let equal = self.equality()?;
-                let state = self.name("a state's name")?;
-                self.punct(")")?;
-                let cmp = self.cmp()?;
-                let value = self.number("a number of agents")?;
-                Ok(Condition::Count {
-                    state,
-                    equal,
-                    cmp,
-                    value,
-                })
-            }
-            "distance" => {
-                self.punct("(")?;
-                let a = self.name("an agent's name")?;
-                self.punct(",")?;
-                let b = self.name("an agent's name")?;
-                self.punct(")")?;
-                let cmp = self.cmp()?;
-                let value = self.number("a distance in world units")?;
-                Ok(Condition::Distance { a, b, cmp, value })
-            }
+            "sees" => self.condition_sees(),
+            "state" => self.condition_state(),
+            "reaches" => self.condition_reaches(),
+            "count" => self.condition_count(),
+            "distance" => self.condition_distance(),
             "no" => {
                 self.expect_word("script", "(no script errors)")?;
                 self.expect_word("errors", "(no script errors)")?;
                 Ok(Condition::ScriptError)
             }
-            "hash" => {
-                self.punct("==")?;
-                let at = self.at;
-                let hex = self.name("a state hash of 16 hex digits")?;
-                match u64::from_str_radix(&hex, 16) {
-                    Ok(h) if hex.len() == 16 => Ok(Condition::Hash(h)),
-                    _ => {
-                        self.at = at;
-                        self.error(format!(
-                            "`{hex}` is not a state hash: 16 hex digits, as `kiai run` prints"
-                        ))
-                    }
-                }
-            }
+            "hash" => self.condition_hash(),
             other => {
                 self.at = start;
-                let hint = crate::diag::hint(
+                let hint = crate::format::diag::hint(
                     other,
                     [
                         "sees", "state", "reaches", "count", "distance", "no", "hash",
                     ],
                 );
                 self.error(format!("unknown condition `{other}`{hint}"))
+            }
+        }
+    }
+
+    /// `sees(AGENT, TARGET[, SENSE])`, after the word.
+    fn condition_sees(&mut self) -> Result<Condition, ExpectError> {
+        self.punct("(")?;
+        let agent = self.name("the observer's name")?;
+        self.punct(",")?;
+        let target = self.name("the name of the agent it sees")?;
+        let sense = if self.eat_punct(",") {
+            Some(self.name("a sense's name")?)
+        } else {
+            None
+        };
+        self.punct(")")?;
+        Ok(Condition::Sees {
+            agent,
+            target,
+            sense,
+        })
+    }
+
+    /// `state(AGENT) ==|!= STATE`, after the word.
+    fn condition_state(&mut self) -> Result<Condition, ExpectError> {
+        self.punct("(")?;
+        let agent = self.name("an agent's name")?;
+        self.punct(")")?;
+        let equal = self.equality()?;
+        let state = self.name("a state (random_walk, chase, evade or a script's)")?;
+        Ok(Condition::State {
+            agent,
+            equal,
+            state,
+        })
+    }
+
+    /// `reaches(AGENT, waypoint ID)`, after the word.
+    fn condition_reaches(&mut self) -> Result<Condition, ExpectError> {
+        self.punct("(")?;
+        let agent = self.name("an agent's name")?;
+        self.punct(",")?;
+        self.expect_word("waypoint", "before the waypoint's id")?;
+        let id = self.integer("a waypoint id")?;
+        self.punct(")")?;
+        let waypoint = u32::try_from(id).or_else(|_| self.error("waypoint ids fit in 32 bits"))?;
+        Ok(Condition::Reaches { agent, waypoint })
+    }
+
+    /// `count(state ==|!= STATE) CMP N`, after the word.
+    fn condition_count(&mut self) -> Result<Condition, ExpectError> {
+        self.punct("(")?;
+        self.expect_word("state", "(count(state == NAME))")?;
+        let equal = self.equality()?;
+        let state = self.name("a state's name")?;
+        self.punct(")")?;
+        let cmp = self.cmp()?;
+        let value = self.number("a number of agents")?;
+        Ok(Condition::Count {
+            state,
+            equal,
+            cmp,
+            value,
+        })
+    }
+
+    /// `distance(A, B) CMP D`, after the word.
+    fn condition_distance(&mut self) -> Result<Condition, ExpectError> {
+        self.punct("(")?;
+        let a = self.name("an agent's name")?;
+        self.punct(",")?;
+        let b = self.name("an agent's name")?;
+        self.punct(")")?;
+        let cmp = self.cmp()?;
+        let value = self.number("a distance in world units")?;
+        Ok(Condition::Distance { a, b, cmp, value })
+    }
+
+    /// `hash == HEX` (16 hex digits), after the word.
+    fn condition_hash(&mut self) -> Result<Condition, ExpectError> {
+        self.punct("==")?;
+        let at = self.at;
+        let hex = self.name("a state hash of 16 hex digits")?;
+        match u64::from_str_radix(&hex, 16) {
+            Ok(h) if hex.len() == 16 => Ok(Condition::Hash(h)),
+            _ => {
+                self.at = at;
+                self.error(format!(
+                    "`{hex}` is not a state hash: 16 hex digits, as `kiai run` prints"
+                ))
             }
         }
     }

@@ -21,11 +21,11 @@ use std::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::def::{BoundsDef, FogDef, NavDef, PerceptionBudgetDef, WallDef};
-use crate::pack::{
+use super::{
     Pack, PackAgent, PackArchetype, PackError, PackFaction, PackLink, PackProfile, PackRegion,
     PackScript, PackSound, PackWaypoint,
 };
+use crate::format::def::{BoundsDef, FogDef, NavDef, PerceptionBudgetDef, WallDef};
 
 /// A byte string, borrowed from the input when decoding.
 struct Bytes<'a>(Cow<'a, [u8]>);

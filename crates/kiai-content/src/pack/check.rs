@@ -10,14 +10,14 @@
 //! numbers, positive sizes, ranges: [`value_errors`]). Both are single
 //! passes without allocation per element.
 
-use crate::diag::Diagnostic;
-use crate::limits::{
+use super::{Pack, PackArchetype, PackError, invalid};
+use crate::check::rules::{ArchetypeValues, Checker, Scene, archetype_values};
+use crate::format::diag::Diagnostic;
+use crate::format::limits::{
     MAX_AGENTS, MAX_ARCHETYPES, MAX_BLOCKING_TILES, MAX_COST_LISTS, MAX_LINKS, MAX_NAME_BYTES,
     MAX_PROFILES, MAX_SENSES, MAX_WAYPOINTS,
 };
-use crate::locate::SpanIndex;
-use crate::pack::{Pack, PackError, invalid};
-use crate::rules::{Checker, Scene};
+use crate::format::locate::SpanIndex;
 
 /// `Err` naming `what` and the largest of `indices` that is not below `len`.
 /// A tight loop: it runs over every link of a large map.
@@ -35,6 +35,12 @@ fn all_in_range(
     match worst {
         Some(i) => Err(invalid(format!("{what} index {i} out of range (0..{len})"))),
         None => Ok(()),
+    }
+}
+
+impl<'a> From<&'a PackArchetype> for ArchetypeValues<'a> {
+    fn from(a: &'a PackArchetype) -> Self {
+        archetype_values!(a)
     }
 }
 
@@ -162,7 +168,8 @@ pub(crate) fn value_errors(pack: &Pack, file: &str) -> Vec<Diagnostic> {
     );
     // Per waypoint and per link cost: a branch-free pass first, the
     // per-element rules only when it finds a problem.
-    let finite = |p: &crate::def::Vec3Def| p.0.is_finite() & p.1.is_finite() & p.2.is_finite();
+    let finite =
+        |p: &crate::format::def::Vec3Def| p.0.is_finite() & p.1.is_finite() & p.2.is_finite();
     if !pack
         .waypoints
         .iter()

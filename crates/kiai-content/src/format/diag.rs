@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::locate::Pos;
+use super::locate::Pos;
 
 /// How bad a problem is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -4,13 +4,12 @@
 //! resolved to indices) are checked by these same functions; only the
 //! checks on names differ between the two.
 
-use crate::def::{
+use crate::format::def::{
     ArchetypeDef, BoundsDef, FalloffDef, FogDef, GuidanceDef, MovementDef, NavDef,
     PerceptionBudgetDef, ProfileDef, SenseDef, ShapeDef, SightDef, Vec3Def, WallDef,
 };
-use crate::diag::Diagnostic;
-use crate::locate::SpanIndex;
-use crate::pack::PackArchetype;
+use crate::format::diag::Diagnostic;
+use crate::format::locate::SpanIndex;
 
 /// Most neighbours an archetype's avoidance may take into account.
 const MAX_NEIGHBOURS: u32 = 64;
@@ -41,48 +40,41 @@ pub(crate) struct Scene {
 pub(crate) struct ArchetypeValues<'a> {
     pub(crate) senses: &'a [SenseDef],
     pub(crate) movement: &'a MovementDef,
-    pub(crate) body: crate::def::BodyDef,
+    pub(crate) body: crate::format::def::BodyDef,
     pub(crate) sight: Option<SightDef>,
     pub(crate) noise: Option<f32>,
     pub(crate) separation: Option<f32>,
     pub(crate) radius: Option<f32>,
-    pub(crate) avoidance: Option<crate::def::AvoidanceDef>,
+    pub(crate) avoidance: Option<crate::format::def::AvoidanceDef>,
     pub(crate) script: Option<&'a str>,
     /// The game-registered decider it names (checked when a world is built).
     pub(crate) decider: Option<&'a str>,
 }
 
+/// The [`ArchetypeValues`] of `$a`: an `ArchetypeDef` or a pack's
+/// `PackArchetype`, which hold them under the same names.
+macro_rules! archetype_values {
+    ($a:expr) => {{
+        let a = $a;
+        $crate::check::rules::ArchetypeValues {
+            senses: &a.senses,
+            movement: &a.movement,
+            body: a.body,
+            sight: a.sight,
+            noise: a.noise,
+            separation: a.separation,
+            radius: a.radius,
+            avoidance: a.avoidance,
+            script: a.script.as_deref(),
+            decider: a.decider.as_deref(),
+        }
+    }};
+}
+pub(crate) use archetype_values;
+
 impl<'a> From<&'a ArchetypeDef> for ArchetypeValues<'a> {
     fn from(a: &'a ArchetypeDef) -> Self {
-        Self {
-            senses: &a.senses,
-            movement: &a.movement,
-            body: a.body,
-            sight: a.sight,
-            noise: a.noise,
-            separation: a.separation,
-            radius: a.radius,
-            avoidance: a.avoidance,
-            script: a.script.as_deref(),
-            decider: a.decider.as_deref(),
-        }
-    }
-}
-
-impl<'a> From<&'a PackArchetype> for ArchetypeValues<'a> {
-    fn from(a: &'a PackArchetype) -> Self {
-        Self {
-            senses: &a.senses,
-            movement: &a.movement,
-            body: a.body,
-            sight: a.sight,
-            noise: a.noise,
-            separation: a.separation,
-            radius: a.radius,
-            avoidance: a.avoidance,
-            script: a.script.as_deref(),
-            decider: a.decider.as_deref(),
-        }
+        archetype_values!(a)
     }
 }
 
@@ -271,7 +263,7 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
-        match crate::build::fog_grid(fog, b) {
+        match fog.grid(b) {
             Some(grid) => {
                 for (i, &(x, z)) in fog.blocking.iter().enumerate() {
                     if x >= grid.width || z >= grid.height {
@@ -370,7 +362,7 @@ impl<'a> Checker<'a> {
         for (j, sense) in a.senses.iter().enumerate() {
             let path = format!("{base}.senses[{j}]");
             if let Some(lose) = sense.lose_range {
-                let reach = crate::build::shape(&sense.shape).reach();
+                let reach = sense.shape.reach();
                 if !(lose.is_finite() && lose >= reach) {
                     self.error(
                         &format!("{path}.lose_range"),
@@ -570,7 +562,7 @@ impl<'a> Checker<'a> {
     }
 
     /// An archetype's avoidance: positive horizons, at most 64 neighbours.
-    fn avoidance(&mut self, base: &str, av: crate::def::AvoidanceDef) {
+    fn avoidance(&mut self, base: &str, av: crate::format::def::AvoidanceDef) {
         self.positive(
             &format!("{base}.time_horizon"),
             "time_horizon",

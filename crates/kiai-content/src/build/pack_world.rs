@@ -10,7 +10,7 @@ use kiai_core::perception::hearing::NO_SOURCE;
 use kiai_core::plugins::Plugins;
 use kiai_core::{AgentSpawn, ArchetypeId, FactionId, Occluders, World, WorldError};
 
-use crate::build::{
+use super::{
     ResolvedArchetype, archetype, enable_fog, occluders_of, schedule_sound, set_budget,
     world_config,
 };
@@ -23,7 +23,7 @@ impl Pack {
     /// error.
     pub fn world(&self, seed: Option<u64>) -> Result<World, PackError> {
         self.check()?;
-        if let Some(e) = crate::pack_check::value_errors(self, "pack").first() {
+        if let Some(e) = crate::pack::value_errors(self, "pack").first() {
             return Err(PackError::Invalid(e.message.clone()));
         }
         build_world(self, seed, Arc::default()).map_err(|e| PackError::Invalid(e.to_string()))
@@ -79,19 +79,19 @@ pub(crate) fn build_world(
             name: a.name.clone(),
             archetype: ArchetypeId::from_index(a.archetype as usize),
             faction: faction(a.faction)?,
-            position: crate::build::v3(a.pos),
-            facing: crate::build::v3(a.facing),
+            position: super::v3(a.pos),
+            facing: super::v3(a.facing),
         })?;
-        world.set_goal(id, a.goal.map(crate::build::v3))?;
+        world.set_goal(id, a.goal.map(super::v3))?;
     }
     world.set_plugins(plugins);
     if !pack.waypoints.is_empty() {
         let (graph, _) =
-            crate::nav::pack_graph(pack).map_err(|e| WorldError::UnknownHandle(e.to_string()))?;
+            super::nav::pack_graph(pack).map_err(|e| WorldError::UnknownHandle(e.to_string()))?;
         world.set_nav(graph.freeze());
     }
     if let Some(occluders) = occluders(pack, world.config().seed) {
-        crate::build::set_occluders(&mut world, occluders, &pack.walls);
+        super::set_occluders(&mut world, occluders, &pack.walls);
     }
     set_budget(&mut world, pack.perception_budget);
     world.set_route_budget(pack.nav.budget);

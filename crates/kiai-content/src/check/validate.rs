@@ -8,11 +8,11 @@ use std::collections::BTreeMap;
 
 use kiai_core::MAX_FACTIONS;
 
-use crate::def::{ContentDef, LinkDef};
-use crate::diag::{Diagnostic, hint};
-use crate::ids::WaypointIndex;
-use crate::locate::SpanIndex;
-use crate::rules::{Checker, Scene};
+use super::rules::{Checker, Scene};
+use crate::format::def::{ContentDef, LinkDef};
+use crate::format::diag::{Diagnostic, hint};
+use crate::format::ids::WaypointIndex;
+use crate::format::locate::SpanIndex;
 
 impl Checker<'_> {
     /// Reports names given more than once (at the later ones).
@@ -32,8 +32,11 @@ impl Checker<'_> {
 /// problem found, errors and warnings, ordered by position.
 pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnostic> {
     let mut c = Checker::new(spans, file);
-    if def.format != crate::FORMAT_VERSION {
-        c.error("format", crate::load::unsupported(u64::from(def.format)));
+    if def.format != crate::format::def::FORMAT_VERSION {
+        c.error(
+            "format",
+            crate::format::def::unsupported(u64::from(def.format)),
+        );
     }
     c.settings(
         def.tick_seconds,
@@ -151,7 +154,7 @@ fn link(c: &mut Checker<'_>, def: &ContentDef, ids: &WaypointIndex, i: usize, l:
         def.cost_lists.iter().map(String::as_str).chain(
             def.cost_lists
                 .is_empty()
-                .then_some(crate::DEFAULT_COST_LIST),
+                .then_some(crate::format::def::DEFAULT_COST_LIST),
         )
     };
     for (j, (list, cost)) in l.costs.iter().enumerate() {

@@ -1,11 +1,18 @@
 //! Resource limits on content: counts per section, so that a hostile or
 //! broken file gets a clear error instead of exhausting memory or time
 //! later. File size and nesting depth are checked before parsing
-//! ([`crate::MAX_FILE_BYTES`], [`crate::MAX_NESTING`]).
+//! ([`MAX_FILE_BYTES`], [`MAX_NESTING`]).
 
-use crate::def::ContentDef;
-use crate::diag::Diagnostic;
-use crate::locate::SpanIndex;
+use super::def::ContentDef;
+use super::diag::Diagnostic;
+use super::locate::SpanIndex;
+
+/// Largest content file read, in bytes (64 MiB).
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Deepest nesting accepted, in brackets; deeper text is an error, never a
+/// stack overflow.
+pub const MAX_NESTING: usize = 64;
 
 /// Most waypoints in one file.
 pub const MAX_WAYPOINTS: usize = 1_000_000;

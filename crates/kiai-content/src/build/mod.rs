@@ -1,4 +1,7 @@
-//! Converting validated content into a runtime [`World`].
+//! Layer 4, building: what loaded content becomes. A runtime [`World`]
+//! from definitions (here) or straight from a pack's indices
+//! (`pack_world.rs`), the navigation graph (`nav.rs`), and a
+//! self-contained pack for export (`export.rs`).
 
 use kiai_core::glam::Vec3;
 use kiai_core::{
@@ -7,10 +10,9 @@ use kiai_core::{
 };
 
 use kiai_core::Occluders;
-use kiai_core::fog::GridSpec;
 use kiai_core::glam::Vec2;
 use kiai_core::navigate::RouteMode;
-use kiai_core::perception::hearing::{Falloff, NO_SOURCE, Sound};
+use kiai_core::perception::hearing::{NO_SOURCE, Sound};
 use kiai_core::perception::occlusion::{RayScratch, Wall, Walls};
 use kiai_core::perception::pvs::{Pvs, Region};
 use kiai_core::plugins::Plugins;
@@ -20,40 +22,25 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
-use crate::def::{
-    BodyDef, BoundsDef, ContentDef, ControlDef, FalloffDef, FilterDef, FogDef, GuidanceDef,
-    MovementDef, PerceptionBudgetDef, ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def, WallDef,
+use crate::check::rules::ArchetypeValues;
+use crate::format::def::{
+    BodyDef, BoundsDef, ContentDef, ControlDef, FilterDef, FogDef, GuidanceDef, MovementDef,
+    PerceptionBudgetDef, ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def, WallDef,
 };
 use crate::load::{Content, Source};
-use crate::rules::ArchetypeValues;
+
+pub(crate) mod export;
+pub(crate) mod nav;
+mod pack_world;
 
 pub(crate) fn v3(v: Vec3Def) -> Vec3 {
     Vec3::new(v.0, v.1, v.2)
 }
 
-/// Converts a definition to the runtime shape.
+/// The runtime shape of a definition: the same value, since content's
+/// [`ShapeDef`] is kiai-core's [`Shape`].
 pub fn shape(def: &ShapeDef) -> Shape {
-    match *def {
-        ShapeDef::Sphere { radius } => Shape::Sphere { radius },
-        ShapeDef::Cone { range, fov_deg } => Shape::Cone { range, fov_deg },
-        ShapeDef::Sector {
-            range,
-            fov_deg,
-            max_height_diff,
-        } => Shape::Sector {
-            range,
-            fov_deg,
-            max_height_diff,
-        },
-        ShapeDef::Ellipse { a, b, center_ahead } => Shape::Ellipse { a, b, center_ahead },
-        ShapeDef::Hearing { threshold, falloff } => Shape::Hearing {
-            threshold,
-            falloff: match falloff {
-                FalloffDef::InverseSquare => Falloff::InverseSquare,
-                FalloffDef::Linear { range } => Falloff::Linear { range },
-            },
-        },
-    }
+    *def
 }
 
 fn movement(def: &MovementDef, plugins: &Plugins) -> Result<Movement, WorldError> {
@@ -130,25 +117,6 @@ fn list<'a>(names: impl Iterator<Item = &'a str>) -> String {
     } else {
         names.join(", ")
     }
-}
-
-/// The tile grid of `fog` over `bounds` on X-Z, or `None` when the sizes are
-/// out of range (tile size not positive, more than 32768 tiles per side).
-pub(crate) fn fog_grid(fog: &FogDef, bounds: BoundsDef) -> Option<GridSpec> {
-    let tiles = |extent: f32| -> Option<u32> {
-        let n = (extent / fog.tile_size).ceil().max(1.0);
-        (n.is_finite() && n <= 32768.0).then_some(n as u32)
-    };
-    if !(fog.tile_size.is_finite() && fog.tile_size > 0.0) {
-        return None;
-    }
-    let spec = GridSpec::new(
-        tiles(bounds.max.0 - bounds.min.0)?,
-        tiles(bounds.max.2 - bounds.min.2)?,
-        fog.tile_size,
-    )
-    .with_origin([bounds.min.0, bounds.min.2]);
-    spec.is_valid().then_some(spec)
 }
 
 /// Converts a profile definition (either weight form) to the runtime profile.
@@ -361,8 +329,7 @@ pub fn build_world_with(
     }
     world.set_plugins(plugins);
     if !def.waypoints.is_empty() {
-        let nav =
-            crate::nav::build_nav(def).map_err(|e| WorldError::UnknownHandle(e.to_string()))?;
+        let nav = nav::build_nav(def).map_err(|e| WorldError::UnknownHandle(e.to_string()))?;
         world.set_nav(nav.graph.freeze());
     }
     if let Some(occluders) = occluders(def, world.config().seed) {
@@ -495,7 +462,8 @@ pub(crate) fn enable_fog(
     bounds: Option<BoundsDef>,
 ) -> Result<(), WorldError> {
     if let (Some(fog), Some(bounds)) = (fog, bounds) {
-        let grid = fog_grid(fog, bounds)
+        let grid = fog
+            .grid(bounds)
             .ok_or_else(|| WorldError::UnknownHandle("fog grid `out of range`".to_owned()))?;
         world.enable_fog(&FogSettings {
             grid,
@@ -522,7 +490,7 @@ impl Content {
     ) -> Result<World, WorldError> {
         match &self.source {
             Source::Text(def) => build_world_with(def, seed, plugins),
-            Source::Pack(pack) => crate::pack_world::build_world(pack, seed, plugins),
+            Source::Pack(pack) => pack_world::build_world(pack, seed, plugins),
         }
     }
 }

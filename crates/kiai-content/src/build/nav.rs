@@ -5,12 +5,9 @@ use std::collections::BTreeMap;
 use kiai_core::glam::Vec3;
 use kiai_nav::{CostListId, NavError, WaypointGraph, WaypointId};
 
-use crate::def::ContentDef;
+use crate::format::def::{ContentDef, DEFAULT_COST_LIST};
 use crate::load::{Content, Source};
 use crate::pack::Pack;
-
-/// Name of the cost list used when content declares none.
-pub const DEFAULT_COST_LIST: &str = "default";
 
 /// A navigation graph built from content, with the content's waypoint ids.
 #[derive(Clone, Debug)]

@@ -14,9 +14,14 @@ use std::path::{Path, PathBuf};
 
 use ron::ser::PrettyConfig;
 
-use crate::def::ContentDef;
-use crate::pack::Pack;
+use crate::format::def::ContentDef;
+use crate::format::limits::MAX_FILE_BYTES;
+use crate::pack::{PACK_MAGIC, Pack};
 use crate::write::{Written, to_ron_preserving};
+
+mod migrate;
+
+pub use migrate::{TextMigration, migrate_text};
 
 /// A pack as pretty RON, for people to read (`kiai export --format ron`).
 pub fn pack_to_ron(pack: &Pack) -> Result<String, ron::Error> {
@@ -67,11 +72,11 @@ pub fn save_preserving(
 /// pack, not larger than content files may be, UTF-8).
 fn current_text(path: &Path) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > crate::MAX_FILE_BYTES {
+    if meta.len() > MAX_FILE_BYTES {
         return None;
     }
     let bytes = std::fs::read(path).ok()?;
-    if bytes.starts_with(&crate::pack::PACK_MAGIC) {
+    if bytes.starts_with(&PACK_MAGIC) {
         return None;
     }
     String::from_utf8(bytes).ok()
@@ -139,14 +144,17 @@ mod tests {
     fn save_keeps_a_backup_and_writes_whole_files() -> Result<(), Box<dyn std::error::Error>> {
         let dir = tempfile::tempdir()?;
         let path = dir.path().join("level.ron");
-        let def = crate::parse("(format: 2, name: \"one\")", "t")?;
+        let def = crate::read::parse::parse("(format: 2, name: \"one\")", "t")?;
         save(&path, &def)?;
         assert!(!backup_path(&path).exists());
         let mut two = def.clone();
         two.name = "two".to_owned();
         save(&path, &two)?;
-        assert_eq!(crate::Content::load(&path)?.into_def(), two);
-        assert_eq!(crate::Content::load(&backup_path(&path))?.into_def(), def);
+        assert_eq!(crate::load::Content::load(&path)?.into_def(), two);
+        assert_eq!(
+            crate::load::Content::load(&backup_path(&path))?.into_def(),
+            def
+        );
         let leftovers = std::fs::read_dir(dir.path())?.count();
         assert_eq!(leftovers, 2, "only the file and its backup");
         Ok(())
