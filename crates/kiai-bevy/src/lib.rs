@@ -25,7 +25,8 @@
 //!
 //! kiai ticks in `FixedUpdate` by default, at the content's `tick_seconds`,
 //! in three sets ([`KiaiSet::SyncIn`], [`KiaiSet::Tick`],
-//! [`KiaiSet::SyncOut`]). `examples/stealth.rs` is a small game built on it.
+//! [`KiaiSet::SyncOut`]). `examples/stealth.rs` is a small game built on it;
+//! [`prelude`] brings what a game usually needs in one `use`.
 
 mod assets;
 mod commands;
@@ -38,6 +39,7 @@ mod events;
 mod level;
 mod lifecycle;
 mod plugin;
+pub mod prelude;
 mod runtime;
 mod scripts;
 mod sync;
