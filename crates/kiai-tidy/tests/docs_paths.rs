@@ -136,7 +136,11 @@ fn every_path_the_docs_name_exists() {
     let mut checked = 0;
     for page in pages(&root) {
         let text = std::fs::read_to_string(&page).unwrap();
-        let name = page.strip_prefix(&root).unwrap().to_string_lossy().to_string();
+        let name = page
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
         for (line, word) in paths_in(&text) {
             checked += 1;
             if !exists(&repo, &root, &page, &word) {
@@ -144,7 +148,10 @@ fn every_path_the_docs_name_exists() {
             }
         }
     }
-    assert!(checked > 100, "only {checked} paths found: is the scan broken?");
+    assert!(
+        checked > 100,
+        "only {checked} paths found: is the scan broken?"
+    );
     assert!(
         missing.is_empty(),
         "{} paths in the docs name nothing (fix the path, or the page):\n{}",

@@ -11,8 +11,10 @@ use super::AgentId;
 
 /// Waypoints a tick's route searches may expand by default (see
 /// [`World::set_route_budget`](crate::World::set_route_budget)): about
-/// 0.3 ms of search on a 90,000-waypoint map.
-pub const DEFAULT_ROUTE_BUDGET: u32 = 2_048;
+/// 0.2 ms of search on a 90,000-waypoint map on two cores, so that a
+/// thousand walkers sent across it cost a tick at most about twice a
+/// scripted tick without navigation (BENCHMARKS.md, "walkers").
+pub const DEFAULT_ROUTE_BUDGET: u32 = 1_024;
 
 /// Searches under way side by side (a fixed number, so that which
 /// searches run, and with them the results, do not depend on the thread

@@ -159,12 +159,12 @@ pub struct PerceptionBudgetDef {
     pub max_rays_per_tick: u32,
 }
 
-/// Navigation settings (`nav: (budget: Some(2048))`).
+/// Navigation settings (`nav: (budget: Some(1024))`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NavDef {
     /// Waypoints the A* route searches of one tick may expand, at least 1
-    /// (default 2,048; a longer search goes on next tick): walkers whose request waits step toward their goal
+    /// (default 1,024; a longer search goes on next tick): walkers whose request waits step toward their goal
     /// by seed 001's selection until their route comes. `None`: no limit,
     /// every route is found in the tick it is asked for.
     #[serde(
