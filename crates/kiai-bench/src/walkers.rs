@@ -25,7 +25,6 @@
 //! straight walk's first tick (both pay for a cold start), every later
 //! tick against the straight walk's median tick.
 
-use kiai::lua::LuaDecider;
 use kiai_content::Content;
 use kiai_core::glam::Vec3;
 use kiai_core::{
@@ -64,21 +63,6 @@ const OWN_GOAL_LUA: &str = r#"function decide(agent, ctx)
   return "investigate", nil, g[1], 0.0, g[2]
 end
 "#;
-
-/// Who decides in a run: the Rust decider, or the case's script.
-enum Brain {
-    Rust(GoTo),
-    Lua(Box<LuaDecider>),
-}
-
-impl Brain {
-    fn decider(&mut self) -> &mut dyn Decider {
-        match self {
-            Brain::Rust(d) => d,
-            Brain::Lua(d) => d.as_mut(),
-        }
-    }
-}
 
 impl Decider for GoTo {
     fn decide(&mut self, _world: &World, _minds: &mut [Mind], out: &mut [Decision]) {
@@ -145,9 +129,9 @@ struct Setup {
 
 impl Setup {
     /// The decider of one run on `world`.
-    fn brain(self, world: &World, side: u32) -> Result<Brain, String> {
+    fn brain(self, world: &World, side: u32) -> Result<Box<dyn Decider>, String> {
         if !self.scripted {
-            return Ok(Brain::Rust(GoTo {
+            return Ok(Box::new(GoTo {
                 goals: goals(world, side, self.one),
             }));
         }
@@ -159,9 +143,7 @@ impl Setup {
         // The scripts name the far corner of the full-size map.
         let far = format!("{}", (side - 1) as f32 * SPACING);
         let src = src.replace("1196", &far);
-        Ok(Brain::Lua(Box::new(crate::lua::scripted(
-            world, name, &src,
-        )?)))
+        Ok(Box::new(crate::lua::scripted(world, name, &src)?))
     }
 
     fn what(self) -> String {
@@ -184,7 +166,7 @@ impl Setup {
 /// One run: its world, decider, pipeline and every tick's timings.
 struct Run {
     world: World,
-    brain: Brain,
+    brain: Box<dyn Decider>,
     pipeline: Pipeline,
     times: TickTimes,
 }
@@ -205,7 +187,7 @@ impl Run {
     fn tick(&mut self, before: &mut Vec<Vec3>) -> usize {
         before.clear();
         before.extend_from_slice(self.world.agents().positions());
-        self.pipeline.tick(&mut self.world, self.brain.decider());
+        self.pipeline.tick(&mut self.world, self.brain.as_mut());
         self.times.push(*self.pipeline.timings());
         let now = self.world.agents().positions();
         now.iter()

@@ -11,21 +11,14 @@
 
 use std::path::Path;
 
-use kiai_tidy::imports::{ModuleGraph, Options, circles};
+use kiai_tidy::imports::{ModuleGraph, Options};
 
 /// The layers, lowest first.
 const LAYERS: &[&[&str]] = &[&["lua"], &["driver"], &["fork", "scenario"]];
 
 /// Everything wrong with `graph` against [`LAYERS`].
 fn problems(graph: &ModuleGraph) -> Vec<String> {
-    let mut out = graph.back_imports(LAYERS);
-    out.extend(graph.peer_imports(LAYERS));
-    out.extend(
-        circles(graph)
-            .iter()
-            .map(|c| format!("circle: {}", c.join(" <-> "))),
-    );
-    out
+    graph.layer_problems(LAYERS)
 }
 
 #[test]

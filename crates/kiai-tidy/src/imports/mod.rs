@@ -217,6 +217,40 @@ impl ModuleGraph {
             .filter(move |i| i.from == from && i.to == to)
     }
 
+    /// A crate of one file per module of `layers`, each empty but those
+    /// `texts` give (`(file, text)`): the scratch crate a layering test
+    /// breaks on purpose to show that its check fails.
+    pub fn from_layers(layers: &[&[&str]], texts: &[(&str, &str)], options: Options) -> Self {
+        let mut files: Vec<(String, &str)> = layers
+            .iter()
+            .flat_map(|l| l.iter())
+            .map(|m| (format!("{m}.rs"), ""))
+            .collect();
+        for (name, text) in texts {
+            match files.iter_mut().find(|f| f.0 == *name) {
+                Some(f) => f.1 = text,
+                None => files.push(((*name).to_owned(), text)),
+            }
+        }
+        let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), *b)).collect();
+        Self::from_sources_with(&refs, options)
+    }
+
+    /// Everything wrong with the graph against `layers`, where each layer
+    /// holds independent rooms: imports up ([`back_imports`]), imports
+    /// within a layer ([`ModuleGraph::peer_imports`]) and circles, as
+    /// messages (`"circle: a <-> b"`).
+    pub fn layer_problems(&self, layers: &[&[&str]]) -> Vec<String> {
+        let mut out = self.back_imports(layers);
+        out.extend(self.peer_imports(layers));
+        out.extend(
+            circles(self)
+                .iter()
+                .map(|c| format!("circle: {}", c.join(" <-> "))),
+        );
+        out
+    }
+
     /// See [`back_imports`].
     pub fn back_imports(&self, layers: &[&[&str]]) -> Vec<String> {
         let level = self.levels(layers);
