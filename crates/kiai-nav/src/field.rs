@@ -1,8 +1,7 @@
 //! [`DistanceField`]: Dijkstra from one goal over reversed links.
 
 use crate::frozen::NONE;
-use crate::heap::MinHeap4;
-use crate::query::{heap_key, heap_unkey};
+use crate::heap::{MinHeap4, heap_key, heap_unkey};
 use crate::{NavError, NavGraph, PathFilter, SliceStatus, WaypointId};
 
 /// Cost-to-goal for every waypoint, for many agents heading to one

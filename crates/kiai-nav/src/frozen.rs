@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::Vec3;
 
-use crate::landmarks::{DEFAULT_LANDMARKS, LANDMARKS_FROM, Landmarks};
+use crate::alt::Landmarks;
 use crate::point_grid::PointGrid;
 use crate::{CostListId, LinkId, WaypointGraph, WaypointId};
 
@@ -102,35 +102,8 @@ fn spatial_order(g: &WaypointGraph) -> Vec<WaypointId> {
 }
 
 impl WaypointGraph {
-    /// Builds the compact [`NavGraph`] used by path searches: O(n + m log
-    /// m), and for graphs of [`LANDMARKS_FROM`] waypoints or more
-    /// [`DEFAULT_LANDMARKS`] landmarks for A* (see
-    /// [`freeze_with_landmarks`](Self::freeze_with_landmarks)).
-    pub fn freeze(&self) -> NavGraph {
-        let landmarks = if self.waypoint_count() >= LANDMARKS_FROM {
-            DEFAULT_LANDMARKS
-        } else {
-            0
-        };
-        self.freeze_with_landmarks(landmarks)
-    }
-
-    /// [`freeze`](Self::freeze) with `count` landmarks (0: none). A* then
-    /// bounds the cost to its goal by the triangle inequality over the
-    /// landmarks (ALT) as well as by straight-line distance, and expands far
-    /// fewer waypoints where costs vary; its routes cost the same. The
-    /// tables take `count x 2 x 4` bytes per waypoint and live cost list
-    /// and `count x 2` Dijkstra searches per list to build (in parallel):
-    /// on 100,000 waypoints and 8 landmarks, 6.4 MB and about 0.2 s per
-    /// list on two cores.
-    pub fn freeze_with_landmarks(&self, count: usize) -> NavGraph {
-        let mut nav = self.freeze_plain();
-        nav.landmarks = Landmarks::build(&nav, count);
-        nav
-    }
-
     /// The compact graph without landmarks.
-    fn freeze_plain(&self) -> NavGraph {
+    pub(crate) fn freeze_plain(&self) -> NavGraph {
         let g = self.petgraph();
         let ids = spatial_order(self);
         let n = ids.len();

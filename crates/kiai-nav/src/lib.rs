@@ -74,6 +74,7 @@
 //! **Architecture Invariant:** kiai-nav knows nothing of Lua, RON files, egui
 //! or kiai-core.
 
+mod alt;
 mod changes;
 mod clearance;
 mod connect;

@@ -2,9 +2,9 @@
 
 use glam::Vec3;
 
+use crate::alt::AltGoal;
 use crate::frozen::NONE;
-use crate::heap::IndexedHeap4;
-use crate::landmarks::AltGoal;
+use crate::heap::{IndexedHeap4, alt_key, open_key};
 use crate::{CostListId, NavError, NavGraph, WaypointId};
 
 /// What a search may use: which cost list prices the links, which waypoints
@@ -105,39 +105,6 @@ struct Slot {
     parent: u32,
     g: f32,
     h: f32,
-}
-
-/// Min-heap key for a non-negative finite `f`: the bit pattern of a
-/// non-negative f32 orders like its value; the dense index breaks ties.
-#[inline]
-pub(crate) fn heap_key(f: f32, node: u32) -> u64 {
-    (u64::from(f.max(0.0).to_bits()) << 32) | u64::from(node)
-}
-
-/// A* open-list key of a plain search: `f` (non-negative or infinite),
-/// then the node: ties go to the smaller dense index, as they always did.
-#[inline]
-pub(crate) fn open_key(f: f32, node: u32) -> u128 {
-    (u128::from(f.max(0.0).to_bits()) << 64) | u128::from(node)
-}
-
-/// A* open-list key of a search with landmarks: `g + h` (in `f64`, where
-/// the sum of two `f32` is exact), then `h`, then the node. On a grid
-/// every waypoint between start and goal can lie on a cheapest route: with
-/// their `f` equal to the bit, the one nearest the goal (the smallest `h`,
-/// the goal itself first) goes first and A* walks one route through; summed
-/// in `f32`, rounding would order them by noise, and A* would expand all
-/// of them before the goal.
-#[inline]
-pub(crate) fn alt_key(g: f32, h: f32, node: u32) -> u128 {
-    let f = f64::from(g).max(0.0) + f64::from(h).max(0.0);
-    (u128::from(f.to_bits()) << 64) | (u128::from(h.max(0.0).to_bits()) << 32) | u128::from(node)
-}
-
-/// `(f bits, node)` of a heap key.
-#[inline]
-pub(crate) fn heap_unkey(key: u64) -> (u32, u32) {
-    ((key >> 32) as u32, key as u32)
 }
 
 #[derive(Clone, Copy, Debug)]
