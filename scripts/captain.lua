@@ -1,4 +1,4 @@
--- captain.lua: seed 003's captain. When it sees a hostile it radios every
+-- captain.lua: article 003's captain. When it sees a hostile it radios every
 -- guard of its faction to come to its position (tag 1, at most every 20
 -- ticks) and holds its ground ("command").
 

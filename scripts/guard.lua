@@ -1,4 +1,4 @@
--- guard.lua: seed 003's guard. A hostile in sight is chased. A loud sound
+-- guard.lua: article 003's guard. A hostile in sight is chased. A loud sound
 -- makes the guard hostile (chase whoever made it); a quiet one makes it
 -- alert: it goes to look where the sound came from ("investigate"). A
 -- captain's radio (tag 1) sends it to the captain's position.

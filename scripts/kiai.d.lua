@@ -258,7 +258,7 @@ function kiai.waypoint(id) end
 ---@return number?
 function kiai.path(from, to, cost_list) end
 
----Seed 001's next waypoint from `at` toward or away from `dest`, on the agent's random stream.
+---Article 001's next waypoint from `at` toward or away from `dest`, on the agent's random stream.
 ---@param at integer
 ---@param dest integer
 ---@param heading? "toward"|"away"

@@ -1,7 +1,7 @@
 //! `kiai perceive --json` at tick 0 equals an all-pairs brute force written
 //! here, over random scenes (2..300 agents, every shape, faction filters,
 //! dense and sparse layouts). The brute force tests every ordered pair with
-//! the formulas of docs/algorithms.md (seed 000), with no broadphase.
+//! the formulas of docs/algorithms.md (article 000), with no broadphase.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

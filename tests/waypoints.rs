@@ -1,4 +1,4 @@
-//! Waypoint walkers (seed 001) in the tick: chasers follow the A* route of
+//! Waypoint walkers (article 001) in the tick: chasers follow the A* route of
 //! their cost list, random walkers stay on the graph.
 
 use kiai::content::Content;
@@ -112,7 +112,7 @@ fn walk(route: &str, cost_list: &str) -> (Vec<u32>, Vec<u32>) {
         .iter()
         .filter_map(|w| nav.content_id(*w))
         .collect();
-    // On top of its target the hunter's cone no longer sees it (seed 000:
+    // On top of its target the hunter's cone no longer sees it (article 000:
     // no direction), so it wanders off: compare the walk up to the target.
     if let Some(k) = visited.iter().position(|&w| w == 15) {
         visited.truncate(k + 1);

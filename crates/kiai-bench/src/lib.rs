@@ -1,6 +1,6 @@
 //! # kiai-bench — side-by-side benchmarks
 //!
-//! Each [`Scenario`] times kiai and a peer (another crate, or the seed's own
+//! Each [`Scenario`] times kiai and a peer (another crate, or the article's own
 //! algorithm) on the same inputs in the same run, checks that both computed
 //! the same answer, and reports milliseconds for each. The `kiai-bench`
 //! binary (which `kiai bench` runs) prints them; BENCHMARKS.md records them
@@ -37,7 +37,7 @@ pub struct Scenario {
     pub name: String,
     /// kiai's time, milliseconds (the unit of the figure is in `note`).
     pub ours_ms: f64,
-    /// What kiai is compared against, e.g. `"seed 000 all-pairs"`.
+    /// What kiai is compared against, e.g. `"article 000 all-pairs"`.
     pub peer: String,
     /// The peer's time, milliseconds, same unit as `ours_ms`.
     pub peer_ms: f64,

@@ -101,7 +101,7 @@ pub fn scene_with(
     Ok(world)
 }
 
-/// Seed 000's `Check_AIEntity_DistancesAndPerception`: every pair once
+/// Article 000's `Check_AIEntity_DistancesAndPerception`: every pair once
 /// (i < j), both directions filled. Writes sorted lists per agent (the seed
 /// writes `bool[n]` arrays per agent, which at 10k agents alone would cost
 /// 200 MB of resets per tick; lists are the kinder comparison).
@@ -175,7 +175,7 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
                 .collect();
             if ours_radar != radar[i] || ours_eyes != eyes[i] {
                 return Err(format!(
-                    "perception/{label}: agent {i} differs from the seed's all-pairs result"
+                    "perception/{label}: agent {i} differs from the article's all-pairs result"
                 ));
             }
             pairs += radar[i].len() + eyes[i].len();
@@ -183,7 +183,7 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
         out.push(Scenario {
             name: format!("perception/sphere+cone/{label}"),
             ours_ms,
-            peer: "seed 000 all-pairs".into(),
+            peer: "article 000 all-pairs".into(),
             peer_ms,
             note: format!(
                 "ms per sense stage, {n} agents, sphere r={RADAR} + cone {EYES}/{FOV_DEG}°, \

@@ -40,7 +40,7 @@ pub(crate) fn reload_scripts(
     }
 }
 
-/// Runs one kiai tick: sense, decide (scripts, then seed 002's default),
+/// Runs one kiai tick: sense, decide (scripts, then article 002's default),
 /// navigate, steer, avoid, integrate, noise, fog.
 pub(crate) fn tick(mut kiai: ResMut<Kiai>, mut deciders: NonSendMut<Deciders>) {
     let kiai = &mut *kiai;

@@ -45,7 +45,7 @@ pub(crate) enum Command {
     Validate(validate::ValidateArgs),
     /// Find the cheapest route between two waypoints (A*).
     Path(path::PathArgs),
-    /// Pick the next waypoint toward or away from a destination (seed 001).
+    /// Pick the next waypoint toward or away from a destination (article 001).
     Select(select::SelectArgs),
     /// Report the tile fog of war per faction at a given tick.
     Fog(fog::FogArgs),

@@ -20,13 +20,13 @@ pub enum Stage {
     /// receives messages; memory is refreshed ([`World::percepts`]).
     /// Parallel over fixed chunks.
     Sense,
-    /// A [`Decider`] picks a state, target and goal per agent (seed 002's
+    /// A [`Decider`] picks a state, target and goal per agent (article 002's
     /// profiles, a game's deciders, Lua scripts; not for Kinematic bodies),
     /// then applies the sounds and messages the decisions make. Parallel
     /// per agent.
     Decide,
     /// Waypoint walkers that reached their waypoint choose the next one
-    /// (seed 001's selection or an A* route). Sequential in agent order.
+    /// (article 001's selection or an A* route). Sequential in agent order.
     Navigate,
     /// Decisions become desired velocities and facings (random walk,
     /// pursue, evade, waypoints, missiles, a game's behaviours,

@@ -1,4 +1,4 @@
-//! Statistical scenario tests of seed 002's profiles on the real pipeline:
+//! Statistical scenario tests of article 002's profiles on the real pipeline:
 //! a hunter stands in front of a profiled agent and chases it every tick, so
 //! every decision of the profiled agent is contested (it sees the hunter and,
 //! being chased, notices it on its radar).

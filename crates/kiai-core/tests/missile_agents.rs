@@ -1,4 +1,4 @@
-//! Missiles as agents: the seeker sees the target, seed 002 chooses to chase,
+//! Missiles as agents: the seeker sees the target, article 002 chooses to chase,
 //! the missile turns at a bounded rate and arrives.
 
 use kiai_core::glam::Vec3;

@@ -170,7 +170,7 @@ fn a_conservative_pvs_changes_nothing() {
     );
 }
 
-/// Seed 003's guard (sees with a cone, remembers 20 ticks, hears) and an
+/// Article 003's guard (sees with a cone, remembers 20 ticks, hears) and an
 /// intruder behind a wall.
 fn guard_behind_a_wall() -> World {
     let guard_senses = vec![
@@ -210,7 +210,7 @@ fn guard_behind_a_wall() -> World {
     world
 }
 
-/// Seed 003's guard: behind a wall it does not see the intruder, it hears a
+/// Article 003's guard: behind a wall it does not see the intruder, it hears a
 /// loud sound and not a quiet one, and it remembers where it last saw the
 /// intruder until the memory's max age.
 #[test]

@@ -42,7 +42,7 @@ struct Slot {
 }
 
 /// Decides with Lua scripts for the archetypes that have one and with
-/// seed 002's [`DefaultDecider`] for everything else.
+/// article 002's [`DefaultDecider`] for everything else.
 ///
 /// Every agent first gets the default decision; then each script runs once
 /// per tick over its agents in index order (events first, then one batched

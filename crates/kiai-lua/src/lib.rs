@@ -2,7 +2,7 @@
 //!
 //! Designers and modders override what agents of an archetype decide with a
 //! Lua 5.4 script. [`LuaDecider`] implements kiai-core's
-//! [`Decider`](kiai_core::Decider): every agent first gets seed 002's default
+//! [`Decider`](kiai_core::Decider): every agent first gets article 002's default
 //! decision, then each script runs once per tick over its agents, in index
 //! order, and may replace it. A script that errors, runs past its
 //! instruction budget, runs out of memory or returns garbage leaves the

@@ -8,7 +8,7 @@ use crate::frozen::NONE;
 use crate::{NavGraph, WaypointId};
 
 impl NavGraph {
-    /// Switches waypoint `id` on or off (seed 001 skips inactive waypoints;
+    /// Switches waypoint `id` on or off (article 001 skips inactive waypoints;
     /// searches never enter them). Returns the previous state, or `None`
     /// for an unknown waypoint.
     pub fn set_active(&mut self, id: WaypointId, active: bool) -> Option<bool> {

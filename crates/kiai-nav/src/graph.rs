@@ -49,7 +49,7 @@ impl Link {
 /// index is kept in sync for [`nearest_waypoint`](Self::nearest_waypoint).
 /// For path searches, [`freeze`](Self::freeze) it into a [`NavGraph`](crate::NavGraph).
 ///
-/// Every link carries one cost multiplier per cost list (the seed's
+/// Every link carries one cost multiplier per cost list (the article's
 /// `MovementCostListForWaypointsInRange[CostListID]`): the cost of walking a
 /// link is its length times the multiplier. New links get 1.0 in every list;
 /// a new list gives every existing link its `default_multiplier`.

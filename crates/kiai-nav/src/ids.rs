@@ -63,7 +63,7 @@ impl fmt::Display for LinkId {
 }
 
 /// Handle of a named movement-cost list (one per unit type, e.g. "infantry",
-/// "vehicle"): the seed's `CostListID`.
+/// "vehicle"): the article's `CostListID`.
 ///
 /// Ids are never reused: removing a list leaves its slot empty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -14,7 +14,7 @@
 //! - The editable [`WaypointGraph`] (ids survive deletes) is **frozen** into a
 //!   compact [`NavGraph`] for queries.
 //! - **Selection** ([`WaypointGraph::select_neighbour`]) is the cheap,
-//!   memoryless step of seed 001: which neighbour to walk to next, toward or
+//!   memoryless step of article 001: which neighbour to walk to next, toward or
 //!   away from a destination.
 //! - **Path search** ([`NavGraph::find_path`]) is A* over a [`PathFilter`]
 //!   with reusable scratch memory in a [`NavQuery`]; a [`DistanceField`]
@@ -44,7 +44,7 @@
 //! let swamp = graph.find_link(a, c).ok_or("no link")?;
 //! graph.set_link_cost(swamp, infantry, 3.0)?;
 //!
-//! // One step of seed-001 selection: from a, toward c.
+//! // One step of article-001 selection: from a, toward c.
 //! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
 //! let next = graph.select_neighbour(
 //!     a,

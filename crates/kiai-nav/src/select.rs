@@ -1,4 +1,4 @@
-//! Seed 001 neighbour selection: step towards or away from a destination.
+//! Article 001 neighbour selection: step towards or away from a destination.
 //!
 //! A transcription of `Select_WaypointInRange` (KI-Programmierung Teil 10)
 //! and its overloads, folded into one function with [`SelectOptions`].
@@ -8,7 +8,7 @@ use rand::{Rng, RngExt};
 
 use crate::{CostListId, NavGraph, WaypointGraph, WaypointId};
 
-/// Which way to go relative to the destination (the seed's `GetCloserToDestination`).
+/// Which way to go relative to the destination (the article's `GetCloserToDestination`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Heading {
     /// Get closer to the destination (chase, go to).
@@ -34,7 +34,7 @@ pub struct NeighbourFilter<'a> {
     /// Neighbours farther than this (world units, from the current waypoint,
     /// compared on squared distance, inclusive) are skipped; `None` = no limit.
     pub max_distance: Option<f32>,
-    /// Waypoints never selected (the seed's one or several excluded ids).
+    /// Waypoints never selected (the article's one or several excluded ids).
     pub exclude: &'a [WaypointId],
     /// Links whose clearance ([`NavGraph::set_clearances`]) is below this
     /// (world units, a unit's radius; 0 = any) are skipped.
@@ -50,7 +50,7 @@ pub struct SelectOptions<'a> {
     pub cost_list: CostListId,
     /// Range limit and exclusions.
     pub filter: NeighbourFilter<'a>,
-    /// Random cost variation (the seed's `..._WithRandomMovementCostVariation`):
+    /// Random cost variation (the article's `..._WithRandomMovementCostVariation`):
     /// each link's multiplier becomes `max(0, multiplier + jitter * u)` with
     /// `u` uniform in [-1, 1), so agents take detours. `0.0` (or negative, or
     /// NaN) = none, and then no random number is drawn at all. When > 0,
@@ -103,7 +103,7 @@ fn eligible(c: &Candidate, at_pos: Vec3, filter: &NeighbourFilter<'_>) -> bool {
             .is_none_or(|d| c.pos.distance_squared(at_pos) <= d * d)
 }
 
-/// The seed's two-step selection over candidates in link order.
+/// The article's two-step selection over candidates in link order.
 fn select_core<I, R>(
     at_pos: Vec3,
     dest_pos: Vec3,
@@ -226,7 +226,7 @@ impl WaypointGraph {
         )
     }
 
-    /// Seed 001 `Select_WaypointInRange`: the neighbour of `at` to walk to next.
+    /// Article 001 `Select_WaypointInRange`: the neighbour of `at` to walk to next.
     ///
     /// Neighbours are visited in ascending [`LinkId`](crate::LinkId) order;
     /// inactive, excluded and out-of-range ones are skipped.
@@ -259,7 +259,7 @@ impl WaypointGraph {
         select_core(at_pos, dest_pos, dest_id, opts, cands.into_iter(), rng)
     }
 
-    /// Seed 001 `Select_RandomWaypointInRange`: a uniformly random usable
+    /// Article 001 `Select_RandomWaypointInRange`: a uniformly random usable
     /// neighbour of `at` (the fallback for an agent stuck on a broken map).
     /// Draws one number from `rng` if there is at least one candidate, none
     /// otherwise.

@@ -1,4 +1,4 @@
-//! Seed 001 (`Select_WaypointInRange`) cases, transcribed by hand.
+//! Article 001 (`Select_WaypointInRange`) cases, transcribed by hand.
 //!
 //! Layout for most cases: the agent stands on `A` at the origin, the
 //! destination `D` is at (10, 0, 0), so `|D - A|^2 = 100`.

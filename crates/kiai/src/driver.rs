@@ -1,5 +1,5 @@
 //! [`Driver`]: one run of content as `kiai run` makes it — the world, the
-//! tick pipeline, the deciders (Lua for scripted archetypes, seed 002's
+//! tick pipeline, the deciders (Lua for scripted archetypes, article 002's
 //! default for the rest) and an events schedule applied between ticks —
 //! for tools that step a run and look at it after every tick: scenario
 //! tests (`scenario/`) and what-if forks (`fork/`), the layer above.

@@ -319,7 +319,7 @@ impl<'a> Checker<'a> {
             }
             _ => self.error(
                 &base,
-                "give either `chase` and `evade` weights or the seed's `entries` array",
+                "give either `chase` and `evade` weights or the article's `entries` array",
             ),
         }
         for (field, value) in [

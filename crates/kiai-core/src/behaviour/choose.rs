@@ -1,4 +1,4 @@
-//! Seed 002's choice between chasing and evading when both are possible,
+//! Article 002's choice between chasing and evading when both are possible,
 //! with hysteresis: [`choose`], a pure function of the options, the
 //! [`Profile`], the agent's saved decision and a source of rolls, so every
 //! branch can be tested with scripted rolls.
@@ -111,14 +111,14 @@ pub struct Choice {
     pub saved: Option<BehaviourState>,
 }
 
-/// Seed 002's `Update_BehaviourStates`, for one agent.
+/// Article 002's `Update_BehaviourStates`, for one agent.
 ///
 /// `can_chase` / `can_evade` are the possible options; `weights` the agent's
 /// current (chase, evade) weights; `saved` its last contested decision.
 /// `roll(upper)` draws a value uniform in `[0, upper)`; `rolls` receives
 /// every roll made. Rolls are drawn only when they can matter (no roll when
 /// nothing or exactly one option is possible without the profile's
-/// involvement), in the seed's order: use-profile, then keep-decision, then
+/// involvement), in the article's order: use-profile, then keep-decision, then
 /// weights. Without a saved decision the weights are always sampled.
 pub fn choose(
     can_chase: bool,

@@ -1,4 +1,4 @@
-//! Seed 002's decider ([`DefaultDecider`]) and what it records of each
+//! Article 002's decider ([`DefaultDecider`]) and what it records of each
 //! decision ([`DecisionTrace`]).
 
 use rand::RngExt;
@@ -31,7 +31,7 @@ pub struct DecisionTrace {
     pub weights: [f32; 2],
 }
 
-/// Seed 002's decider, with per-archetype [`Profile`]s.
+/// Article 002's decider, with per-archetype [`Profile`]s.
 ///
 /// Archetypes without a profile use the fixed rule (evade beats chase).
 /// Targets are the nearest hostile (ties by lower id).

@@ -5,7 +5,7 @@
 //! with this tick's percepts) and each agent's [`Mind`] (its random stream and
 //! decision memory), and it writes one [`Decision`] per agent.
 //!
-//! The [`DefaultDecider`] is seed 002: chase is possible when a directed sense
+//! The [`DefaultDecider`] is article 002: chase is possible when a directed sense
 //! (cone, sector, ellipse) sees a hostile, evade when an all-around sense
 //! (sphere) notices a hostile while this agent is being chased; a
 //! [`Profile`] chooses when both are possible.

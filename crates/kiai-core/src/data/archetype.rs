@@ -2,7 +2,7 @@
 
 use crate::data::{Avoidance, BodyMode, Movement, Profile, Sense};
 
-/// What an agent reveals in the tile fog of war (seed 003): a circle or a
+/// What an agent reveals in the tile fog of war (article 003): a circle or a
 /// flashlight of `radius` world units, converted to tiles by the fog grid's
 /// tile size.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,7 +32,7 @@ pub struct Archetype {
     pub body: BodyMode,
     /// What they reveal in the fog of war; `None`: nothing.
     pub sight: Option<Sight>,
-    /// How they choose between chase and evade (seed 002); `None`: evade
+    /// How they choose between chase and evade (article 002); `None`: evade
     /// beats chase.
     pub profile: Option<Profile>,
     /// Volume of the noise they make while moving (scaled by speed / max
@@ -41,7 +41,7 @@ pub struct Archetype {
     /// A game-registered decider ([`crate::plugins`]) consulted before the
     /// built-in logic: index into the world's plugins.
     pub decider: Option<usize>,
-    /// The movement-cost list waypoint walkers use (seed 001's
+    /// The movement-cost list waypoint walkers use (article 001's
     /// `CostListID`); `None`: the first list.
     pub cost_list: Option<kiai_nav::CostListId>,
     /// Keep this far (world units, > 0) from the agents the all-around

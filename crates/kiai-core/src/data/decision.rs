@@ -6,7 +6,7 @@ use crate::data::{AgentId, AgentRng};
 /// What an agent is doing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum BehaviourState {
-    /// Wandering at random (seed 000).
+    /// Wandering at random (article 000).
     #[default]
     RandomWalk,
     /// Moving toward a target.
@@ -55,7 +55,7 @@ pub struct Decision {
 }
 
 /// An agent's private decision state: its random stream, its last contested
-/// decision (seed 002's `SavedBehaviorDecision`) and its current profile
+/// decision (article 002's `SavedBehaviorDecision`) and its current profile
 /// weights (learned, when its profile learns).
 #[derive(Clone, Debug)]
 pub struct Mind {

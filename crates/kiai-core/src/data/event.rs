@@ -95,7 +95,7 @@ pub enum EventKind {
         waypoint: WaypointId,
     },
     /// A waypoint walker found no route to its goal (blocked links, inactive
-    /// waypoints or a broken map); it falls back to seed 001's local choice.
+    /// waypoints or a broken map); it falls back to article 001's local choice.
     RouteFailed {
         /// The walker.
         agent: AgentId,
@@ -104,7 +104,7 @@ pub enum EventKind {
     },
     /// A waypoint walker that waited for its route (the navigate stage's
     /// search budget went to older requests first) has it now and follows
-    /// it from here; until then it walked toward the goal by seed 001's
+    /// it from here; until then it walked toward the goal by article 001's
     /// selection. Routes found in the tick they are asked for send none.
     RouteFound {
         /// The walker.
@@ -116,7 +116,7 @@ pub enum EventKind {
     },
     /// A waypoint walker made no progress toward where it walks for a few
     /// seconds (a crowd, a wall in the way); it re-planned from the
-    /// nearest waypoint, or took a random neighbour there (seed 001's
+    /// nearest waypoint, or took a random neighbour there (article 001's
     /// fallback) when that is where it was already heading.
     Stuck {
         /// The walker.

@@ -1,15 +1,15 @@
-//! Hearing (seed 003, "听觉感知"): a sphere test around the listener, no
+//! Hearing (article 003, "听觉感知"): a sphere test around the listener, no
 //! occlusion ("sound can be treated as unobstructed"), and a perceived loudness
 //! that falls with distance. The result for each sound is its source and its
-//! loudness, handed to the decision layer (seed 003's guard: a loud sound makes
+//! loudness, handed to the decision layer (article 003's guard: a loud sound makes
 //! it hostile, a quiet one makes it alert).
 //!
-//! Seed 003 says the loudness comes from "a simple linear calculation" in its
+//! Article 003 says the loudness comes from "a simple linear calculation" in its
 //! text but divides by the squared distance in its code; both are offered as
 //! [`Falloff`]. Its code keeps a sound unless `distanceSq > radiusSq`, i.e. the
 //! boundary is *inclusive*; kiai's threshold test follows that:
 //! a sound is heard when `loudness >= threshold` (unlike the strict shape tests
-//! of seed 000). Distances are 3D (the seed uses a `Vector3` offset).
+//! of article 000). Distances are 3D (the seed uses a `Vector3` offset).
 
 use glam::Vec3;
 
@@ -35,11 +35,11 @@ pub struct Sound {
 /// listener and sound.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Falloff {
-    /// Seed 003's code, transcribed exactly: `volume / d²` (no clamp near the
+    /// Article 003's code, transcribed exactly: `volume / d²` (no clamp near the
     /// source). At `d == 0` this is `+inf` for a positive volume (what the
-    /// seed's float division gives) and `0` for a zero volume.
+    /// article's float division gives) and `0` for a zero volume.
     InverseSquare,
-    /// Seed 003's text: `volume * (1 - d / range)` for `d < range`, `0` from
+    /// Article 003's text: `volume * (1 - d / range)` for `d < range`, `0` from
     /// `range` on. `range` in world units, > 0 (otherwise loudness is always 0).
     Linear {
         /// Distance at which the sound fades to silence, world units, > 0.
@@ -84,7 +84,7 @@ pub struct Heard {
 }
 
 /// What a listener at `listener` (world units) hears: clears `out`, then adds
-/// every sound with `loudness >= threshold` (inclusive, as in seed 003),
+/// every sound with `loudness >= threshold` (inclusive, as in article 003),
 /// skipping sounds whose `source` is `listener_id` (pass [`NO_SOURCE`] for a
 /// listener that is not an agent; it skips nothing), and sounds with a
 /// non-finite position or volume. `out` is sorted by loudness, loudest first,
@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(only(4), vec![0, 1]);
     }
 
-    /// Seed 003's guard: a loud sound makes it hostile, a quiet one alert.
+    /// Article 003's guard: a loud sound makes it hostile, a quiet one alert.
     #[test]
     fn guard_hears_loud_above_hostile_threshold_and_quiet_only_as_alert() {
         let (alert, hostile) = (0.1, 1.0);

@@ -1,4 +1,4 @@
-//! Messages between agents (seed 003: a captain radios a guard).
+//! Messages between agents (article 003: a captain radios a guard).
 
 use glam::Vec3;
 
@@ -20,7 +20,7 @@ pub enum Recipient {
     },
 }
 
-/// A message between agents (seed 003: a captain radios a guard). Sent
+/// A message between agents (article 003: a captain radios a guard). Sent
 /// during a tick, delivered at the next sense stage, in sending order.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Message {

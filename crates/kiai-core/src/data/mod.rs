@@ -7,7 +7,7 @@
 //!   [`shape`].
 //! - Per-agent state: [`body`] (who moves it), [`decision`] (decision and
 //!   mind), [`nav_state`], [`route_queue`] (walkers waiting for routes),
-//!   [`missile`] (a missile's frame and seed 004's turning).
+//!   [`missile`] (a missile's frame and article 004's turning).
 //! - Where agents are, bucketed: [`agent_grid`].
 //! - What the senses work with and report: [`percepts`], [`message`],
 //!   [`hearing`] (sounds and loudness), [`budget`] (the ray budget),

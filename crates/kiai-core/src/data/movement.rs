@@ -9,7 +9,7 @@ pub enum Movement {
     /// Never moves.
     #[default]
     Static,
-    /// Seed 000's random walk: each tick, with probability
+    /// Article 000's random walk: each tick, with probability
     /// `1 / direction_change_factor`, a new random unit direction and a speed
     /// drawn uniformly from `[min_speed, max_speed]`; the facing follows the
     /// movement. Chasing and evading agents move at `max_speed`.
@@ -25,14 +25,14 @@ pub enum Movement {
         /// draws 3D directions exactly as the seed does.
         planar: bool,
     },
-    /// A guided missile (seed 004): flies along its facing at `speed`,
+    /// A guided missile (article 004): flies along its facing at `speed`,
     /// turning toward its decision's target at most `turn_rate` per second;
     /// it stops within `arrival_distance` of the target. See
     /// [`Missile`](crate::data::Missile).
     Missile {
         /// World units per second, >= 0.
         speed: f32,
-        /// Radians per second, > 0 (per axis under the seed's 2-axis control).
+        /// Radians per second, > 0 (per axis under the article's 2-axis control).
         turn_rate: f32,
         /// How the frame turns.
         control: ControlMode,
@@ -40,10 +40,10 @@ pub enum Movement {
         guidance: Guidance,
         /// World units, >= 0.
         arrival_distance: f32,
-        /// Cosine of the seed's dead-band half-angle, in [-1, 1].
+        /// Cosine of the article's dead-band half-angle, in [-1, 1].
         precision: f32,
     },
-    /// Walks the world's waypoint graph (seed 001): random neighbours while
+    /// Walks the world's waypoint graph (article 001): random neighbours while
     /// random-walking, toward a chase target's waypoint or away from a
     /// threat's. See the navigate stage.
     WaypointWalker {
@@ -53,7 +53,7 @@ pub enum Movement {
         route: RouteMode,
         /// A waypoint counts as reached within this distance, world units, > 0.
         arrive_radius: f32,
-        /// Random cost variation of seed 001's selection, >= 0 (0: none).
+        /// Random cost variation of article 001's selection, >= 0 (0: none).
         jitter: f32,
         /// Cut corners: skip the next waypoint of an A* route while the
         /// straight way to the one after it is clear of walls with the
@@ -63,7 +63,7 @@ pub enum Movement {
     },
     /// Reynolds' wander on the X-Z plane: constant speed, the heading
     /// turning by a random angle in `[-turn_deg, turn_deg]` each tick, so the
-    /// path meanders smoothly instead of seed 000's sudden changes.
+    /// path meanders smoothly instead of article 000's sudden changes.
     Wander {
         /// World units per second, >= 0.
         speed: f32,
@@ -96,11 +96,11 @@ impl Movement {
 /// How waypoint walkers choose their way to a destination.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RouteMode {
-    /// Seed 001's local choice at every waypoint (greedy, cheap, can be
+    /// Article 001's local choice at every waypoint (greedy, cheap, can be
     /// fooled by dead ends; the random-neighbour fallback unsticks it).
     #[default]
     Select,
     /// An A* route to the destination waypoint, re-planned when the
-    /// destination changes (toward only; evading uses seed 001's selection).
+    /// destination changes (toward only; evading uses article 001's selection).
     AStar,
 }

@@ -16,7 +16,7 @@ pub struct NavState {
     pub route_goal: Option<WaypointId>,
     /// It asked for a route to `route_goal` that the navigate stage has
     /// not found yet (the search budget of a tick went to older requests);
-    /// meanwhile it walks toward the goal by seed 001's selection.
+    /// meanwhile it walks toward the goal by article 001's selection.
     pub waiting: bool,
     /// A point it walks straight to this tick instead of `next` (walkers
     /// that smooth their routes): its destination once the way there is

@@ -1,10 +1,10 @@
-//! Behaviour profiles (seed 002): the weights of chase and evade, how often
+//! Behaviour profiles (article 002): the weights of chase and evade, how often
 //! the profile decides and keeps its decision, and how the weights learn
 //! from outcomes.
 
 /// A behaviour profile: the weights of chase and evade and two percentages.
 ///
-/// Seed 002 stores the profile as an array of entries (0 = chase, 1 = evade)
+/// Article 002 stores the profile as an array of entries (0 = chase, 1 = evade)
 /// sampled uniformly; the weights here are the counts of each entry, so
 /// `[0, 0, 1, 0, 1, 1, 1, 0, 1, 0]` is `chase: 5, evade: 5`
 /// ([`Profile::from_entries`]).
@@ -40,7 +40,7 @@ impl Default for Profile {
 }
 
 impl Profile {
-    /// The weights of seed 002's array form: each `0` entry counts for chase,
+    /// The weights of article 002's array form: each `0` entry counts for chase,
     /// every other entry for evade.
     pub fn from_entries(entries: &[i64]) -> (f32, f32) {
         let chase = entries.iter().filter(|&&e| e == 0).count();
@@ -49,7 +49,7 @@ impl Profile {
 }
 
 /// How an agent's weights shift with experience (the "learning profiles"
-/// seed 002 announces). All changes are additive and clamped.
+/// article 002 announces). All changes are additive and clamped.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Learning {
     /// Weight added or removed per outcome, > 0.

@@ -1,4 +1,4 @@
-//! Potentially visible sets (seed 003, "潜在可视集 PVS"): the level is cut into
+//! Potentially visible sets (article 003, "潜在可视集 PVS"): the level is cut into
 //! regions ahead of time, and each region lists the regions that can possibly be
 //! seen from it, so perception can drop targets before any ray is cast ("from
 //! outside a house you cannot see the people inside").
@@ -181,7 +181,7 @@ impl Pvs {
         Ok(pvs)
     }
 
-    /// Computes sets by sampling (seed 003's precomputation step).
+    /// Computes sets by sampling (article 003's precomputation step).
     ///
     /// Draws `samples_per_region` points inside each region (rejection sampling
     /// in its bounds with `unit`, which must return uniform values in `[0, 1)`;

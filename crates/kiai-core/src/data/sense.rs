@@ -7,7 +7,7 @@ use crate::data::{CompiledShape, FactionId, Factions, Falloff, Shape};
 /// Which agents a sense reports, by faction relation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SenseFilter {
-    /// Every other agent (seed 000).
+    /// Every other agent (article 000).
     #[default]
     All,
     /// Only agents of factions the observer's faction is hostile to.
@@ -40,7 +40,7 @@ pub struct Sense {
     pub shape: Shape,
     /// Which agents it reports.
     pub filter: SenseFilter,
-    /// Walls hide targets (seed 003's ray test), and the potentially visible
+    /// Walls hide targets (article 003's ray test), and the potentially visible
     /// set, if any, culls them first.
     pub occluded: bool,
     /// Hysteresis: a target sensed last tick stays sensed out to this range

@@ -1,6 +1,6 @@
 //! Sense shapes and their point-inclusion tests.
 //!
-//! All tests use strict inequalities where seed 000 does (`range² > distance²`,
+//! All tests use strict inequalities where article 000 does (`range² > distance²`,
 //! `dot > cos(fov / 2)`), so results match the seed bit for bit on the same
 //! inputs. Positions are world units, angles are degrees, Y is up; the 2.5D
 //! shapes ([`Shape::Sector`], [`Shape::Ellipse`]) work on the X-Z plane.
@@ -12,20 +12,20 @@ use crate::data::Falloff;
 /// The region in which a sense notices other agents.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Shape {
-    /// All-around sense (radar, noise): `distance² < radius²`. Seed 000.
+    /// All-around sense (radar, noise): `distance² < radius²`. Article 000.
     Sphere {
         /// Radius in world units, > 0.
         radius: f32,
     },
     /// Directed 3D sense (eyes): `distance² < range²` and
-    /// `dot(facing, direction) > cos(fov_deg / 2)`. Seed 000.
+    /// `dot(facing, direction) > cos(fov_deg / 2)`. Article 000.
     Cone {
         /// Range in world units, > 0.
         range: f32,
         /// Full opening angle in degrees, in (0, 360].
         fov_deg: f32,
     },
-    /// The cheaper 2.5D sense of seed 003: horizontal (X-Z) range and angle
+    /// The cheaper 2.5D sense of article 003: horizontal (X-Z) range and angle
     /// plus `|dy| <= max_height_diff`.
     Sector {
         /// Horizontal range in world units, > 0.
@@ -35,7 +35,7 @@ pub enum Shape {
         /// Largest height difference seen, in world units, >= 0.
         max_height_diff: f32,
     },
-    /// Peripheral plus focused vision as one ellipse on X-Z (seed 003): foci at
+    /// Peripheral plus focused vision as one ellipse on X-Z (article 003): foci at
     /// `center_ahead ± c` along the horizontal facing, `c = sqrt(a² - b²)`;
     /// inside when `|p - f1| + |p - f2| <= 2a`.
     Ellipse {
@@ -46,7 +46,7 @@ pub enum Shape {
         /// Distance of the ellipse's centre ahead of the agent, world units.
         center_ahead: f32,
     },
-    /// Hearing (seed 003): senses sounds, not agents. A sound is heard when
+    /// Hearing (article 003): senses sounds, not agents. A sound is heard when
     /// its loudness at the listener (by `falloff`) is at least `threshold`;
     /// the sense reports the agents that made the sounds heard.
     Hearing {
@@ -60,11 +60,11 @@ pub enum Shape {
 /// What a sense perceives, for deciders that treat senses by kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SenseKind {
-    /// All-around (a sphere): radar, noise, presence (seed 000).
+    /// All-around (a sphere): radar, noise, presence (article 000).
     AllAround,
-    /// Directed (cone, sector, ellipse): eyes (seed 000, 003).
+    /// Directed (cone, sector, ellipse): eyes (article 000, 003).
     Directed,
-    /// Hearing: sound events (seed 003).
+    /// Hearing: sound events (article 003).
     Hearing,
 }
 
@@ -153,7 +153,7 @@ impl Shape {
     }
 }
 
-/// `cos(fov_deg / 2)` in radians, as the seed's `CosFieldOfView`.
+/// `cos(fov_deg / 2)` in radians, as the article's `CosFieldOfView`.
 pub fn half_angle_cos(fov_deg: f32) -> f32 {
     (fov_deg * 0.5).to_radians().cos()
 }
@@ -208,8 +208,8 @@ impl CompiledShape {
             } => {
                 let d = target - eye;
                 let dist_sq = d.length_squared();
-                // As in seed 000: a coincident target has no direction (the
-                // seed's NaN dot fails the test).
+                // As in article 000: a coincident target has no direction (the
+                // article's NaN dot fails the test).
                 if !strictly_within(dist_sq, range_sq) || dist_sq == 0.0 {
                     return false;
                 }

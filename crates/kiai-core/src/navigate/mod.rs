@@ -1,10 +1,10 @@
-//! Waypoint following (seed 001): agents whose movement is
+//! Waypoint following (article 001): agents whose movement is
 //! [`Movement::WaypointWalker`] walk the world's waypoint graph, choosing
 //! their next waypoint whenever they reach one.
 //!
-//! Random walkers pick a random neighbour (seed 001's fallback); chasers head
+//! Random walkers pick a random neighbour (article 001's fallback); chasers head
 //! toward the waypoint nearest their target, evaders away from the one
-//! nearest their threat, either by seed 001's local selection with the
+//! nearest their threat, either by article 001's local selection with the
 //! archetype's cost list or, in [`RouteMode::AStar`], along an A* route. An
 //! agent whose selection finds nothing (a broken map) falls back to a random
 //! neighbour. This stage runs in agent order, so it is deterministic at any
@@ -15,7 +15,7 @@
 //! and each tick the stage serves the oldest requests within the world's
 //! search budget (searches in parallel, walkers sent to one goal sharing a
 //! distance field). A walker whose request waits walks toward its goal by
-//! seed 001's selection meanwhile and takes its route when it comes.
+//! article 001's selection meanwhile and takes its route when it comes.
 //!
 //! When the graph changed since the last stage (a door, a blocked link, a
 //! waypoint switched off or on), walkers re-plan first: one walking a link
@@ -73,7 +73,7 @@ struct Walker<'a> {
 }
 
 impl Walker<'_> {
-    /// What seed 001's selections may pick from.
+    /// What article 001's selections may pick from.
     fn neighbours(&self) -> NeighbourFilter<'static> {
         NeighbourFilter {
             min_clearance: self.radius,
@@ -203,7 +203,7 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Seed 001's options for heading toward or away.
+    /// Article 001's options for heading toward or away.
     fn select_options(&self, heading: Heading) -> SelectOptions<'static> {
         let mut options = SelectOptions::new(heading, self.cost_list);
         options.jitter = self.jitter;
@@ -395,7 +395,7 @@ fn settle_next(
 
 /// Moves on a walker that asked for a route this tick, once the queue was
 /// served: along its route if it came (none if there is none), else a step
-/// toward the goal by seed 001's selection while it waits.
+/// toward the goal by article 001's selection while it waits.
 fn move_on(
     walker: &Walker<'_>,
     state: &mut NavState,

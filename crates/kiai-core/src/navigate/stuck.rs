@@ -1,7 +1,7 @@
 //! Stuck walkers: a walker that walls or crowds can hold up (the world has
 //! walls, or its archetype avoids others) and that made no progress toward
 //! where it walks for [`STUCK_SECONDS`] enters the graph again (plans from the nearest
-//! waypoint, or takes a random neighbour there (seed 001's fallback) when
+//! waypoint, or takes a random neighbour there (article 001's fallback) when
 //! it was already heading for it, with a `Stuck` event.
 //!
 //! Progress is this tick's velocity toward the point it walks to: under a

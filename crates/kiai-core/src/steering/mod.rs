@@ -1,8 +1,8 @@
 //! Steering, the steer stage: turning decisions into velocities.
 //!
-//! Walkers random-walk (seed 000), seek and flee, pursue and evade;
+//! Walkers random-walk (article 000), seek and flee, pursue and evade;
 //! waypoint walkers head for their next waypoint; [`missile`] steers
-//! turn-rate-limited guided missiles (seed 004). The behaviours are plain
+//! turn-rate-limited guided missiles (article 004). The behaviours are plain
 //! functions here; `stage.rs` runs them for every agent.
 
 mod avoid;
@@ -22,10 +22,10 @@ use rand::RngExt;
 
 use crate::data::{AgentRng, BehaviourState, Movement};
 
-/// Smallest direction-change factor the random walk accepts (seed 000).
+/// Smallest direction-change factor the random walk accepts (article 000).
 pub const MIN_DIRECTION_CHANGE_FACTOR: u32 = 5;
 
-/// Seed 000's `RandomWalk`: with probability `1 / factor` (factor clamped to
+/// Article 000's `RandomWalk`: with probability `1 / factor` (factor clamped to
 /// at least 5) picks a new direction with components uniform in [-1, 1], normalised,
 /// and a speed uniform in `[min_speed, max_speed]`; the facing follows.
 /// Otherwise velocity and facing stay. `planar` zeroes the vertical

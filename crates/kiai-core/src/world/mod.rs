@@ -185,7 +185,7 @@ impl World {
     /// Sets how many waypoints the route searches of one tick may expand
     /// (`None`: no limit, every route is found in the tick it is asked
     /// for; the default is [`DEFAULT_ROUTE_BUDGET`](crate::DEFAULT_ROUTE_BUDGET)).
-    /// Walkers whose request waits walk toward their goal by seed 001's
+    /// Walkers whose request waits walk toward their goal by article 001's
     /// selection until their route comes. A tick may go over the budget by
     /// the searches it started last (at most one per parallel slot). The
     /// budget is simulation state: results are the same at any thread
@@ -214,7 +214,7 @@ impl World {
         self.ray_cursor
     }
 
-    /// Sets the waypoint graph that waypoint walkers walk (seed 001). Links
+    /// Sets the waypoint graph that waypoint walkers walk (article 001). Links
     /// blocked through [`World::set_link_blocked`] and by closed doors stay
     /// blocked in it; walkers re-plan.
     ///

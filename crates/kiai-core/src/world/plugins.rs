@@ -38,7 +38,7 @@ use crate::world::World;
 /// A game-defined decision rule for the agents of some archetypes.
 pub trait AgentDecider: Send + Sync {
     /// Decides for `agent` this tick, or returns `None` to leave the decision
-    /// to the built-in logic (seed 002 with the archetype's profile). `world`
+    /// to the built-in logic (article 002 with the archetype's profile). `world`
     /// holds this tick's percepts; `mind` is the agent's own state and random
     /// stream.
     fn decide(&self, world: &World, agent: AgentId, mind: &mut Mind) -> Option<Decision>;

@@ -1,5 +1,5 @@
 //! The waypoint graph through `kiai.*`: nearest waypoints, A* routes and
-//! seed 001's next-waypoint choice.
+//! article 001's next-waypoint choice.
 
 use kiai_core::glam::Vec3;
 use kiai_nav::{CostListId, Destination, Heading, NavQuery, PathFilter, SelectOptions, WaypointId};
@@ -44,7 +44,7 @@ pub(super) const BINDINGS: &[Binding] = &[
             name: "select",
             params: "at: integer, dest: integer, heading?: \"toward\"|\"away\", cost_list?: integer",
             returns: "integer?",
-            doc: "Seed 001's next waypoint from `at` toward or away from `dest`, on the agent's random stream.",
+            doc: "Article 001's next waypoint from `at` toward or away from `dest`, on the agent's random stream.",
         },
         make: Some(select),
     },

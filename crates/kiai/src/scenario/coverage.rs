@@ -1,7 +1,7 @@
 //! Decision coverage: per archetype, which branches of the decision logic
 //! a suite of scenarios took, and how often.
 //!
-//! The branches are seed 002's (`no_option`, `single_option`,
+//! The branches are article 002's (`no_option`, `single_option`,
 //! `fixed_rule`, `weights`, `kept`), `plugin` for an archetype with a
 //! game-registered decider, `script` for one whose Lua `decide` gives the
 //! decision, and each custom state a script reported. A branch taken zero
@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use crate::driver::Driver;
 
-/// Seed 002's branches, in report order.
+/// Article 002's branches, in report order.
 pub const RUST_BRANCHES: [&str; 5] = [
     "no_option",
     "single_option",

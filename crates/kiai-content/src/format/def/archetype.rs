@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::*;
 
-/// A behaviour profile (seed 002): weights for chase and evade when both are
-/// possible, given as `chase`/`evade` or as the seed's array of entries.
+/// A behaviour profile (article 002): weights for chase and evade when both are
+/// possible, given as `chase`/`evade` or as the article's array of entries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProfileDef {
@@ -16,7 +16,7 @@ pub struct ProfileDef {
     /// Weight of evading, >= 0 (with `chase`; not with `entries`).
     #[serde(default)]
     pub evade: Option<f32>,
-    /// The seed's array form: `0` = chase, `1` = evade, sampled uniformly.
+    /// The article's array form: `0` = chase, `1` = evade, sampled uniformly.
     #[serde(default)]
     pub entries: Option<Vec<i64>>,
     /// Percent (0..=100) chance that the profile decides; otherwise evade

@@ -165,7 +165,7 @@ pub struct PerceptionBudgetDef {
 pub struct NavDef {
     /// Waypoints the A* route searches of one tick may expand, at least 1
     /// (default 1,024; a longer search goes on next tick): walkers whose request waits step toward their goal
-    /// by seed 001's selection until their route comes. `None`: no limit,
+    /// by article 001's selection until their route comes. `None`: no limit,
     /// every route is found in the tick it is asked for.
     #[serde(
         default = "default_route_budget",

@@ -115,7 +115,7 @@ pub struct ContentDef {
     /// Navigation settings: how much route search a tick may do.
     #[serde(default, skip_serializing_if = "is_default")]
     pub nav: NavDef,
-    /// Behaviour profiles by name (seed 002), referenced by archetypes.
+    /// Behaviour profiles by name (article 002), referenced by archetypes.
     #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
     pub profiles: OrderedMap<ProfileDef>,
     /// Archetypes by name, in file order.

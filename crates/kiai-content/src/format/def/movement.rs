@@ -12,7 +12,7 @@ pub enum MovementDef {
     /// Never moves.
     #[default]
     Static,
-    /// Seed 000's random walk.
+    /// Article 000's random walk.
     Walker {
         /// World units per second, >= 0.
         min_speed: f32,
@@ -24,7 +24,7 @@ pub enum MovementDef {
         #[serde(default)]
         planar: bool,
     },
-    /// A guided missile (seed 004) that turns toward its chase target.
+    /// A guided missile (article 004) that turns toward its chase target.
     Missile {
         /// World units per second, >= 0.
         speed: f32,
@@ -40,15 +40,15 @@ pub enum MovementDef {
         /// (default 1).
         #[serde(default = "one")]
         arrival_distance: f32,
-        /// Cosine of the seed's dead-band half-angle, in [-1, 1] (default 0.95).
+        /// Cosine of the article's dead-band half-angle, in [-1, 1] (default 0.95).
         #[serde(default = "seed_precision")]
         precision: f32,
     },
-    /// Walks the waypoint graph (seed 001) with the archetype's cost list.
+    /// Walks the waypoint graph (article 001) with the archetype's cost list.
     WaypointWalker {
         /// World units per second, >= 0.
         speed: f32,
-        /// `Select` (seed 001's local choice, default) or `AStar` routes.
+        /// `Select` (article 001's local choice, default) or `AStar` routes.
         #[serde(default)]
         route: RouteDef,
         /// A waypoint counts as reached within this distance, world units,
@@ -89,7 +89,7 @@ fn half() -> f32 {
 /// How waypoint walkers route.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RouteDef {
-    /// Seed 001's local choice at every waypoint.
+    /// Article 001's local choice at every waypoint.
     #[default]
     Select,
     /// A* routes to the destination.
@@ -117,7 +117,7 @@ pub enum GuidanceDef {
 /// How a missile's frame turns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ControlDef {
-    /// The seed's greedy yaw-then-pitch control with a dead-band.
+    /// The article's greedy yaw-then-pitch control with a dead-band.
     #[default]
     SeedTwoAxis,
     /// Shortest-arc turn at the maximum rate.

@@ -1,26 +1,26 @@
-//! Guided-missile steering (seed 004, "KI-Programmierung Teil 11: Lenkwaffen –
+//! Guided-missile steering (article 004, "KI-Programmierung Teil 11: Lenkwaffen –
 //! Zielverfolgung und Ausrichtung").
 //!
 //! A missile cannot turn instantly: each tick it may change its heading only by
-//! a bounded angle. Every tick runs the seed's three steps:
+//! a bounded angle. Every tick runs the article's three steps:
 //!
 //! 1. **Guidance** picks a desired heading ([`Guidance`]):
 //!    - [`Guidance::PurePursuit`] aims at the target's *current* position; this
-//!      is the seed's `Set_Destination` (desired = normalised `dest - pos`).
+//!      is the article's `Set_Destination` (desired = normalised `dest - pos`).
 //!    - [`Guidance::ProportionalNavigation`] (pure PN) turns the heading at `N`
 //!      times the line-of-sight rate, so the missile leads a moving target.
 //! 2. **Control** turns the missile's frame toward that heading ([`ControlMode`]):
-//!    - [`ControlMode::SeedTwoAxis`] transcribes the seed's
+//!    - [`ControlMode::SeedTwoAxis`] transcribes the article's
 //!      `Update_MovementDirection`: a dead-band (`dot > precision` means
 //!      "aligned"), then a greedy trial yaw of `±turn_rate * dt` about the
 //!      missile's own up axis, then a trial pitch of `±turn_rate * dt` about its
 //!      own right axis, each kept only if it improves `dot(desired, forward)`.
 //!    - [`ControlMode::MaxRate`] rotates the forward axis along the shortest arc
 //!      toward the desired heading by at most `turn_rate * dt` (a glam [`Quat`]).
-//! 3. **Movement** (the seed's `Update_Movement`): move along forward by
+//! 3. **Movement** (the article's `Update_Movement`): move along forward by
 //!    `speed * dt` unless closer to the destination than the arrival distance.
 //!
-//! "The three modes" are therefore the seed's 2-axis controller, the
+//! "The three modes" are therefore the article's 2-axis controller, the
 //! quaternion max-rate controller and proportional navigation; guidance and
 //! control combine freely. [`Missile::step`] runs a whole tick and returns a
 //! [`MissileStep`] for debug overlays and traces.
@@ -28,9 +28,9 @@
 //! Conventions: positions and distances in world units, speeds in world
 //! units/s, angles in radians, angular rates in radians/s, `dt` in seconds. The
 //! frame is `(right, up, forward)` with `right = up × forward`, which is the
-//! seed's initial frame `(X, Y, Z)`. All maths is `f32`. Inputs must be finite.
+//! article's initial frame `(X, Y, Z)`. All maths is `f32`. Inputs must be finite.
 //!
-//! Deviations from the seed's C++ (each also documented where it applies):
+//! Deviations from the article's C++ (each also documented where it applies):
 //! - The seed evaluates the pitch trial against the *pre-yaw* forward axis,
 //!   `dot` and horizontal axis (it reads the axes back from the matrix only at
 //!   the end). That is a bug: a kept pitch may then make the heading worse, and
@@ -40,11 +40,11 @@
 //!   never writes the result back, so the matrix drifts. This module keeps the
 //!   three axes as the state and re-orthonormalises them (Gram–Schmidt, forward
 //!   first) every time they rotate.
-//! - The seed's `Update_Movement(vel, ...)` takes a distance per frame; here it
+//! - The article's `Update_Movement(vel, ...)` takes a distance per frame; here it
 //!   is `speed * dt`.
 //!
 //! Additions beyond the seed: [`ControlMode::MaxRate`], both PN and the
-//! sigma-delta accumulator that lets the seed's bang-bang 2-axis control follow
+//! sigma-delta accumulator that lets the article's bang-bang 2-axis control follow
 //! PN's small commands, and the swept hit test in [`Missile::step`].
 
 use glam::{Quat, Vec3};
@@ -52,7 +52,7 @@ use glam::{Quat, Vec3};
 /// How the missile's frame turns toward the desired heading each tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ControlMode {
-    /// The seed's 2-axis control system: dead-band on `dot(desired, forward) >
+    /// The article's 2-axis control system: dead-band on `dot(desired, forward) >
     /// precision`, then greedy yaw of `±turn_rate * dt` about the own up axis,
     /// then greedy pitch of `±turn_rate * dt` about the own right axis.
     ///
@@ -70,7 +70,7 @@ pub enum ControlMode {
 /// How the desired heading is chosen from the target's position and velocity.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum Guidance {
-    /// Aim at the target's current position (the seed's `Set_Destination`).
+    /// Aim at the target's current position (the article's `Set_Destination`).
     /// Against a fast crossing target this ends in a tail chase.
     #[default]
     PurePursuit,
@@ -129,7 +129,7 @@ pub struct MissileStep {
     pub heading_error: f32,
     /// Distance to the target at the start of the tick, world units.
     pub distance: f32,
-    /// The seed's arrival test held: the distance at the start of the tick was
+    /// The article's arrival test held: the distance at the start of the tick was
     /// below the arrival distance, so the missile did not move.
     pub arrived: bool,
     /// The target came within the arrival distance during this tick (assuming
@@ -151,12 +151,12 @@ pub struct Missile {
     /// Maximum turn rate, radians/s, `>= 0`; keep `turn_rate * dt` well below
     /// `π/2`. Under [`ControlMode::SeedTwoAxis`] it applies to each axis.
     pub turn_rate: f32,
-    /// The seed's `precision`: cosine of the dead-band half-angle, in
+    /// The article's `precision`: cosine of the dead-band half-angle, in
     /// `[-1, 1]`; `dot(desired, forward) > precision` counts as aligned and no
     /// turn is made ([`ControlMode::SeedTwoAxis`] only). The seed uses 0.95
     /// (about 18°). A value `>= 1` disables the dead-band.
     pub precision: f32,
-    /// The seed's `minDistanceSqToDestination`: squared arrival distance,
+    /// The article's `minDistanceSqToDestination`: squared arrival distance,
     /// world units², `>= 0`; 0 means "never arrive".
     pub arrival_distance_sq: f32,
     /// How the frame turns.
@@ -174,9 +174,9 @@ pub struct Missile {
 }
 
 impl Default for Missile {
-    /// The seed's constructor: at the origin, frame `(X, Y, Z)`, desired
+    /// The article's constructor: at the origin, frame `(X, Y, Z)`, desired
     /// heading `+Z`, speed and turn rate 0, precision 0.95, arrival distance²
-    /// 0.3 (the seed's example values), seed 2-axis control, pure pursuit.
+    /// 0.3 (the article's example values), seed 2-axis control, pure pursuit.
     fn default() -> Self {
         Self {
             position: Vec3::ZERO,
@@ -230,7 +230,7 @@ impl Missile {
         self
     }
 
-    /// Sets the seed's dead-band `precision` (cosine, `[-1, 1]`; builder style).
+    /// Sets the article's dead-band `precision` (cosine, `[-1, 1]`; builder style).
     #[must_use]
     pub fn with_precision(mut self, precision: f32) -> Self {
         self.precision = precision;
@@ -257,17 +257,17 @@ impl Missile {
         self.right = up.cross(forward);
     }
 
-    /// Heading: the unit forward axis (the seed's `MovementDirection`).
+    /// Heading: the unit forward axis (the article's `MovementDirection`).
     pub fn forward(&self) -> Vec3 {
         self.forward
     }
 
-    /// The unit up axis, the yaw axis (the seed's `VerticalAxis`).
+    /// The unit up axis, the yaw axis (the article's `VerticalAxis`).
     pub fn up(&self) -> Vec3 {
         self.up
     }
 
-    /// The unit right axis `up × forward`, the pitch axis (the seed's
+    /// The unit right axis `up × forward`, the pitch axis (the article's
     /// `HorizontalAxis`).
     pub fn right(&self) -> Vec3 {
         self.right
@@ -279,18 +279,18 @@ impl Missile {
         Quat::from_mat3(&glam::Mat3::from_cols(self.right, self.up, self.forward))
     }
 
-    /// The last destination, world units (the seed's `DestinationPosition`).
+    /// The last destination, world units (the article's `DestinationPosition`).
     pub fn destination(&self) -> Vec3 {
         self.destination
     }
 
     /// The desired heading: unit vector, or zero when the missile sat exactly
-    /// on the destination (the seed's `MovementDirectionDesired`).
+    /// on the destination (the article's `MovementDirectionDesired`).
     pub fn desired(&self) -> Vec3 {
         self.desired
     }
 
-    /// The seed's `Set_Destination`: stores `destination` (world units) and
+    /// The article's `Set_Destination`: stores `destination` (world units) and
     /// sets the desired heading to the normalised `destination - position`
     /// (zero if they coincide; then no turn improves anything).
     pub fn set_destination(&mut self, destination: Vec3) {
@@ -304,7 +304,7 @@ impl Missile {
         self.desired = direction.normalize_or_zero();
     }
 
-    /// The seed's `Update_MovementDirection(precision, frameTime)`, i.e. the
+    /// The article's `Update_MovementDirection(precision, frameTime)`, i.e. the
     /// [`ControlMode::SeedTwoAxis`] controller, whatever `self.control` is.
     ///
     /// With `dot = dot(desired, forward)` and `a = turn_rate * dt` (radians):
@@ -313,7 +313,7 @@ impl Missile {
     /// not, `-a` is tried and kept under the same test. Then the same for a
     /// pitch about the own right axis. The axes are re-orthonormalised.
     ///
-    /// Deviation from the seed's code: the pitch trial uses the frame and
+    /// Deviation from the article's code: the pitch trial uses the frame and
     /// `dot` *after* the kept yaw (the seed compares against stale pre-yaw
     /// values and rotates about the pre-yaw horizontal axis; that is a bug,
     /// since the text says pitch is checked "analog" to yaw). So a kept turn
@@ -371,7 +371,7 @@ impl Missile {
         turn
     }
 
-    /// The seed's `Update_Movement`: unless `|position - destination|² <
+    /// The article's `Update_Movement`: unless `|position - destination|² <
     /// arrival_distance_sq`, moves along forward by `speed * dt` (world
     /// units). Returns whether it moved.
     pub fn update_movement(&mut self, dt: f32) -> bool {

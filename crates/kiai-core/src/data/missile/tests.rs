@@ -106,7 +106,7 @@ fn seed_pitch_about_right_axis() {
 
 #[test]
 fn seed_yaw_then_pitch_uses_frame_after_yaw() {
-    // Regression for the seed's stale pitch axis: both axes turn, and the
+    // Regression for the article's stale pitch axis: both axes turn, and the
     // pitch is about the *yawed* right axis, so up stays perpendicular to
     // it and the heading error only shrinks.
     let mut m = seed_missile(1.0);
@@ -183,7 +183,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     /// `turn_angle` <= turn_rate * dt (MaxRate, or any mode per axis); the
-    /// seed's 2-axis control turns each axis by at most turn_rate * dt, so
+    /// article's 2-axis control turns each axis by at most turn_rate * dt, so
     /// the heading moves at most acos(cos²(turn_rate * dt)).
     #[test]
     fn turn_per_tick_is_bounded(
@@ -218,7 +218,7 @@ proptest! {
         }
     }
 
-    /// The seed's 2-axis control never makes the heading worse (the seed's
+    /// The article's 2-axis control never makes the heading worse (the article's
     /// stale pitch evaluation could).
     #[test]
     fn seed_two_axis_never_worsens_heading(
@@ -300,7 +300,7 @@ fn orthonormal_after_1e6_ticks_max_rate_pn() {
 /// 5 u. Hit radius r = 2 u. A stationary target is hit from any start
 /// heading if (a) it lies outside both turning circles of every start
 /// heading: distance D >= 2R + r; (b) one tick cannot jump over the hit
-/// sphere: speed * dt = 0.17 < r; (c) for the seed's dead-band (precision
+/// sphere: speed * dt = 0.17 < r; (c) for the article's dead-band (precision
 /// 0.95, half-angle β = acos 0.95 ≈ 18°) the missile can still follow the
 /// line of sight at the end: r > R sin β ≈ 1.56.
 const HIT_SPEED: f32 = 10.0;

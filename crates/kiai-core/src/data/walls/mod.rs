@@ -1,4 +1,4 @@
-//! Line-of-sight occlusion by vertical walls (seed 003, "视野遮挡": a ray from the
+//! Line-of-sight occlusion by vertical walls (article 003, "视野遮挡": a ray from the
 //! agent to the target; the target is seen only if nothing is hit before it).
 //!
 //! Walls are segments on the X-Z plane extruded from `y = 0` up to a height. A
