@@ -10,7 +10,6 @@ use bevy_color::{Alpha, Color, Srgba};
 use bevy_ecs::prelude::*;
 use bevy_gizmos::prelude::Gizmos;
 use kiai::core::glam::{Vec2, Vec3};
-use kiai::core::perception::hearing::audible_radius;
 use kiai::core::{BehaviourState, Shape, World};
 
 use crate::coords::Plane;
@@ -105,17 +104,12 @@ impl Pen<'_, '_, '_> {
         self.strip([a, b], colour);
     }
 
+    /// A ring of radius `r` about `c` on the X-Z plane: a sphere's outline.
     fn ring(&mut self, c: Vec3, r: f32, colour: impl Into<Color>) {
-        self.strip(arc(c, r, 0.0, std::f32::consts::TAU, 48), colour);
+        let ring = Shape::Sphere { radius: r }.outline(Vec2::new(c.x, c.z), Vec2::X, 48);
+        let points = ring.points.into_iter().map(|p| Vec3::new(p.x, c.y, p.y));
+        self.strip(points, colour);
     }
-}
-
-/// Points on the X-Z arc of radius `r` about `c` from angle `a` to `b`.
-fn arc(c: Vec3, r: f32, a: f32, b: f32, steps: usize) -> impl Iterator<Item = Vec3> {
-    (0..=steps).map(move |k| {
-        let t = a + (b - a) * k as f32 / steps as f32;
-        c + Vec3::new(t.cos(), 0.0, t.sin()) * r
-    })
 }
 
 /// Draws the overlays [`KiaiDebug`] switches on.
@@ -193,34 +187,22 @@ fn agents(pen: &mut Pen, world: &World, debug: &KiaiDebug) {
 }
 
 /// The outline of one sense for an agent at `eye` facing the unit X-Z
-/// direction `f`.
+/// direction `f`: kiai-core's [`Outline`](kiai::core::Outline), the one the
+/// editor draws too (a cone closed back to the eye, hearing fainter).
 fn outline(pen: &mut Pen, shape: &Shape, eye: Vec3, f: Vec2, colour: Srgba) {
-    let heading = f.y.atan2(f.x);
-    match *shape {
-        Shape::Sphere { radius } => pen.ring(eye, radius, colour),
-        Shape::Cone { range, fov_deg } | Shape::Sector { range, fov_deg, .. } => {
-            let half = (fov_deg * 0.5).to_radians().min(std::f32::consts::PI);
-            let fan = std::iter::once(eye)
-                .chain(arc(eye, range, heading - half, heading + half, 32))
-                .chain(std::iter::once(eye));
-            pen.strip(fan, colour);
-        }
-        Shape::Ellipse { a, b, center_ahead } => {
-            let c = eye + Vec3::new(f.x, 0.0, f.y) * center_ahead;
-            let (fw, side) = (Vec3::new(f.x, 0.0, f.y), Vec3::new(-f.y, 0.0, f.x));
-            let points = (0..=48).map(|k| {
-                let t = k as f32 / 48.0 * std::f32::consts::TAU;
-                c + fw * a * t.cos() + side * b * t.sin()
-            });
-            pen.strip(points, colour);
-        }
-        Shape::Hearing { threshold, falloff } => {
-            // The ring within which a sound of volume 100 is heard.
-            let r = audible_radius(100.0, threshold, falloff);
-            if r.is_finite() {
-                pen.ring(eye, r, colour.with_alpha(0.5));
-            }
-        }
+    let o = shape.outline(Vec2::new(eye.x, eye.z), f, 48);
+    let at = |p: Vec2| Vec3::new(p.x, eye.y, p.y);
+    let closing = match shape {
+        Shape::Cone { .. } | Shape::Sector { .. } => Some(eye),
+        _ => None,
+    };
+    let colour = if o.fill_from.is_none() {
+        colour.with_alpha(0.5)
+    } else {
+        colour
+    };
+    if !o.points.is_empty() {
+        pen.strip(o.points.into_iter().map(at).chain(closing), colour);
     }
 }
 

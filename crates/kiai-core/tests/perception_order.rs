@@ -6,7 +6,7 @@
 
 use kiai_core::glam::Vec3;
 use kiai_core::{
-    AgentId, AgentSpawn, Archetype, Movement, PerceptEvent, Pipeline, Sense, SenseFilter, Shape,
+    AgentId, AgentSpawn, Archetype, EventKind, Movement, Pipeline, Sense, SenseFilter, Shape,
     World, WorldConfig, state_hash,
 };
 use rand::{RngExt, SeedableRng};
@@ -79,20 +79,21 @@ fn world(seed: u64) -> World {
 /// (agent, sense, kind: 0 lost, 1 gained, 2 heard, 3 message, target).
 type Key = (u32, u16, u8, u32);
 
-fn key(e: &PerceptEvent) -> Key {
+fn key(e: &EventKind) -> Key {
     match *e {
-        PerceptEvent::Lost {
+        EventKind::Lost {
             agent,
             sense,
             target,
         } => (agent.slot(), sense, 0, target.slot()),
-        PerceptEvent::Gained {
+        EventKind::Gained {
             agent,
             sense,
             target,
         } => (agent.slot(), sense, 1, target.slot()),
-        PerceptEvent::Heard { agent, sense, .. } => (agent.slot(), sense, 2, 0),
-        PerceptEvent::Message { agent, .. } => (agent.slot(), u16::MAX, 3, 0),
+        EventKind::Heard { agent, sense, .. } => (agent.slot(), sense, 2, 0),
+        EventKind::Message { agent, .. } => (agent.slot(), u16::MAX, 3, 0),
+        ref other => panic!("not a percept event: {other:?}"),
     }
 }
 
@@ -127,7 +128,7 @@ fn run(threads: usize) -> (u64, Vec<Vec<Key>>) {
                 assert!(ids.windows(2).all(|w| w[0] < w[1]), "ascending");
             }
             // Events are ordered, and are exactly the differences.
-            let keys: Vec<_> = p.events().iter().map(key).collect();
+            let keys: Vec<_> = world.percept_events().map(|e| key(&e)).collect();
             assert!(
                 keys.windows(2).all(|w| w[0] < w[1]),
                 "tick {tick}: events out of order"

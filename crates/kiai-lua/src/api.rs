@@ -30,7 +30,7 @@ mod senses;
 mod world;
 
 pub(crate) use actions::Action;
-pub(crate) use senses::{sense_name, source_handle};
+pub(crate) use senses::sense_name;
 
 /// Where scripts find a function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

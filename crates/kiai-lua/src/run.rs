@@ -5,9 +5,8 @@
 
 use std::cell::{Cell, RefCell};
 
-use kiai_core::World;
 use kiai_core::behaviour::Mind;
-use kiai_core::perception::PerceptEvent;
+use kiai_core::{AgentId, EventKind, World};
 use mlua::{Function, IntoLuaMulti, MultiValue, Table, Value};
 
 use crate::ScriptError;
@@ -171,80 +170,67 @@ fn percept_events(calls: &mut Calls<'_, '_>) -> mlua::Result<()> {
     {
         return Ok(());
     }
-    for ev in calls.tick.world.percepts().events() {
-        let agent = ev.agent();
+    for ev in calls.tick.world.percept_events() {
+        let Some(agent) = ev.agent() else {
+            continue;
+        };
         if script.batch_ids.binary_search(&agent.slot()).is_err() {
             continue;
         }
         let me: Table = script.agents.raw_get(i64::from(agent.slot()) + 1)?;
-        if let Some((f, args)) = event_call(script, calls.tick.world, ev, me)? {
+        if let Some((f, args)) = event_call(script, calls.tick.world, &ev, agent, me)? {
             calls.call(f, agent.slot(), args)?;
         }
     }
     Ok(())
 }
 
-/// The hook `ev` calls and its arguments, if the script has that hook
-/// (`me` is the agent's table).
+/// The hook `ev` (a percept event of `agent`) calls and its arguments, if
+/// the script has that hook (`me` is the agent's table).
 fn event_call<'a>(
     script: &'a Script,
     world: &World,
-    ev: &PerceptEvent,
+    ev: &EventKind,
+    agent: AgentId,
     me: Table,
 ) -> mlua::Result<Option<(&'a Function, MultiValue)>> {
     let lua = &script.lua;
     let hooks = &script.hooks;
-    let percepts = world.percepts();
-    let sense_name = |s: u16| api::sense_name(world, ev.agent(), usize::from(s));
-    Ok(match *ev {
-        PerceptEvent::Gained { sense, target, .. } => match &hooks.on_seen {
-            Some(f) => Some((
-                f,
-                (me, handles::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
-            )),
-            None => None,
-        },
-        PerceptEvent::Lost { sense, target, .. } => match &hooks.on_lost {
-            Some(f) => Some((
-                f,
-                (me, handles::lua_id(target), sense_name(sense)).into_lua_multi(lua)?,
-            )),
-            None => None,
-        },
-        PerceptEvent::Heard {
+    let sense_name = |s: u16| api::sense_name(world, agent, usize::from(s));
+    let hook = match *ev {
+        EventKind::Gained { .. } => &hooks.on_seen,
+        EventKind::Lost { .. } => &hooks.on_lost,
+        EventKind::Heard { .. } => &hooks.on_heard,
+        EventKind::Message { .. } => &hooks.on_message,
+        _ => &None,
+    };
+    let Some(f) = hook else {
+        return Ok(None);
+    };
+    let args = match *ev {
+        EventKind::Gained { sense, target, .. } | EventKind::Lost { sense, target, .. } => {
+            (me, handles::lua_id(target), sense_name(sense)).into_lua_multi(lua)?
+        }
+        EventKind::Heard {
             sense,
-            sound,
+            source,
+            position: p,
+            tag,
             loudness,
             ..
-        } => match (&hooks.on_heard, percepts.sounds().get(sound as usize)) {
-            (Some(f), Some(s)) => {
-                let source = api::source_handle(s.source, world);
-                let p = s.position;
-                let args = (
-                    me,
-                    source,
-                    loudness,
-                    sense_name(sense),
-                    s.tag,
-                    p.x,
-                    p.y,
-                    p.z,
-                );
-                Some((f, args.into_lua_multi(lua)?))
-            }
-            _ => None,
-        },
-        PerceptEvent::Message { message, .. } => {
-            match (&hooks.on_message, percepts.messages().get(message as usize)) {
-                (Some(f), Some(m)) => {
-                    let p = m.position;
-                    let args = (me, m.from.map(handles::lua_id), m.tag, p.x, p.y, p.z);
-                    Some((f, args.into_lua_multi(lua)?))
-                }
-                _ => None,
-            }
+        } => {
+            let source = source.map(handles::lua_id);
+            (me, source, loudness, sense_name(sense), tag, p.x, p.y, p.z).into_lua_multi(lua)?
         }
-    })
+        EventKind::Message {
+            from,
+            tag,
+            position: p,
+            ..
+        } => (me, from.map(handles::lua_id), tag, p.x, p.y, p.z).into_lua_multi(lua)?,
+        _ => return Ok(None),
+    };
+    Ok(Some((f, args)))
 }
 
 /// `decide` for the whole batch, then its results.

@@ -1,63 +1,37 @@
 //! What the senses reported: [`Percepts`] (sorted id lists per agent and
-//! sense, what was heard, the inbox), the [`PerceptEvent`]s since the last
-//! stage, and what agents remember ([`MemoryEntry`]).
+//! sense, what was heard, the inbox), the changes since the last stage
+//! ([`PerceptRecord`]), and what agents remember ([`MemoryEntry`]).
 
 use glam::Vec3;
 
 use crate::data::{AgentId, Heard, Message, Sound};
 
-/// A change in what an agent perceives, in deterministic order (agent, then
-/// sense, then lost before gained, then target).
+/// What the sense stage records of a change in what an agent perceives,
+/// compactly (sounds and messages by their index in [`Percepts`]); a game
+/// reads the same changes as [`EventKind`](crate::data::EventKind)s
+/// through [`World::percept_events`](crate::World::percept_events) and
+/// [`World::events`](crate::World::events).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum PerceptEvent {
-    /// `sense` of `agent` started sensing `target` (CryEngine's OnEnemySeen).
-    Gained {
-        /// The observer.
-        agent: AgentId,
-        /// Index of the sense in the archetype.
-        sense: u16,
-        /// Who is sensed now.
-        target: AgentId,
-    },
-    /// `sense` of `agent` stopped sensing `target`.
-    Lost {
-        /// The observer.
-        agent: AgentId,
-        /// Index of the sense in the archetype.
-        sense: u16,
-        /// Who is no longer sensed.
-        target: AgentId,
-    },
-    /// `agent` heard a sound.
-    Heard {
-        /// The listener.
-        agent: AgentId,
-        /// Index of the hearing sense.
-        sense: u16,
-        /// Index into [`Percepts::sounds`].
-        sound: u32,
-        /// Perceived loudness.
-        loudness: f32,
-    },
-    /// `agent` received a message.
-    Message {
-        /// The receiver.
-        agent: AgentId,
-        /// Index into [`Percepts::messages`].
-        message: u32,
-    },
+pub(crate) struct PerceptRecord {
+    /// The observer, listener or receiver.
+    pub(crate) agent: AgentId,
+    /// Index of the sense in the archetype (`u16::MAX` for a message).
+    pub(crate) sense: u16,
+    /// What changed.
+    pub(crate) what: Perceived,
 }
 
-impl PerceptEvent {
-    /// The agent the event happened to: the observer, listener or receiver.
-    pub fn agent(&self) -> AgentId {
-        match *self {
-            PerceptEvent::Gained { agent, .. }
-            | PerceptEvent::Lost { agent, .. }
-            | PerceptEvent::Heard { agent, .. }
-            | PerceptEvent::Message { agent, .. } => agent,
-        }
-    }
+/// The change a [`PerceptRecord`] records.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Perceived {
+    /// The sense started sensing this agent.
+    Gained(AgentId),
+    /// The sense stopped sensing this agent.
+    Lost(AgentId),
+    /// The sound of this index in [`Percepts::sounds`] was heard this loud.
+    Heard(u32, f32),
+    /// The message of this index in [`Percepts::messages`] arrived.
+    Message(u32),
 }
 
 /// What an agent remembers of a target: where and when it was last sensed.
@@ -96,7 +70,7 @@ pub struct Percepts {
     pub(crate) tick: u64,
     pub(crate) sounds: Vec<Sound>,
     pub(crate) messages: Vec<Message>,
-    pub(crate) events: Vec<PerceptEvent>,
+    pub(crate) events: Vec<PerceptRecord>,
     pub(crate) rays: u64,
 }
 
@@ -115,7 +89,7 @@ pub(crate) struct PerceptChunk {
     /// Per local agent, the end of its messages in `inbox`.
     pub(crate) inbox_end: Vec<u32>,
     pub(crate) inbox: Vec<u32>,
-    pub(crate) events: Vec<PerceptEvent>,
+    pub(crate) events: Vec<PerceptRecord>,
     /// Per local agent, the end of its events in `events`.
     pub(crate) event_end: Vec<u32>,
     pub(crate) rays: u64,
@@ -231,9 +205,9 @@ impl Percepts {
         &self.messages
     }
 
-    /// Gained, lost, heard and message events of this sense stage, ordered
-    /// by agent, then sense, then kind, then target.
-    pub fn events(&self) -> &[PerceptEvent] {
+    /// Gained, lost, heard and message records of this sense stage,
+    /// ordered by agent, then sense, then kind, then target.
+    pub(crate) fn events(&self) -> &[PerceptRecord] {
         &self.events
     }
 

@@ -1,11 +1,11 @@
 //! Gained and lost events: the difference between a sense's list this stage
 //! and last stage.
 
-use crate::data::{AgentId, PerceptEvent};
+use crate::data::{AgentId, Perceived, PerceptRecord};
 
 /// Lost, then gained events between two ascending lists.
 pub(crate) fn diff_events(
-    events: &mut Vec<PerceptEvent>,
+    events: &mut Vec<PerceptRecord>,
     agent: AgentId,
     sense: u16,
     before: &[AgentId],
@@ -22,17 +22,17 @@ pub(crate) fn diff_events(
         return;
     }
     missing_from(before, now, |target| {
-        events.push(PerceptEvent::Lost {
+        events.push(PerceptRecord {
             agent,
             sense,
-            target,
+            what: Perceived::Lost(target),
         });
     });
     missing_from(now, before, |target| {
-        events.push(PerceptEvent::Gained {
+        events.push(PerceptRecord {
             agent,
             sense,
-            target,
+            what: Perceived::Gained(target),
         });
     });
 }

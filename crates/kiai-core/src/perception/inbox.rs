@@ -1,6 +1,6 @@
 //! Messages: who receives each message of this stage, in sending order.
 
-use crate::data::{AgentId, Message, PerceptChunk, PerceptEvent, Recipient};
+use crate::data::{AgentId, Message, Perceived, PerceptChunk, PerceptRecord, Recipient};
 
 use super::stage::{ChunkContext, SenseInput};
 
@@ -10,9 +10,10 @@ pub(crate) fn deliver(ctx: &ChunkContext<'_>, agent: AgentId, chunk: &mut Percep
     for (m_index, m) in ctx.messages.iter().enumerate() {
         if receives(m, agent, ctx.input) {
             chunk.inbox.push(m_index as u32);
-            chunk.events.push(PerceptEvent::Message {
+            chunk.events.push(PerceptRecord {
                 agent,
-                message: m_index as u32,
+                sense: u16::MAX,
+                what: Perceived::Message(m_index as u32),
             });
         }
     }

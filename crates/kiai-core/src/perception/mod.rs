@@ -41,7 +41,7 @@ pub use crate::data::budget::{PerceptionBudget, RayCursor};
 pub use crate::data::hearing;
 pub use crate::data::message::{Message, Recipient};
 pub use crate::data::occluders::Occluders;
-pub use crate::data::percepts::{MemoryEntry, PerceptEvent, Percepts};
+pub use crate::data::percepts::{MemoryEntry, Percepts};
 pub use crate::data::pvs;
 pub use crate::data::sense::{Sense, SenseFilter};
 pub use crate::data::shape::{CompiledShape, SenseKind, Shape, half_angle_cos};

@@ -9,8 +9,8 @@ use std::ops::Range;
 use glam::Vec3;
 
 use crate::data::{
-    AgentId, CompiledSense, FactionId, Falloff, MAX_FACTIONS, NO_SOURCE, Occluders, PerceptChunk,
-    PerceptEvent, SenseFilter, hearing,
+    AgentId, CompiledSense, FactionId, Falloff, MAX_FACTIONS, NO_SOURCE, Occluders, Perceived,
+    PerceptChunk, PerceptRecord, SenseFilter, hearing,
 };
 
 use super::budget::Allowance;
@@ -193,11 +193,10 @@ fn hear(
                 .ids
                 .push(AgentId::new(src, ctx.input.generations[src as usize]));
         }
-        chunk.events.push(PerceptEvent::Heard {
+        chunk.events.push(PerceptRecord {
             agent: me.id,
             sense: s_index as u16,
-            sound: h.sound as u32,
-            loudness: h.loudness,
+            what: Perceived::Heard(h.sound as u32, h.loudness),
         });
     }
     chunk.ids[start..].sort_unstable();

@@ -8,7 +8,7 @@
 //! starts a new queue, so a game that never reads them keeps no backlog;
 //! [`World::drain_events`] takes them out.
 
-use crate::data::{AgentId, Decision, Event, EventKind, NO_SOURCE, PerceptEvent};
+use crate::data::{AgentId, Decision, Event, EventKind, NO_SOURCE, Perceived};
 
 use super::World;
 
@@ -52,39 +52,29 @@ impl World {
         self.tick_events_end = self.events.len();
     }
 
-    /// Copies the sense stage's events into the queue, with what a game
-    /// needs to react (who made a sound, what a message says).
-    pub(crate) fn record_percept_events(&mut self) {
-        let tick = self.tick;
+    /// The last sense stage's changes, as events with what a game needs
+    /// to react (who made a sound, what a message says), in the stage's
+    /// order: by agent, then sense, lost before gained, then target.
+    /// [`World::events`] holds them too once the tick ends, in its own
+    /// order; this is for hooks that run within the tick (scripts' `on_seen`)
+    /// and for what [`Pipeline::sense`](crate::Pipeline::sense) alone found.
+    pub fn percept_events(&self) -> impl Iterator<Item = EventKind> + '_ {
         let p = &self.percepts;
         let a = &self.agents;
-        self.events.extend(p.events().iter().map(|e| Event {
-            tick,
-            kind: match *e {
-                PerceptEvent::Gained {
-                    agent,
-                    sense,
-                    target,
-                } => EventKind::Gained {
+        p.events().iter().map(move |r| {
+            let (agent, sense) = (r.agent, r.sense);
+            match r.what {
+                Perceived::Gained(target) => EventKind::Gained {
                     agent,
                     sense,
                     target,
                 },
-                PerceptEvent::Lost {
-                    agent,
-                    sense,
-                    target,
-                } => EventKind::Lost {
+                Perceived::Lost(target) => EventKind::Lost {
                     agent,
                     sense,
                     target,
                 },
-                PerceptEvent::Heard {
-                    agent,
-                    sense,
-                    sound,
-                    loudness,
-                } => {
+                Perceived::Heard(sound, loudness) => {
                     let s = p.sounds()[sound as usize];
                     let source = (s.source != NO_SOURCE)
                         .then(|| a.id(s.source as usize))
@@ -98,7 +88,7 @@ impl World {
                         loudness,
                     }
                 }
-                PerceptEvent::Message { agent, message } => {
+                Perceived::Message(message) => {
                     let m = p.messages()[message as usize];
                     EventKind::Message {
                         agent,
@@ -107,8 +97,18 @@ impl World {
                         position: m.position,
                     }
                 }
-            },
-        }));
+            }
+        })
+    }
+
+    /// Copies the sense stage's events into the queue.
+    pub(crate) fn record_percept_events(&mut self) {
+        let tick = self.tick;
+        let events: Vec<Event> = self
+            .percept_events()
+            .map(|kind| Event { tick, kind })
+            .collect();
+        self.events.extend(events);
     }
 
     /// One `DecisionChanged` event per live agent whose state or target

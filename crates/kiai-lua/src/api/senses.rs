@@ -92,7 +92,7 @@ pub(crate) fn sense_name(world: &World, agent: AgentId, sense: usize) -> String 
 }
 
 /// The handle of a sound's source, `None` when no agent made it.
-pub(crate) fn source_handle(source: u32, world: &World) -> Option<i64> {
+fn source_handle(source: u32, world: &World) -> Option<i64> {
     (source != NO_SOURCE)
         .then(|| world.agents().id(source as usize))
         .flatten()

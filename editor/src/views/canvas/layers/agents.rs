@@ -12,57 +12,18 @@ use crate::views::canvas::handles::{Handle, hearing_radius, rotate};
 use crate::views::canvas::labels::{Priority, Request};
 use crate::views::canvas::paint::{Paint, dir_to_scene, to_scene};
 
-/// Points along an arc around `c` from `from` to `to` (radians, X-Z
-/// angles), in scene coordinates.
-fn arc(c: Vec2, r: f32, from: f32, to: f32, steps: usize) -> Vec<Pos2> {
-    (0..=steps)
-        .map(|k| {
-            let t = from + (to - from) * k as f32 / steps as f32;
-            let v = c + Vec2::new(t.cos(), t.sin()) * r;
-            to_scene(v.x, v.y)
-        })
-        .collect()
-}
+/// Segments of a full circle in the sense overlay.
+const CIRCLE_STEPS: usize = 64;
 
 /// The outline of a sense shape for an agent at world X-Z `eye` facing
-/// the unit X-Z direction `f`, and the point its fill fans from; hearing
-/// is a ring (no fill).
+/// the unit X-Z direction `f` (kiai-core's [`kiai_core::Outline`], the one
+/// kiai-bevy draws too), in scene coordinates, and the point its fill fans
+/// from; hearing is a ring (no fill).
 fn outline(shape: ShapeDef, eye: Vec2, f: Vec2) -> (Vec<Pos2>, Option<Pos2>) {
-    let heading = f.y.atan2(f.x);
-    match shape {
-        ShapeDef::Sphere { radius } => (
-            arc(eye, radius, 0.0, std::f32::consts::TAU, 64),
-            Some(to_scene(eye.x, eye.y)),
-        ),
-        ShapeDef::Cone { range, fov_deg } | ShapeDef::Sector { range, fov_deg, .. } => {
-            let half = (fov_deg * 0.5).to_radians();
-            let mut pts = vec![to_scene(eye.x, eye.y)];
-            pts.extend(arc(eye, range, heading - half, heading + half, 48));
-            (pts, Some(to_scene(eye.x, eye.y)))
-        }
-        ShapeDef::Ellipse { a, b, center_ahead } => {
-            let c = eye + f * center_ahead;
-            let side = rotate(f, std::f32::consts::FRAC_PI_2);
-            let pts = (0..=64)
-                .map(|k| {
-                    let t = k as f32 / 64.0 * std::f32::consts::TAU;
-                    let v = c + f * a * t.cos() + side * b * t.sin();
-                    to_scene(v.x, v.y)
-                })
-                .collect();
-            (pts, Some(to_scene(c.x, c.y)))
-        }
-        ShapeDef::Hearing { threshold, falloff } => (
-            arc(
-                eye,
-                hearing_radius(threshold, falloff),
-                0.0,
-                std::f32::consts::TAU,
-                64,
-            ),
-            None,
-        ),
-    }
+    let glam = |v: Vec2| kiai_core::glam::Vec2::new(v.x, v.y);
+    let o = shape.outline(glam(eye), glam(f), CIRCLE_STEPS);
+    let points = o.points.iter().map(|p| to_scene(p.x, p.y)).collect();
+    (points, o.fill_from.map(|c| to_scene(c.x, c.y)))
 }
 
 /// Draws `archetype`'s senses for an agent at world X-Z `eye` facing the
