@@ -83,6 +83,7 @@ pub struct Model {
     occluders: Option<(u64, Option<kiai_core::Occluders>)>,
     sight: Option<((u64, usize, u64), Sight)>,
     path: Option<((u64, u32, u32, String), PathPreview)>,
+    differs: Option<((u64, u64), bool)>,
 }
 
 impl Model {
@@ -130,6 +131,7 @@ impl Model {
             occluders: None,
             sight: None,
             path: None,
+            differs: None,
         }
     }
 
@@ -195,12 +197,49 @@ impl Model {
             .map_or_else(|| "untitled.ron".to_owned(), |p| p.display().to_string())
     }
 
-    /// The run, built from the document first if there is none.
+    /// The run, built from the document first if there is none, or if
+    /// the run is at tick 0 and the map or a script changed since it was
+    /// built (Play always runs the map as shown; a run opened from a
+    /// recording, or while What if… is open, is kept).
     pub fn sim_mut(&mut self) -> Option<&mut Sim> {
-        if self.sim.is_none() {
+        let stale = match &self.sim {
+            None => true,
+            Some(sim) => {
+                sim.tick() == 0
+                    && sim.from_map()
+                    && self.what_if.is_none()
+                    && sim.is_stale(self.doc.def())
+            }
+        };
+        if stale {
             self.reset();
         }
         self.sim.as_mut()
+    }
+
+    /// Whether the run on screen, past tick 0, is not of the map as it is
+    /// now (edited since the run was built), as of the last
+    /// [`Model::prepare`]: the transport bar offers to restart from the
+    /// map. A recording opened, or a what-if's branches, never differ.
+    pub fn map_differs(&self) -> bool {
+        self.what_if.is_none()
+            && self
+                .sim
+                .as_ref()
+                .is_some_and(|s| s.tick() > 0 && s.from_map())
+            && self.differs.is_some_and(|(_, d)| d)
+    }
+
+    fn prepare_differs(&mut self) {
+        let Some(sim) = &self.sim else {
+            self.differs = None;
+            return;
+        };
+        let key = (self.doc.revision(), sim.id());
+        if self.differs.is_some_and(|(k, _)| k == key) {
+            return;
+        }
+        self.differs = Some((key, sim.run().def() != self.doc.def()));
     }
 
     /// (Re)builds the run from the document as it is now and the seed,
@@ -295,6 +334,7 @@ impl Model {
     pub fn prepare(&mut self) {
         self.prepare_sight();
         self.prepare_path();
+        self.prepare_differs();
     }
 
     fn prepare_sight(&mut self) {

@@ -76,6 +76,27 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
             ui.label(RichText::new("Press Play or Step to run the map").weak());
         }
     });
+    if m.map_differs() {
+        differs(ctx, ui, out);
+    }
+}
+
+/// The map was edited since the run was built: say so, and offer to
+/// restart from the map.
+fn differs(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(
+            ctx.palette.status[1],
+            "The map and the run differ: the map was edited after the run started.",
+        );
+        if ui
+            .button("Restart from the map")
+            .on_hover_text("Rebuild the run from the map as edited, back at tick 0 (Ctrl+R)")
+            .clicked()
+        {
+            out.push(Command::Run(RunCommand::Reset));
+        }
+    });
 }
 
 fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &mut Out) {

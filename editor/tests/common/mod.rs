@@ -211,3 +211,58 @@ pub(crate) fn copy_guards(dir: &Path) -> PathBuf {
     }
     content.join("guards.ron")
 }
+
+/// `kiai` (the CLI, built by cargo into this test's target directory) with
+/// `args`, run from the repository's root: its exit status and output.
+pub(crate) fn kiai_cli(args: &[&str]) -> std::process::Output {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let target = tmp.parent().unwrap_or(tmp);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    std::process::Command::new(cargo)
+        .current_dir(root())
+        .args(["run", "-q", "-p", "kiai-cli", "--target-dir"])
+        .arg(target)
+        .arg("--")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The state hash `kiai run FILE --ticks TICKS` prints.
+pub(crate) fn kiai_hash(file: &Path, ticks: u64) -> String {
+    let out = kiai_cli(&[
+        "run",
+        file.to_str().unwrap(),
+        "--ticks",
+        &ticks.to_string(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "kiai run: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["state_hash"].as_str().unwrap().to_owned()
+}
+
+/// The transport bar's "tick T | state HASH" text.
+pub(crate) fn tick_status(h: &Harness<'_, EditorApp>) -> String {
+    use egui_kittest::kittest::{NodeT, Queryable};
+    let text = |n: &egui_kittest::kittest::AccessKitNode<'_>| n.label().or_else(|| n.value());
+    let node = h
+        .query_all_by(|n| {
+            text(n).is_some_and(|l| l.starts_with("tick ") && l.contains(" | state "))
+        })
+        .next()
+        .expect("the tick and hash are on screen");
+    text(&node.accesskit_node()).unwrap_or_default()
+}
+
+/// Scrubs the timeline to `tick` as a designer drags the slider.
+pub(crate) fn scrub(h: &mut Harness<'_, EditorApp>, tick: u64) {
+    use egui_kittest::kittest::Queryable;
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "tick")
+        .set_value_accesskit(tick as f64);
+    h.run_steps(2);
+}

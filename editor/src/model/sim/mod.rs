@@ -51,6 +51,8 @@ pub type StageMs = [f32; 8];
 /// `kiai run --record` and `kiai fork` (`kiai_content::recording`).
 pub use kiai_content::recording::Recording;
 
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// A live simulation of the document: the run, its timeline and its
 /// console, played or paused.
 pub struct Sim {
@@ -68,6 +70,11 @@ pub struct Sim {
     pub hit: Option<Hit>,
     /// Per-stage timings of the last [`TIMING_WINDOW`] ticks simulated.
     pub timings: std::collections::VecDeque<(u64, StageMs)>,
+    /// Whether the run was built from the map (not from a recording or a
+    /// pack): only such a run follows the map's edits.
+    from_map: bool,
+    /// A number no other `Sim` of this process has.
+    id: u64,
 }
 
 impl Sim {
@@ -83,7 +90,9 @@ impl Sim {
         };
         let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         let scripts = kiai::lua::document_scripts(def, &dir);
-        Self::build(def, scripts, seed, Timeline::default())
+        let mut sim = Self::build(def, scripts, seed, Timeline::default())?;
+        sim.from_map = true;
+        Ok(sim)
     }
 
     /// A run of loaded `content` (a content file or a pack, with the
@@ -138,6 +147,8 @@ impl Sim {
             owed: 0.0,
             hit: None,
             timings: Default::default(),
+            from_map: false,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         for e in &errors {
             sim.console.error(e, 0);
@@ -145,6 +156,24 @@ impl Sim {
         sim.timeline
             .snapshot(sim.run.world(), sim.run.has_scripts());
         Ok(sim)
+    }
+
+    /// A number no other run of this process has (a reset makes a new
+    /// one), for caches of what was computed from a run.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Whether the run was built from the map (`false` for a recording
+    /// opened or a what-if's fork): only such a run follows its edits.
+    pub fn from_map(&self) -> bool {
+        self.from_map
+    }
+
+    /// Whether the run is not of `def` as it is now, or a script file
+    /// changed since the run was built: Play at tick 0 builds it again.
+    pub fn is_stale(&self, def: &ContentDef) -> bool {
+        self.run.def() != def || self.run.scripts_changed()
     }
 
     /// The world, its deciders and the content it follows.

@@ -1,0 +1,100 @@
+//! What a new designer ran into (issue 31), each checked as the designer
+//! sees it: the hash on screen, the text in a field, the Validation
+//! panel's lines, the files left behind, the selection after a click.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
+
+use eframe::egui::{Key, Modifiers};
+use kiai_editor::model::{Command, Edit, EditCommand, Item};
+
+mod common;
+use common::{copy_guards, drag, editor, kiai_hash, play_until, screen, scrub, tick_status};
+
+/// Item 1: after a Reset, an edit made at tick 0 is what Play runs: the
+/// hash on screen is `kiai run`'s on the saved, edited file; an edit past
+/// tick 0 says that the map and the run differ, and one click restarts.
+#[test]
+fn play_after_reset_runs_the_map_as_edited() {
+    let dir = tempfile::tempdir().unwrap();
+    let guards = copy_guards(dir.path());
+    let mut h = editor(&guards);
+    play_until(&mut h, 5);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::R);
+    h.run_steps(2);
+    assert_eq!(tick_status(&h), "tick 0 | state -");
+
+    // guard_2 dragged from (25, 10) to (24.8, 33.4), then saved.
+    common::key(&mut h, Key::V);
+    let (from, to) = (screen(&h, 25.0, 10.0), screen(&h, 24.8, 33.4));
+    drag(&mut h, from, to);
+    let i = h
+        .state()
+        .doc()
+        .def()
+        .agents
+        .iter()
+        .position(|a| a.name == "guard_2")
+        .unwrap();
+    let moved = h.state().doc().def().agents[i].pos;
+    assert!((moved.2 - 33.4).abs() < 1.0, "dragged: {moved:?}");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.step();
+    assert!(!h.state().doc().is_dirty(), "saved");
+
+    play_until(&mut h, 15);
+    scrub(&mut h, 15);
+    let expected = kiai_hash(&guards, 15);
+    assert_eq!(tick_status(&h), format!("tick 15 | state {expected}"));
+    assert!(!h.state().model.map_differs(), "the run is the map's");
+
+    // Past tick 0, an edit says so; Restart from the map rebuilds.
+    let old = h.state().doc().def().agents[i].clone();
+    let mut new = old.clone();
+    new.pos.0 -= 3.0;
+    h.state_mut()
+        .model
+        .apply(Command::Edit(EditCommand::Apply(Edit::Set {
+            index: i,
+            old: Item::Agent(old),
+            new: Item::Agent(new),
+        })));
+    h.run_steps(2);
+    assert!(h.state().model.map_differs(), "an edit past tick 0 differs");
+    use egui_kittest::kittest::Queryable;
+    h.get_by_label("Restart from the map").click();
+    h.run_steps(2);
+    assert!(!h.state().model.map_differs(), "restarted from the map");
+    assert_eq!(tick_status(&h), "tick 0 | state -");
+}
+
+/// Item 1, scripts: a script broken after a Reset and before Play is
+/// reported when Play builds the run, and its agents decide with the
+/// Rust default (not the version that was good at the Reset).
+#[test]
+fn a_script_broken_after_reset_is_what_play_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let guards = copy_guards(dir.path());
+    let mut h = editor(&guards);
+    play_until(&mut h, 3);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::R);
+    h.run_steps(2);
+    let script = dir.path().join("scripts/guard.lua");
+    std::fs::write(&script, "function decide(agent, ctx)\n  return (\nend\n").unwrap();
+    play_until(&mut h, 2);
+    let sim = h.state().model.sim.as_ref().unwrap();
+    let errors: Vec<_> = sim
+        .console
+        .lines()
+        .iter()
+        .filter(|l| {
+            l.kind == kiai_editor::model::sim::LineKind::Error && l.text.contains("guard.lua")
+        })
+        .collect();
+    assert!(!errors.is_empty(), "the load error is in the console");
+    let guard = sim.world().agents().find("guard_1").unwrap().index();
+    assert_eq!(
+        sim.run().script_label(guard),
+        None,
+        "guard_1 decides with the Rust default, not the script good at the Reset"
+    );
+}
