@@ -5,10 +5,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
 
 use eframe::egui::{Key, Modifiers};
-use kiai_editor::model::{Command, Edit, EditCommand, Item};
+use kiai_editor::model::{Command, Edit, EditCommand, Item, Tool};
 
 mod common;
-use common::{copy_guards, drag, editor, kiai_hash, play_until, screen, scrub, tick_status};
+use common::{
+    copy_guards, drag, editor, kiai_hash, play_until, screen, scrub, tick_status, type_keys,
+};
+use egui_kittest::kittest::Queryable;
 
 /// Item 1: after a Reset, an edit made at tick 0 is what Play runs: the
 /// hash on screen is `kiai run`'s on the saved, edited file; an edit past
@@ -60,7 +63,6 @@ fn play_after_reset_runs_the_map_as_edited() {
         })));
     h.run_steps(2);
     assert!(h.state().model.map_differs(), "an edit past tick 0 differs");
-    use egui_kittest::kittest::Queryable;
     h.get_by_label("Restart from the map").click();
     h.run_steps(2);
     assert!(!h.state().model.map_differs(), "restarted from the map");
@@ -97,4 +99,39 @@ fn a_script_broken_after_reset_is_what_play_runs() {
         None,
         "guard_1 decides with the Rust default, not the script good at the Reset"
     );
+}
+
+/// Item 2: README step 3 typed literally. The Cost lists tab's name field
+/// takes the keyboard as the tab opens and keeps it after Enter: the
+/// letters land in the field and no map shortcut fires (F frames, T
+/// switches waypoints, R and L pick tools).
+#[test]
+fn letters_typed_in_the_cost_lists_tab_land_in_its_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = editor(&dir.path().join("mymap.ron"));
+    common::key(&mut h, Key::W);
+    for z in [0.0, 10.0] {
+        for x in [-10.0, 0.0, 10.0] {
+            let p = screen(&h, x, z);
+            common::click(&mut h, p);
+        }
+    }
+    let before = h.state().doc().def().waypoints.clone();
+    let view = h.state().world_to_screen(0.0, 0.0);
+
+    h.get_by_label("Cost lists").click();
+    h.run_steps(3);
+    type_keys(&mut h, "infantry");
+    common::key(&mut h, Key::Enter);
+    h.run_steps(2);
+    type_keys(&mut h, "vehicle");
+    common::key(&mut h, Key::Enter);
+    h.run_steps(2);
+
+    let def = h.state().doc().def();
+    assert_eq!(def.cost_lists, vec!["infantry", "vehicle"]);
+    assert_eq!(def.waypoints, before, "T switched no waypoint");
+    assert_eq!(h.state().model.tools.tool, Tool::Waypoint, "no tool picked");
+    assert_eq!(h.state().world_to_screen(0.0, 0.0), view, "F did not frame");
+    assert_eq!(h.state().model.current_list(), "vehicle");
 }

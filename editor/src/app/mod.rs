@@ -499,13 +499,12 @@ impl eframe::App for EditorApp {
         let mut out = Out::default();
         if self.views.dialogs.dialog.is_none() {
             let canvas = &mut self.views.canvas;
-            let cancel = shortcuts::keys(
-                &ctx,
-                &self.model,
-                canvas.space.1,
-                canvas.gesture.is_busy(),
-                &mut out,
-            );
+            let map = shortcuts::MapState {
+                space_panned: canvas.space.1,
+                busy: canvas.gesture.is_busy(),
+                letters: canvas.has_keys(&ctx),
+            };
+            let cancel = shortcuts::keys(&ctx, &self.model, map, &mut out);
             if cancel {
                 canvas.gesture.cancel();
             }

@@ -266,3 +266,26 @@ pub(crate) fn scrub(h: &mut Harness<'_, EditorApp>, tick: u64) {
         .set_value_accesskit(tick as f64);
     h.run_steps(2);
 }
+
+/// Types `text` as a keyboard does: each letter's key goes down, its
+/// character is entered, the key comes up; one frame per letter.
+pub(crate) fn type_keys(h: &mut Harness<'_, EditorApp>, text: &str) {
+    for c in text.chars() {
+        let key = Key::from_name(&c.to_ascii_uppercase().to_string());
+        let event = |pressed| egui::Event::Key {
+            key: key.unwrap_or(Key::Space),
+            physical_key: None,
+            pressed,
+            repeat: false,
+            modifiers: Modifiers::NONE,
+        };
+        if key.is_some() {
+            h.event(event(true));
+        }
+        h.event(egui::Event::Text(c.to_string()));
+        if key.is_some() {
+            h.event(event(false));
+        }
+        h.step();
+    }
+}

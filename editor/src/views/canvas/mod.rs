@@ -57,6 +57,8 @@ pub struct CanvasView {
     menu: menu::MenuState,
     legend: legend::LegendView,
     rect: Rect,
+    /// Whether the last press was on the map (it has the keyboard).
+    pressed_here: bool,
 }
 
 impl CanvasView {
@@ -79,6 +81,7 @@ impl CanvasView {
             menu: menu::MenuState::default(),
             legend: legend::LegendView::default(),
             rect: Rect::NOTHING,
+            pressed_here: true,
         }
     }
 
@@ -125,6 +128,15 @@ impl CanvasView {
             self.keep_scale(rect);
         }
         self.rect = rect;
+        let press = ui.input(|i| {
+            i.pointer
+                .any_pressed()
+                .then(|| i.pointer.interact_pos())
+                .flatten()
+        });
+        if let Some(p) = press {
+            self.pressed_here = rect.contains(p);
+        }
         self.space_pan(ui);
         let mut scene_rect = self.scene_rect;
         let mut labels = Labels::default();
@@ -170,6 +182,16 @@ impl CanvasView {
         }
         self.draw_labels(ui, labels, ctx);
         self.popup_was_open = egui::Popup::is_any_open(ui.ctx());
+    }
+
+    /// Whether the map has the keyboard: the pointer is over it, or the
+    /// last press was on it (before any, it has). Single-letter shortcuts
+    /// act only then, so letters typed in a panel stay there.
+    pub fn has_keys(&self, ctx: &egui::Context) -> bool {
+        let over = ctx
+            .input(|i| i.pointer.hover_pos())
+            .is_some_and(|p| self.rect.contains(p));
+        over || self.pressed_here
     }
 
     /// When the map's rectangle changes size (the legend strip grows by a
