@@ -135,3 +135,50 @@ fn letters_typed_in_the_cost_lists_tab_land_in_its_field() {
     assert_eq!(h.state().world_to_screen(0.0, 0.0), view, "F did not frame");
     assert_eq!(h.state().model.current_list(), "vehicle");
 }
+
+/// Item 3: paused mid-run, a click on a waypoint selects it (the
+/// inspector shows it) and a drag moves it; the transport bar then says
+/// that the map and the run differ.
+#[test]
+fn waypoints_select_and_drag_while_paused_mid_run() {
+    let village = common::root().join("content/demo/village.ron");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("village.ron");
+    std::fs::copy(&village, &path).unwrap();
+    let mut h = editor(&path);
+    common::run_to(&mut h, 20);
+    assert!(h.state().model.is_live());
+
+    // The waypoint farthest from every agent of the run.
+    let sim = h.state().model.sim.as_ref().unwrap();
+    let agents: Vec<_> = sim.world().agents().positions().to_vec();
+    let def = h.state().doc().def();
+    let far = |w: &kiai::content::def::WaypointDef| {
+        agents
+            .iter()
+            .map(|p| (p.x - w.pos.0).hypot(p.z - w.pos.2))
+            .fold(f32::MAX, f32::min)
+    };
+    let (k, w) = def
+        .waypoints
+        .iter()
+        .enumerate()
+        .max_by(|a, b| far(a.1).total_cmp(&far(b.1)))
+        .unwrap();
+    let (k, at) = (k, w.pos);
+
+    common::key(&mut h, Key::V);
+    let p = screen(&h, at.0, at.2);
+    common::click(&mut h, p);
+    h.run_steps(2);
+    assert!(
+        h.query_by_label(&format!("Waypoint {k}")).is_some(),
+        "the inspector shows the waypoint clicked"
+    );
+    let to = screen(&h, at.0 + 3.0, at.2);
+    drag(&mut h, p, to);
+    let moved = h.state().doc().def().waypoints[k].pos;
+    assert!((moved.0 - at.0 - 3.0).abs() < 0.6, "{at:?} -> {moved:?}");
+    h.run_steps(2);
+    assert!(h.query_by_label("Restart from the map").is_some());
+}

@@ -260,8 +260,8 @@ fn menu(model: &Model, target: Target, ui: &mut Ui, out: &mut Out) {
                 o.ui(UiIntent::Focus(Pane::Inspector));
             });
             object_items(model, sel, ui, out);
-            ui.separator();
             if !(model.is_live() && matches!(sel, Sel::Agent(_))) {
+                ui.separator();
                 button(ui, out, "Delete", |o| {
                     o.push(Command::Select(SelectCommand::Set(vec![sel])));
                     o.push(Command::Edit(EditCommand::Delete));
