@@ -4,7 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
 
-use eframe::egui::{Key, Modifiers};
+use std::path::Path;
+
+use eframe::egui::{self, Key, Modifiers};
 use kiai_editor::model::{Command, Edit, EditCommand, Item, Tool};
 
 mod common;
@@ -181,4 +183,77 @@ fn waypoints_select_and_drag_while_paused_mid_run() {
     assert!((moved.0 - at.0 - 3.0).abs() < 0.6, "{at:?} -> {moved:?}");
     h.run_steps(2);
     assert!(h.query_by_label("Restart from the map").is_some());
+}
+
+/// The Validation panel's diagnostic lines (those naming a file under
+/// `dir`), top to bottom.
+fn validation_lines(
+    h: &mut egui_kittest::Harness<'_, kiai_editor::EditorApp>,
+    dir: &Path,
+) -> Vec<String> {
+    use egui_kittest::kittest::NodeT;
+    let prefix = dir.display().to_string();
+    let text = |n: &egui_kittest::kittest::AccessKitNode<'_>| n.label().or_else(|| n.value());
+    h.query_all_by(|n| {
+        n.role() == egui::accesskit::Role::Label && text(n).is_some_and(|l| l.starts_with(&prefix))
+    })
+    .map(|n| text(&n.accesskit_node()).unwrap_or_default())
+    .collect()
+}
+
+/// Waits (stepping frames) until `f` holds, at most 10 s.
+fn wait_until(
+    h: &mut egui_kittest::Harness<'_, kiai_editor::EditorApp>,
+    what: &str,
+    mut f: impl FnMut(&mut egui_kittest::Harness<'_, kiai_editor::EditorApp>) -> bool,
+) {
+    let start = std::time::Instant::now();
+    while !f(h) {
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+}
+
+/// Item 4: a script broken on disk is an error in the Validation panel,
+/// line for line what `kiai validate` prints, and the status bar counts
+/// it; fixed on disk, the panel says "No problems" again.
+#[test]
+fn the_validation_panel_says_what_kiai_validate_says_scripts_included() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let guards = copy_guards(&root);
+    let mut h = editor(&guards);
+    h.get_by_label("Validation").click();
+    h.run_steps(3);
+    wait_until(&mut h, "no problems", |h| {
+        h.query_by_label("No problems").is_some()
+    });
+
+    let script = root.join("scripts/guard.lua");
+    let good = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, format!("{good}\nfunction broken(\n")).unwrap();
+    let cli = common::kiai_cli(&["validate", guards.to_str().unwrap()]);
+    assert_eq!(cli.status.code(), Some(1), "kiai validate fails");
+    let expected: Vec<String> = String::from_utf8(cli.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert!(expected[0].contains("guard.lua:"), "{expected:?}");
+    wait_until(&mut h, "the script's error", |h| {
+        validation_lines(h, &root) == expected
+    });
+    assert!(
+        h.query_by_label("1 error, 0 warnings").is_some(),
+        "in the status bar"
+    );
+
+    std::fs::write(&script, good).unwrap();
+    wait_until(&mut h, "no problems again", |h| {
+        h.query_by_label("No problems").is_some()
+    });
 }

@@ -511,6 +511,9 @@ impl eframe::App for EditorApp {
         }
         if self.model.poll_validation() {
             ctx.request_repaint_after(Duration::from_millis(50));
+        } else if self.model.validation.watches_scripts() {
+            // A script saved on disk is checked again without input.
+            ctx.request_repaint_after(Duration::from_millis(500));
         }
         if self.model.poll_what_if() {
             ctx.request_repaint_after(Duration::from_millis(50));

@@ -511,18 +511,31 @@ impl Model {
     }
 
     /// Collects a finished check of the document and starts one when it
-    /// changed. Returns whether a check is running.
+    /// or one of its script files changed. Returns whether a check is
+    /// running.
     pub fn poll_validation(&mut self) -> bool {
-        let file = self.file_name();
-        let revision = self.doc.revision();
-        self.validation.poll(revision, self.doc.def(), &file)
+        let (file, dir) = (self.file_name(), self.dir());
+        let subject = validation::Subject {
+            revision: self.doc.revision(),
+            def: self.doc.def(),
+            path: self.doc.path(),
+            file: &file,
+            dir: &dir,
+        };
+        self.validation.poll(&subject)
     }
 
     /// Checks the document now unless the diagnostics are current.
     pub fn validate_now(&mut self) -> &[Finding] {
-        let file = self.file_name();
-        let revision = self.doc.revision();
-        self.validation.now(revision, self.doc.def(), &file)
+        let (file, dir) = (self.file_name(), self.dir());
+        let subject = validation::Subject {
+            revision: self.doc.revision(),
+            def: self.doc.def(),
+            path: self.doc.path(),
+            file: &file,
+            dir: &dir,
+        };
+        self.validation.now(&subject)
     }
 }
 
