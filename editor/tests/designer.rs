@@ -257,3 +257,60 @@ fn the_validation_panel_says_what_kiai_validate_says_scripts_included() {
         h.query_by_label("No problems").is_some()
     });
 }
+
+/// Asks the editor's window to close, as the window manager (or eframe
+/// after Ctrl+Q) does.
+fn close_window(h: &mut egui_kittest::Harness<'_, kiai_editor::EditorApp>) {
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.run_steps(2);
+}
+
+/// Item 6: an autosaved edit undone back to the saved state leaves no
+/// `.recovery`, nor does a quit that discards the changes: the next start
+/// offers nothing to recover.
+#[test]
+fn no_recovery_file_after_a_clean_quit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("guards.ron");
+    std::fs::copy(common::root().join("content/demo/guards.ron"), &path).unwrap();
+    let recovery = kiai_editor::app::recovery_path(Some(&path));
+    let mut h = editor(&path);
+    h.state_mut().model.autosave_every = std::time::Duration::ZERO;
+    common::key(&mut h, Key::V);
+    let (from, to) = (screen(&h, 25.0, 10.0), screen(&h, 20.0, 10.0));
+    drag(&mut h, from, to);
+    h.run_steps(2);
+    assert!(recovery.exists(), "autosaved");
+
+    // Undone back to the saved state, then Ctrl+Q: no prompt, no file.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(!h.state().doc().is_dirty());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Q);
+    close_window(&mut h);
+    assert!(!recovery.exists(), "removed at the saved state");
+    assert!(h.query_by_label("Unsaved changes").is_none(), "no prompt");
+
+    // Next start: edited, autosaved, quit with Discard: no file either.
+    let mut h = editor(&path);
+    assert!(h.query_by_label("Recover unsaved changes?").is_none());
+    h.state_mut().model.autosave_every = std::time::Duration::ZERO;
+    common::key(&mut h, Key::V);
+    drag(&mut h, from, to);
+    h.run_steps(2);
+    assert!(recovery.exists(), "autosaved again");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Q);
+    close_window(&mut h);
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
+    close_window(&mut h);
+    assert!(!recovery.exists(), "removed at a quit that discards");
+
+    let h = editor(&path);
+    assert!(h.query_by_label("Recover unsaved changes?").is_none());
+}

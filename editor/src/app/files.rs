@@ -117,6 +117,8 @@ impl EditorApp {
     /// Opens `path` without asking.
     pub fn open_now(&mut self, path: &Path) {
         let (doc, findings) = files::open_document(path);
+        // The document left was saved or its changes discarded.
+        self.model.drop_recovery();
         self.model = self.model.reopen(doc, findings);
         self.views.reset(self.model.doc.def());
         if self.model.validation.counts().0 > 0 {
@@ -132,6 +134,7 @@ impl EditorApp {
             self.views.dialogs.ask(Dialog::ConfirmNew);
             return;
         }
+        self.model.drop_recovery();
         self.model = self
             .model
             .reopen(crate::model::Document::untitled(), Vec::new());

@@ -94,6 +94,8 @@ pub struct EditorApp {
     screenshot: bool,
     title: String,
     allow_close: bool,
+    /// The window is closing: nothing more is autosaved.
+    closing: bool,
     /// Script errors the console had when the app last looked.
     console_errors: usize,
     /// Whether to try the system's file dialogs (false once one failed to
@@ -153,6 +155,7 @@ impl EditorApp {
             screenshot: options.screenshot,
             title: String::new(),
             allow_close: false,
+            closing: false,
             console_errors: 0,
             system_dialogs: true,
         };
@@ -518,7 +521,9 @@ impl eframe::App for EditorApp {
         if self.model.poll_what_if() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }
-        self.model.autosave();
+        if !self.closing {
+            self.model.autosave();
+        }
         if let Some(due) = self.model.autosave_due() {
             // Wake up for the next autosave even if nobody touches the
             // editor (eframe draws only when asked).
@@ -527,12 +532,16 @@ impl eframe::App for EditorApp {
         if ctx.input(|i| i.viewport().close_requested()) {
             self.leave_what_if();
         }
-        if ctx.input(|i| i.viewport().close_requested())
-            && self.model.doc.is_dirty()
-            && !self.allow_close
-        {
-            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.views.dialogs.ask(Dialog::ConfirmClose);
+        if ctx.input(|i| i.viewport().close_requested()) {
+            if self.model.doc.is_dirty() && !self.allow_close {
+                ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+                self.views.dialogs.ask(Dialog::ConfirmClose);
+            } else {
+                // A clean quit (nothing unsaved, or the changes discarded):
+                // nothing is left to recover.
+                self.model.drop_recovery();
+                self.closing = true;
+            }
         }
         let title = self.title();
         if title != self.title {

@@ -80,6 +80,9 @@ pub struct Model {
     /// Where an untitled document's recovery file goes.
     pub data_dir: PathBuf,
     last_autosave: Instant,
+    /// Whether this session wrote the recovery file (and it is still
+    /// there).
+    recovery_written: bool,
     occluders: Option<(u64, Option<kiai_core::Occluders>)>,
     sight: Option<((u64, usize, u64), Sight)>,
     path: Option<((u64, u32, u32, String), PathPreview)>,
@@ -128,6 +131,7 @@ impl Model {
             autosave_every: AUTOSAVE_INTERVAL,
             data_dir,
             last_autosave: Instant::now(),
+            recovery_written: false,
             occluders: None,
             sight: None,
             path: None,
@@ -412,6 +416,7 @@ impl Model {
                 self.doc.mark_saved();
                 let _ = std::fs::remove_file(old_recovery);
                 let _ = std::fs::remove_file(self.recovery_path());
+                self.recovery_written = false;
                 self.recent.touch(path);
                 self.say(format!("saved {}", path.display()));
                 true
@@ -465,10 +470,22 @@ impl Model {
     }
 
     /// Writes unsaved changes to the recovery file when the interval has
-    /// passed.
+    /// passed; removes the recovery file written earlier once the
+    /// document is back to its saved state (undone, saved).
     pub fn autosave(&mut self) {
+        if !self.doc.is_dirty() && self.what_if.is_none() {
+            self.drop_recovery();
+        }
         if self.last_autosave.elapsed() >= self.autosave_every {
             self.autosave_now();
+        }
+    }
+
+    /// Removes the recovery file this session wrote, if any: the editor
+    /// quits cleanly, or the document is back to its saved state.
+    pub fn drop_recovery(&mut self) {
+        if std::mem::take(&mut self.recovery_written) {
+            let _ = std::fs::remove_file(self.recovery_path());
         }
     }
 
@@ -488,7 +505,10 @@ impl Model {
                 kiai_content::write_atomic(&path, text.as_bytes(), false)
             });
         match result {
-            Ok(()) => self.say(format!("autosaved to {}", path.display())),
+            Ok(()) => {
+                self.recovery_written = true;
+                self.say(format!("autosaved to {}", path.display()));
+            }
             Err(e) => self.say(format!("autosave failed: {e}")),
         }
     }
