@@ -314,3 +314,105 @@ fn no_recovery_file_after_a_clean_quit() {
     let h = editor(&path);
     assert!(h.query_by_label("Recover unsaved changes?").is_none());
 }
+
+/// Opens the map's right-click menu at `pos`.
+fn right_click(h: &mut egui_kittest::Harness<'_, kiai_editor::EditorApp>, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.step();
+}
+
+/// Item 7: after Esc closes the right-click menu, the next click on the
+/// map selects (three times over).
+#[test]
+fn the_next_click_after_esc_closes_a_menu_selects() {
+    let village = common::root().join("content/demo/village.ron");
+    let mut h = editor(&village);
+    common::key(&mut h, Key::V);
+    let def = h.state().doc().def().clone();
+    for (k, a) in def.agents.iter().enumerate().take(3) {
+        let empty = screen(&h, a.pos.0 + 4.0, a.pos.2 + 4.0);
+        right_click(&mut h, empty);
+        assert!(
+            h.query_by_label("Select and inspect").is_some(),
+            "the menu is open"
+        );
+        common::key(&mut h, Key::Escape);
+        h.run_steps(2);
+        assert!(
+            h.query_by_label("Select and inspect").is_none(),
+            "Esc closed it"
+        );
+        let p = screen(&h, a.pos.0, a.pos.2);
+        common::click(&mut h, p);
+        assert_eq!(
+            h.state().selected_agent(),
+            Some(k),
+            "try {k}: the click selects"
+        );
+    }
+}
+
+/// Item 7, the console: clicking a script error's line opens its file
+/// with the system's opener and says so; when there is no opener, the
+/// status bar says how to open it instead.
+#[test]
+fn clicking_a_console_error_opens_the_file_or_says_how() {
+    let dir = tempfile::tempdir().unwrap();
+    let guards = copy_guards(dir.path());
+    std::fs::write(
+        dir.path().join("scripts/guard.lua"),
+        "function decide(agent, ctx)\n  return (\nend\n",
+    )
+    .unwrap();
+    let mut h = editor(&guards);
+    h.get_by_label("Console").click();
+    h.run_steps(3);
+    common::key(&mut h, Key::Period);
+    h.run_steps(3);
+    let line = |h: &egui_kittest::Harness<'_, kiai_editor::EditorApp>| {
+        use egui_kittest::kittest::NodeT;
+        h.query_all_by(|n| {
+            n.role() == egui::accesskit::Role::Label
+                && n.value()
+                    .is_some_and(|v| v.starts_with("[0]") && v.contains("guard.lua:"))
+        })
+        .next()
+        .expect("the error is in the console")
+        .accesskit_node()
+        .value()
+        .unwrap()
+    };
+    let text = line(&h);
+    let status = |h: &egui_kittest::Harness<'_, kiai_editor::EditorApp>| {
+        h.state()
+            .model
+            .status
+            .clone()
+            .map(|s| s.0)
+            .unwrap_or_default()
+    };
+
+    h.state_mut().opener = "kiai-no-such-opener".into();
+    h.query_all_by_value(&text).next().unwrap().click();
+    h.run_steps(2);
+    assert!(
+        status(&h).starts_with("cannot open ") && status(&h).contains("guard.lua:3"),
+        "{}",
+        status(&h)
+    );
+
+    h.state_mut().opener = "true".into();
+    h.query_all_by_value(&text).next().unwrap().click();
+    h.run_steps(2);
+    assert!(status(&h).starts_with("opening "), "{}", status(&h));
+}

@@ -101,6 +101,11 @@ pub struct EditorApp {
     /// Whether to try the system's file dialogs (false once one failed to
     /// appear, or for tests): otherwise the editor's own prompt asks.
     pub system_dialogs: bool,
+    /// The program that opens a script file clicked in the console
+    /// (`xdg-open`, `open` on macOS, `explorer` on Windows).
+    pub opener: String,
+    /// What the opener said, when it failed after it started.
+    opened: Option<std::sync::mpsc::Receiver<String>>,
 }
 
 /// Where unsaved changes of the document at `path` are autosaved:
@@ -158,6 +163,8 @@ impl EditorApp {
             closing: false,
             console_errors: 0,
             system_dialogs: true,
+            opener: files::default_opener().to_owned(),
+            opened: None,
         };
         if !options.reset_layout
             && let Some(tree) = storage
@@ -352,10 +359,7 @@ impl EditorApp {
                 self.allow_close = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
-            UiIntent::OpenFile(path) => {
-                let path = std::fs::canonicalize(&path).unwrap_or(path);
-                ctx.open_url(egui::OpenUrl::new_tab(format!("file://{}", path.display())));
-            }
+            UiIntent::OpenFile(path, line) => self.open_file(ctx, &path, line),
             UiIntent::Theme(theme) => self.theme = theme,
             UiIntent::ResetLayout => self.reset_layout(),
         }
@@ -558,6 +562,7 @@ impl eframe::App for EditorApp {
             dock::focus(&mut self.tree, Pane::Why);
         }
         self.show_new_script_errors();
+        self.poll_opener();
         self.model.prepare();
         self.draw(ui, &mut out);
         self.apply(&ctx, out);

@@ -144,7 +144,8 @@ fn map_keys(ctx: &egui::Context, model: &Model, map: MapState, out: &mut Out) ->
     if plain(ctx, Key::Delete) || plain(ctx, Key::Backspace) {
         out.push(Command::Edit(EditCommand::Delete));
     }
-    if plain(ctx, Key::Escape) {
+    // An open menu or popup takes Escape: it closes, nothing else.
+    if !egui::Popup::is_any_open(ctx) && plain(ctx, Key::Escape) {
         if map.busy {
             return true;
         }
