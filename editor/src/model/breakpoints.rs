@@ -90,6 +90,9 @@ pub struct Breakpoint {
     pub on: BTreeSet<Trigger>,
     /// Off: kept in the list but never stops.
     pub enabled: bool,
+    /// A key of the script's `agent.memory`: stops when its value changes
+    /// (scripted agents only).
+    pub memory: Option<String>,
 }
 
 impl Breakpoint {
@@ -99,12 +102,24 @@ impl Breakpoint {
             who,
             on: on.into_iter().collect(),
             enabled: true,
+            memory: None,
+        }
+    }
+
+    /// A breakpoint on `who` for changes of memory key `key`, enabled.
+    pub fn on_memory(who: Who, key: impl Into<String>) -> Self {
+        Self {
+            memory: Some(key.into()),
+            ..Self::new(who, [])
         }
     }
 
     /// `raider_1: decision changes, its script fails`.
     pub fn describe(&self) -> String {
-        let on: Vec<&str> = self.on.iter().map(|t| t.label()).collect();
+        let mut on: Vec<String> = self.on.iter().map(|t| t.label().to_owned()).collect();
+        if let Some(key) = &self.memory {
+            on.push(format!("memory `{key}` changes"));
+        }
         format!("{}: {}", self.who.describe(), on.join(", "))
     }
 }
@@ -233,7 +248,7 @@ fn hit(world: &World, slot: usize, cause: String, breakpoint: Option<usize>) -> 
 }
 
 /// Whether breakpoint `b` watches the agent in `slot`.
-fn watches(b: &Breakpoint, world: &World, slot: usize) -> bool {
+pub fn watches(b: &Breakpoint, world: &World, slot: usize) -> bool {
     let agents = world.agents();
     match &b.who {
         Who::Agent(name) => agents.names().get(slot) == Some(name),
@@ -270,7 +285,8 @@ pub fn state_words(state: BehaviourState) -> String {
     state.name().replace('_', " ")
 }
 
-fn name_of(world: &World, slot: usize) -> String {
+/// The name of the agent in `slot`.
+pub fn name_of(world: &World, slot: usize) -> String {
     world
         .agents()
         .names()

@@ -9,6 +9,7 @@ pub mod breakpoints;
 pub mod command;
 pub mod doc;
 pub mod files;
+pub mod memory;
 pub mod ops;
 pub mod scene;
 pub mod selection;
@@ -87,6 +88,7 @@ pub struct Model {
     sight: Option<((u64, usize, u64), Sight)>,
     path: Option<((u64, u32, u32, String), PathPreview)>,
     differs: Option<((u64, u64), bool)>,
+    memory: Option<((u64, u64, usize), memory::Memory)>,
 }
 
 impl Model {
@@ -136,6 +138,7 @@ impl Model {
             sight: None,
             path: None,
             differs: None,
+            memory: None,
         }
     }
 
@@ -339,6 +342,42 @@ impl Model {
         self.prepare_sight();
         self.prepare_path();
         self.prepare_differs();
+        self.prepare_memory();
+    }
+
+    /// Reads the selected agent's `agent.memory` when the tick, the agent
+    /// or the run changed (scripted agents only).
+    fn prepare_memory(&mut self) {
+        let (Some(agent), Some(sim)) = (self.selection.agent(), self.sim.as_mut()) else {
+            self.memory = None;
+            return;
+        };
+        if sim.run().script_id(agent).is_none() {
+            self.memory = None;
+            return;
+        }
+        let key = (sim.id(), sim.tick(), agent);
+        if self.memory.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        let before = self.memory.take().map(|(_, m)| m);
+        let tick = sim.tick();
+        let read = match sim.memory_text(agent, "agent.memory") {
+            Ok(text) => memory::Memory::read(agent, tick, &text, before.as_ref()),
+            Err(e) => memory::Memory {
+                agent,
+                tick,
+                error: Some(e),
+                ..Default::default()
+            },
+        };
+        self.memory = Some((key, read));
+    }
+
+    /// The selected agent's `agent.memory` as of the last
+    /// [`Model::prepare`], when a script decides it and the run is built.
+    pub fn memory(&self) -> Option<&memory::Memory> {
+        self.memory.as_ref().map(|(_, m)| m)
     }
 
     fn prepare_sight(&mut self) {

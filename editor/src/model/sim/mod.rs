@@ -75,6 +75,9 @@ pub struct Sim {
     from_map: bool,
     /// A number no other `Sim` of this process has.
     id: u64,
+    /// The tick and the values of the memory keys breakpoints watch, by
+    /// (breakpoint, agent slot), as of that tick.
+    watched: (u64, std::collections::BTreeMap<(usize, usize), String>),
 }
 
 impl Sim {
@@ -148,6 +151,7 @@ impl Sim {
             hit: None,
             timings: Default::default(),
             from_map: false,
+            watched: (0, Default::default()),
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         for e in &errors {
@@ -224,6 +228,67 @@ impl Sim {
     /// What the last tick did, for breakpoints.
     pub fn check(&self, breakpoints: &Breakpoints) -> Option<Hit> {
         self.with_report(|report| breakpoints.check(report))
+    }
+
+    /// The first memory key watched by a breakpoint whose value the last
+    /// tick changed (the values are remembered each tick played; after a
+    /// step, a seek or a reset the first tick only remembers them).
+    fn check_memory(&mut self, breakpoints: &Breakpoints) -> Option<Hit> {
+        if !breakpoints
+            .0
+            .iter()
+            .any(|b| b.enabled && b.memory.is_some())
+        {
+            return None;
+        }
+        let tick = self.run.tick();
+        let fresh = self.watched.0 + 1 != tick;
+        let mut now = std::collections::BTreeMap::new();
+        let mut hit = None;
+        for (k, b) in breakpoints.0.iter().enumerate() {
+            let Some(key) = b.memory.as_deref().filter(|_| b.enabled) else {
+                continue;
+            };
+            let code =
+                super::memory::dump(&format!("agent.memory[{}]", super::memory::lua_string(key)));
+            for slot in 0..self.run.world().agents().len() {
+                let world = self.run.world();
+                if !world.agents().alive()[slot]
+                    || !breakpoints::watches(b, world, slot)
+                    || self.run.script_id(slot).is_none()
+                {
+                    continue;
+                }
+                let value = self.run.eval(slot, &code).unwrap_or_else(|e| e);
+                if let Some(old) = self.watched.1.get(&(k, slot))
+                    && !fresh
+                    && hit.is_none()
+                    && *old != value
+                {
+                    hit = Some(Hit {
+                        tick,
+                        agent: slot,
+                        name: breakpoints::name_of(self.run.world(), slot),
+                        cause: format!(
+                            "memory `{key}` changed: {} -> {}",
+                            super::memory::summary(old),
+                            super::memory::summary(&value)
+                        ),
+                        breakpoint: Some(k),
+                    });
+                }
+                now.insert((k, slot), value);
+            }
+        }
+        self.watched = (tick, now);
+        hit
+    }
+
+    /// What the agent in `slot` remembers now: `root` (a Lua expression,
+    /// `agent.memory`) as [`memory::dump`](super::memory::dump) writes it,
+    /// read in its script's sandbox without changing the run.
+    pub fn memory_text(&mut self, slot: usize, root: &str) -> Result<String, String> {
+        self.run.eval(slot, &super::memory::dump(root))
     }
 
     /// The first thing the last tick did to the agent in `slot`, in words.
@@ -347,7 +412,10 @@ impl Sim {
             self.owed -= 1.0;
             self.step();
             ran += 1;
-            if let Some(hit) = self.check(breakpoints) {
+            if let Some(hit) = self
+                .check(breakpoints)
+                .or_else(|| self.check_memory(breakpoints))
+            {
                 self.hit = Some(hit);
                 self.playing = false;
                 self.owed = 0.0;
