@@ -416,3 +416,72 @@ fn clicking_a_console_error_opens_the_file_or_says_how() {
     h.run_steps(2);
     assert!(status(&h).starts_with("opening "), "{}", status(&h));
 }
+
+/// Item 5: at 800x600 the transport bar wraps instead of clipping (the
+/// tick slider, the tick and the hash are inside the window), every tab
+/// of the right-hand group fits its bar, and the map keeps a usable area;
+/// made larger, the map is framed again.
+#[test]
+fn an_800x600_window_is_usable() {
+    let dir = tempfile::tempdir().unwrap();
+    let guards = copy_guards(dir.path());
+    let mut h = common::editor_sized(&guards, true, egui::Vec2::new(800.0, 600.0));
+    common::key(&mut h, Key::Period);
+    h.run_steps(3);
+    let image = h.render().unwrap();
+    image
+        .save(Path::new(env!("CARGO_TARGET_TMPDIR")).join("editor-800x600.png"))
+        .unwrap();
+    if std::env::var_os("KIAI_UPDATE_SCREENSHOT").is_some() {
+        image
+            .save(common::root().join("docs/editor-800x600.png"))
+            .unwrap();
+    }
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 600.0));
+    let inside = |r: egui::Rect| window.contains_rect(r);
+    let text = |n: &egui_kittest::kittest::AccessKitNode<'_>| n.label().or_else(|| n.value());
+    let status = h
+        .query_all_by(|n| text(n).is_some_and(|l| l.starts_with("tick 1 | state ")))
+        .next()
+        .expect("the tick and the hash");
+    assert!(inside(status.rect()), "hash inside: {:?}", status.rect());
+    let slider = h.get_by_role_and_label(egui::accesskit::Role::Slider, "tick");
+    assert!(inside(slider.rect()), "slider inside: {:?}", slider.rect());
+    for tab in [
+        "Inspector",
+        "Why",
+        "Profiles",
+        "Cost lists",
+        "Outliner",
+        "Validation",
+    ] {
+        let r = h.get_by_label(tab).rect();
+        assert!(inside(r), "{tab} tab inside: {r:?}");
+    }
+    let map = h.state().views.canvas.map_rect();
+    assert!(map.width() >= 480.0 && map.height() >= 300.0, "map {map:?}");
+    let bounds = h.state().doc().def().bounds.unwrap();
+    for (x, z) in [(bounds.min.0, bounds.min.2), (bounds.max.0, bounds.max.2)] {
+        assert!(
+            map.expand(1.0).contains(screen(&h, x, z)),
+            "framed at 800x600"
+        );
+    }
+
+    h.set_size(egui::vec2(1400.0, 900.0));
+    h.run_steps(3);
+    let map = h.state().views.canvas.map_rect();
+    let (a, b) = (
+        screen(&h, bounds.min.0, bounds.min.2),
+        screen(&h, bounds.max.0, bounds.max.2),
+    );
+    let framed = egui::Rect::from_two_pos(a, b);
+    assert!(
+        map.expand(1.0).contains_rect(framed),
+        "{framed:?} in {map:?}"
+    );
+    assert!(
+        framed.width() > map.width() * 0.6 || framed.height() > map.height() * 0.6,
+        "framed again, not left small: {framed:?} in {map:?}"
+    );
+}

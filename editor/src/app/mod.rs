@@ -96,6 +96,9 @@ pub struct EditorApp {
     allow_close: bool,
     /// The window is closing: nothing more is autosaved.
     closing: bool,
+    /// The layout is the default one, not yet fitted to the window's
+    /// width (a narrow window gets the compact layout).
+    layout_fresh: bool,
     /// Script errors the console had when the app last looked.
     console_errors: usize,
     /// Whether to try the system's file dialogs (false once one failed to
@@ -161,6 +164,7 @@ impl EditorApp {
             title: String::new(),
             allow_close: false,
             closing: false,
+            layout_fresh: true,
             console_errors: 0,
             system_dialogs: true,
             opener: files::default_opener().to_owned(),
@@ -172,6 +176,7 @@ impl EditorApp {
                 .filter(|t| t.tiles.tiles().count() > 0)
         {
             app.tree = tree;
+            app.layout_fresh = false;
         }
         let recovery = app.model.recovery_path();
         if recovery.exists() {
@@ -232,6 +237,7 @@ impl EditorApp {
     /// Resets the dock layout to the default.
     pub fn reset_layout(&mut self) {
         self.tree = dock::default_tree();
+        self.layout_fresh = true;
     }
 
     fn title(&self) -> String {
@@ -496,6 +502,11 @@ impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let started = self.clock.begin();
         let ctx = ui.ctx().clone();
+        if std::mem::take(&mut self.layout_fresh)
+            && ctx.content_rect().width() < dock::COMPACT_BELOW
+        {
+            self.tree = dock::compact_tree();
+        }
         if self.applied_theme != Some(self.theme) {
             crate::theme::apply(&ctx, self.theme);
             self.applied_theme = Some(self.theme);

@@ -18,9 +18,18 @@ pub(crate) fn editor(file: &Path) -> Harness<'static, EditorApp> {
 }
 
 pub(crate) fn editor_with(file: &Path, screenshot: bool) -> Harness<'static, EditorApp> {
+    editor_sized(file, screenshot, egui::Vec2::new(1400.0, 900.0))
+}
+
+/// An editor on `file` in a window of `size` points.
+pub(crate) fn editor_sized(
+    file: &Path,
+    screenshot: bool,
+    size: egui::Vec2,
+) -> Harness<'static, EditorApp> {
     let file = file.to_path_buf();
     let mut h = Harness::builder()
-        .with_size(egui::Vec2::new(1400.0, 900.0))
+        .with_size(size)
         .with_max_steps(12)
         .build_eframe(move |_cc| {
             EditorApp::new(
