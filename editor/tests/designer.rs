@@ -485,3 +485,121 @@ fn an_800x600_window_is_usable() {
         "framed again, not left small: {framed:?} in {map:?}"
     );
 }
+
+/// Item 8: a breakpoint's words name the old target as well as the new
+/// one (`chase intruder_4 -> chase intruder_2`).
+#[test]
+fn a_decision_change_names_the_old_target() {
+    use kiai_core::{BehaviourState, EventKind};
+    let dir = tempfile::tempdir().unwrap();
+    let guards = copy_guards(dir.path());
+    let mut h = editor(&guards);
+    common::key(&mut h, Key::Period);
+    h.run_steps(2);
+    let sim = h.state_mut().model.sim.as_mut().unwrap();
+    for _ in 0..2000 {
+        sim.step();
+        let world = sim.world();
+        let names = world.agents().names().to_vec();
+        let retarget = world.events().iter().find_map(|e| match e.kind {
+            EventKind::DecisionChanged { agent, from, to }
+                if from == BehaviourState::Chase && to.state == BehaviourState::Chase =>
+            {
+                Some((agent.index(), to.target?))
+            }
+            _ => None,
+        });
+        if let Some((slot, to)) = retarget {
+            use kiai_editor::model::breakpoints::{Breakpoint, Breakpoints, Trigger, Who};
+            let on = Breakpoint::new(Who::Agent(names[slot].clone()), [Trigger::Decision]);
+            let hit = sim
+                .check(&Breakpoints(vec![on]))
+                .expect("the breakpoint stops");
+            let words = hit.cause;
+            let Some(rest) = words.strip_prefix("decision changed: chase ") else {
+                // A script's `investigate` (a chase toward a place).
+                continue;
+            };
+            let new = &names[to.index()];
+            assert!(words.ends_with(&format!(" -> chase {new}")), "{words}");
+            let old = rest.split(" -> ").next().unwrap_or_default();
+            assert!(
+                names.iter().any(|n| n == old),
+                "the old target named: {words}"
+            );
+            return;
+        }
+    }
+    panic!("no guard changed whom it chases in 2000 ticks");
+}
+
+/// Item 8: a new map's defaults. Snapping is on, so waypoints clicked
+/// about 10 units apart save as whole numbers; the agents placed with
+/// their archetype and faction made for them validate without a warning;
+/// the link menu offers only the costs a link does not have; a faction
+/// typo reads "unknown faction", not the runtime's "handle".
+#[test]
+fn a_new_map_is_snapped_and_warning_free() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mymap.ron");
+    let mut h = editor(&path);
+    assert!(h.state().model.tools.snap, "snap on by default");
+    common::key(&mut h, Key::W);
+    for x in [-10.13, 0.07] {
+        let p = screen(&h, x, 0.21);
+        common::click(&mut h, p);
+    }
+    common::key(&mut h, Key::A);
+    for x in [-6.0, 0.0, 6.0] {
+        let p = screen(&h, x, 8.0);
+        common::click(&mut h, p);
+    }
+    let def = h.state().doc().def().clone();
+    assert_eq!(def.waypoints[0].pos, (-10.0, 0.0, 0.0));
+    assert_eq!(def.waypoints[1].pos, (0.0, 0.0, 0.0));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.step();
+    let saved = std::fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("pos: (-10.0, 0.0, 0.0)"), "{saved}");
+    // Link the two waypoints; the menu of a ×1 link offers no ×1.
+    common::key(&mut h, Key::L);
+    let (a, b) = (screen(&h, -10.0, 0.0), screen(&h, 0.0, 0.0));
+    common::click(&mut h, a);
+    common::click(&mut h, b);
+    assert_eq!(h.state().doc().def().links.len(), 1);
+    // Linked waypoints and agents made with the editor's defaults: no
+    // warning.
+    h.get_by_label("Validation").click();
+    wait_until(&mut h, "no problems", |h| {
+        h.query_by_label("No problems").is_some()
+    });
+    assert_eq!(h.state().model.validation.counts(), (0, 0));
+
+    common::key(&mut h, Key::V);
+    let mid = screen(&h, -5.0, 0.0);
+    right_click(&mut h, mid);
+    assert!(h.query_by_label_contains("Cost ×1 in").is_none());
+    h.query_by_label_contains("Cost ×5 in").unwrap().click();
+    h.run_steps(2);
+    right_click(&mut h, mid);
+    assert!(h.query_by_label_contains("Cost ×1 in").is_some());
+    assert!(h.query_by_label_contains("Cost ×5 in").is_none());
+    common::key(&mut h, Key::Escape);
+
+    // A faction typo.
+    let old = h.state().doc().def().agents[0].clone();
+    let mut new = old.clone();
+    new.faction = "bleu".into();
+    h.state_mut()
+        .model
+        .apply(Command::Edit(EditCommand::Apply(Edit::Set {
+            index: 0,
+            old: Item::Agent(old),
+            new: Item::Agent(new),
+        })));
+    common::key(&mut h, Key::Period);
+    h.run_steps(2);
+    let error = h.state().model.sim_error.clone().unwrap_or_default();
+    assert!(error.contains("unknown faction `bleu`"), "{error}");
+    assert!(!error.contains("handle"), "{error}");
+}

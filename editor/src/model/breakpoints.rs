@@ -162,6 +162,8 @@ pub struct TickReport<'a> {
     /// The state of the agent in a slot after a tick, in words, with the
     /// names scripts give (`investigate`), if recorded.
     pub state_of: &'a dyn Fn(usize, u64) -> Option<String>,
+    /// The decision of the agent in a slot before the tick, if known.
+    pub decision_before: &'a dyn Fn(usize) -> Option<kiai_core::Decision>,
 }
 
 impl TickReport<'_> {
@@ -177,6 +179,11 @@ impl TickReport<'_> {
             .checked_sub(1)
             .and_then(|t| (self.state_of)(slot, t))
             .unwrap_or_else(|| state_words(from));
+        // The old target too: `chase intruder_4 -> chase intruder_2`.
+        let before = match (self.decision_before)(slot) {
+            Some(d) => format!("{before}{}", target_words(self.world, d)),
+            None => before,
+        };
         let now = (self.state_of)(slot, tick).unwrap_or_else(|| state_words(to.state));
         decision_words(self.world, &before, &now, to)
     }
@@ -309,13 +316,18 @@ fn sense_name(world: &World, agent: AgentId, sense: u16) -> String {
         .map_or_else(|| format!("sense {sense}"), |s| s.name.clone())
 }
 
-/// `decision changed: random walk -> chase baker` (or `toward (x, z)`).
-fn decision_words(world: &World, from: &str, to: &str, decision: kiai_core::Decision) -> String {
-    let target = match (decision.target, decision.goal) {
+/// ` baker`, ` toward (x, z)`, or nothing: what a decision is about.
+fn target_words(world: &World, decision: kiai_core::Decision) -> String {
+    match (decision.target, decision.goal) {
         (Some(t), _) => format!(" {}", agent_name(world, Some(t))),
         (None, Some(g)) => format!(" toward ({:.1}, {:.1})", g.x, g.z),
         (None, None) => String::new(),
-    };
+    }
+}
+
+/// `decision changed: random walk -> chase baker` (or `toward (x, z)`).
+fn decision_words(world: &World, from: &str, to: &str, decision: kiai_core::Decision) -> String {
+    let target = target_words(world, decision);
     format!("decision changed: {from} -> {to}{target}")
 }
 

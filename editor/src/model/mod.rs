@@ -267,7 +267,12 @@ impl Model {
             }
             Err(e) => {
                 self.sim = None;
-                self.sim_error = Some(format!("the map does not run yet: {e}"));
+                // The runtime's "unknown handle faction `x`" in a designer's
+                // words: "unknown faction `x`".
+                let e = e.replace("unknown handle ", "unknown ");
+                self.sim_error = Some(format!(
+                    "the map does not run yet: {e} (the Validation panel lists what to fix)"
+                ));
             }
         }
     }

@@ -75,6 +75,9 @@ pub struct Sim {
     from_map: bool,
     /// A number no other `Sim` of this process has.
     id: u64,
+    /// Every agent's decision before the last tick (breakpoints name the
+    /// old target).
+    decisions_before: Vec<kiai_core::Decision>,
     /// The tick and the values of the memory keys breakpoints watch, by
     /// (breakpoint, agent slot), as of that tick.
     watched: (u64, std::collections::BTreeMap<(usize, usize), String>),
@@ -152,6 +155,7 @@ impl Sim {
             timings: Default::default(),
             from_map: false,
             watched: (0, Default::default()),
+            decisions_before: Vec::new(),
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         for e in &errors {
@@ -209,6 +213,9 @@ impl Sim {
         if let Some(e) = self.run.make_due_change() {
             self.console.info(e, self.run.tick());
         }
+        self.decisions_before.clear();
+        self.decisions_before
+            .extend_from_slice(self.run.world().agents().decisions());
         self.run.run_tick();
         let tick = self.run.tick();
         self.console.collect(self.run.take_script_output(), tick);
@@ -300,11 +307,13 @@ impl Sim {
     fn with_report<T>(&self, f: impl FnOnce(&TickReport<'_>) -> T) -> T {
         let script_of = |slot: usize| self.run.script_id(slot);
         let state_of = |slot: usize, tick: u64| self.timeline.state_name_at(slot, tick);
+        let decision_before = |slot: usize| self.decisions_before.get(slot).copied();
         f(&TickReport {
             world: self.run.world(),
             failures: self.console.tick_failures(),
             script_of: &script_of,
             state_of: &state_of,
+            decision_before: &decision_before,
         })
     }
 
