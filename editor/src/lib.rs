@@ -40,3 +40,32 @@ pub use app::{EditorApp, Options};
 pub use model::{Document, Edit, Item, Sel};
 pub use views::Pane;
 pub use views::canvas;
+
+/// The window size when none is asked for, points.
+pub const DEFAULT_SIZE: (f32, f32) = (1440.0, 900.0);
+
+/// The window's size in points (`--size`, else [`DEFAULT_SIZE`]) and
+/// whether eframe may restore the size and place remembered from the last
+/// session instead: only when neither `--size` nor `--reset-layout` was
+/// given.
+pub fn window_size(size: Option<(f32, f32)>, reset_layout: bool) -> ((f32, f32), bool) {
+    (
+        size.unwrap_or(DEFAULT_SIZE),
+        size.is_none() && !reset_layout,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_size_asked_for_wins_over_the_one_remembered() {
+        assert_eq!(
+            window_size(Some((800.0, 600.0)), false),
+            ((800.0, 600.0), false)
+        );
+        assert_eq!(window_size(None, true), (DEFAULT_SIZE, false));
+        assert_eq!(window_size(None, false), (DEFAULT_SIZE, true));
+    }
+}

@@ -37,9 +37,10 @@ struct Args {
     /// Colours: `dark` or `light` (default: the last one used, else dark).
     #[arg(long, value_parser = ["dark", "light"])]
     theme: Option<String>,
-    /// Window size in points, `WIDTHxHEIGHT`.
-    #[arg(long, default_value = "1440x900", value_parser = parse_size)]
-    size: (f32, f32),
+    /// Window size in points, `WIDTHxHEIGHT` (default 1440x900, or the
+    /// size remembered from the last session unless --reset-layout).
+    #[arg(long, value_parser = parse_size)]
+    size: Option<(f32, f32)>,
 }
 
 fn parse_size(s: &str) -> Result<(f32, f32), String> {
@@ -72,10 +73,13 @@ fn main() -> ExitCode {
             }
         }),
     };
+    let (size, remembered) = kiai_editor::window_size(args.size, args.reset_layout);
     let mut native = eframe::NativeOptions {
         viewport: eframe::egui::ViewportBuilder::default()
-            .with_inner_size([args.size.0, args.size.1])
+            .with_inner_size([size.0, size.1])
             .with_title("kiai editor"),
+        // A size asked for wins over the one remembered.
+        persist_window: remembered,
         ..Default::default()
     };
     // The editor draws flat colours: no gradients to dither, and dithering

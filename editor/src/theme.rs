@@ -131,7 +131,8 @@ pub struct Palette {
     /// Stage timing lines, one per stage in the order of `Stage::ALL`:
     /// sense, decide, navigate, steer, avoid, integrate, noise, fog.
     pub timings: [Color32; 8],
-    /// Heat map: cheap, neutral (×1), expensive.
+    /// Heat map: cheap (×1/8 and less), neutral (×1), expensive (×8 and
+    /// more); ×2 is orange and ×4 vermillion on the way.
     pub heat: [Color32; 3],
 }
 
@@ -222,7 +223,7 @@ impl Palette {
                 oi::GREY,
                 oi::YELLOW,
             ],
-            heat: [oi::BLUE, Color32::from_gray(115), oi::VERMILLION],
+            heat: [oi::BLUE, Color32::from_gray(115), DARK_RED],
         }
     }
 
@@ -304,7 +305,7 @@ impl Palette {
                 oi::GREY,
                 Color32::from_rgb(190, 150, 0),
             ],
-            heat: [oi::BLUE, Color32::from_gray(150), oi::VERMILLION],
+            heat: [oi::BLUE, Color32::from_gray(150), DARK_RED],
         }
     }
 
@@ -342,19 +343,22 @@ impl Palette {
         self.senses[k % self.senses.len()]
     }
 
-    /// The heat-map colour of a multiplier: blue (free) through the link
-    /// colour (×1) to vermillion (×8 and more), on a log scale.
+    /// The heat-map colour of a multiplier, on a log scale: blue (×1/8
+    /// and less) through the link colour (×1), then orange (×2),
+    /// vermillion (×4) and dark red (×8 and more), so that ×4 and ×8 are
+    /// told apart and ×5 is red.
     pub fn heat(&self, m: f32) -> Color32 {
         if !m.is_finite() {
             return Color32::from_rgb(255, 0, 255);
         }
-        let t = (m.max(1e-3).log2() / 3.0).clamp(-1.0, 1.0);
+        let t = m.max(1e-3).log2().clamp(-3.0, 3.0);
         let [cheap, neutral, dear] = self.heat;
-        if t >= 0.0 {
-            lerp(neutral, dear, t)
-        } else {
-            lerp(neutral, cheap, -t)
+        if t < 0.0 {
+            return lerp(neutral, cheap, -t / 3.0);
         }
+        let stops = [neutral, oi::ORANGE, oi::VERMILLION, dear];
+        let k = (t.floor() as usize).min(2);
+        lerp(stops[k], stops[k + 1], t - k as f32)
     }
 
     /// Background and frame colours of panels, for [`Palette::visuals`].
@@ -388,6 +392,9 @@ impl Palette {
         v
     }
 }
+
+/// The heat map's colour of ×8 and more.
+const DARK_RED: Color32 = Color32::from_rgb(160, 0, 30);
 
 fn lerp(a: Color32, b: Color32, t: f32) -> Color32 {
     let mix = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
@@ -473,10 +480,16 @@ mod tests {
     }
 
     #[test]
-    fn the_heat_map_runs_from_blue_through_the_link_grey_to_vermillion() {
+    fn the_heat_map_runs_from_blue_through_the_link_grey_to_dark_red() {
         let p = Palette::dark();
         assert_eq!(p.heat(1.0), p.heat[1]);
-        assert_eq!(p.heat(8.0), oi::VERMILLION);
+        assert_eq!(p.heat(2.0), oi::ORANGE);
+        assert_eq!(p.heat(4.0), oi::VERMILLION);
+        assert_eq!(p.heat(8.0), DARK_RED);
         assert_eq!(p.heat(0.125), oi::BLUE);
+        // ×5 is red: more red than green by far, little blue.
+        let c = p.heat(5.0);
+        assert!(c.r() > 180 && c.g() < 80 && c.b() < 40, "{c:?}");
+        assert!(delta_e(p.heat(4.0), p.heat(8.0)) > 20.0, "×4 and ×8 apart");
     }
 }

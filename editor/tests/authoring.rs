@@ -253,7 +253,9 @@ fn first_map_in_five_minutes() {
 
     // 3. Paint the vehicle list (the list just added is current) over the
     //    first row's left link, with the tool bar's default multiplier.
-    h.remove_cursor();
+    //    The map's letter keys act with the pointer over the map.
+    let over_map = screen(&h, 0.0, 5.0);
+    h.hover_at(over_map);
     key(&mut h, Key::Escape);
     key(&mut h, Key::C);
     let a = screen(&h, -5.0, -3.0);

@@ -118,9 +118,23 @@ fn a_decision_breakpoint_stops_on_the_tick_the_agent_changes_its_mind() {
     );
     let line = why_stop_line(&mut h);
     let words = |s: kiai_core::BehaviourState| s.name().replace('_', " ");
+    // The old target is named too (`chase baker -> random walk`).
+    let names = h
+        .state()
+        .model
+        .sim
+        .as_ref()
+        .unwrap()
+        .world()
+        .agents()
+        .names()
+        .to_vec();
+    let old_target = from
+        .target
+        .map_or_else(String::new, |t| format!(" {}", names[t.index()]));
     assert!(
         line.starts_with(&format!(
-            "Stopped at tick {}: raider_2 — decision changed: {} -> {}",
+            "Stopped at tick {}: raider_2 — decision changed: {}{old_target} -> {}",
             expected.0,
             words(from.state),
             words(to.state)

@@ -46,6 +46,40 @@ pub(crate) fn default_tree() -> Tree<Pane> {
     Tree::new(egui::Id::unique("kiai-editor-dock"), root, tiles)
 }
 
+/// Windows narrower than this (points) start with [`compact_tree`].
+pub(crate) const COMPACT_BELOW: f32 = 1100.0;
+
+/// The layout for a narrow window (800 points): the map takes the whole
+/// height on the left; the other tabs are in three groups on the right,
+/// each narrow enough for its tab bar: Inspector, Why, Profiles and Cost
+/// lists above; Outliner, Layers and Validation; Console, Timings,
+/// Elevation and Breakpoints.
+pub(crate) fn compact_tree() -> Tree<Pane> {
+    let mut tiles = Tiles::default();
+    let canvas = tiles.insert_pane(Pane::Canvas);
+    let mut group = |panes: &[Pane]| {
+        let ids: Vec<TileId> = panes.iter().map(|p| tiles.insert_pane(*p)).collect();
+        tiles.insert_tab_tile(ids)
+    };
+    let upper = group(&[Pane::Inspector, Pane::Why, Pane::Profiles, Pane::CostLists]);
+    let middle = group(&[Pane::Outliner, Pane::Layers, Pane::Validation]);
+    let lower = group(&[
+        Pane::Console,
+        Pane::Timings,
+        Pane::Elevation,
+        Pane::Breakpoints,
+    ]);
+    let right = tiles.insert_vertical_tile(vec![upper, middle, lower]);
+    share(
+        &mut tiles,
+        right,
+        &[(upper, 2.0), (middle, 1.0), (lower, 1.0)],
+    );
+    let root = tiles.insert_horizontal_tile(vec![canvas, right]);
+    share(&mut tiles, root, &[(canvas, 2.5), (right, 1.5)]);
+    Tree::new(egui::Id::unique("kiai-editor-dock"), root, tiles)
+}
+
 fn share(tiles: &mut Tiles<Pane>, container: TileId, shares: &[(TileId, f32)]) {
     if let Some(Tile::Container(Container::Linear(lin))) = tiles.get_mut(container) {
         for &(t, s) in shares {

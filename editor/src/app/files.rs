@@ -117,6 +117,8 @@ impl EditorApp {
     /// Opens `path` without asking.
     pub fn open_now(&mut self, path: &Path) {
         let (doc, findings) = files::open_document(path);
+        // The document left was saved or its changes discarded.
+        self.model.drop_recovery();
         self.model = self.model.reopen(doc, findings);
         self.views.reset(self.model.doc.def());
         if self.model.validation.counts().0 > 0 {
@@ -132,6 +134,7 @@ impl EditorApp {
             self.views.dialogs.ask(Dialog::ConfirmNew);
             return;
         }
+        self.model.drop_recovery();
         self.model = self
             .model
             .reopen(crate::model::Document::untitled(), Vec::new());
@@ -264,6 +267,74 @@ pub fn open_recording(model: &mut Model, path: &Path) -> Result<(), String> {
         crate::model::units::ticks(recording.hashes.len() as u64)
     ));
     Ok(())
+}
+
+/// The program that opens a file with the user's chosen application.
+pub(super) fn default_opener() -> &'static str {
+    if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    }
+}
+
+impl EditorApp {
+    /// Opens `path` with [`EditorApp::opener`], saying so in the status
+    /// bar; when it cannot, says how to open it instead and copies
+    /// `path:line` to the clipboard.
+    pub(super) fn open_file(&mut self, ctx: &egui::Context, path: &Path, line: Option<u32>) {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let at = match line {
+            Some(l) => format!("{}:{l}", path.display()),
+            None => path.display().to_string(),
+        };
+        let spawned = std::process::Command::new(&self.opener)
+            .arg(&path)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        match spawned {
+            Ok(mut child) => {
+                self.model.say(format!("opening {at} with {}", self.opener));
+                let (tx, rx) = std::sync::mpsc::channel();
+                let (opener, shown) = (self.opener.clone(), at.clone());
+                std::thread::spawn(move || {
+                    if let Ok(status) = child.wait()
+                        && !status.success()
+                    {
+                        let _ = tx.send(format!(
+                            "{opener} could not open {shown} ({status}): open it in your editor; \
+                             the path is copied"
+                        ));
+                    }
+                });
+                self.opened = Some(rx);
+            }
+            Err(e) => {
+                ctx.copy_text(at.clone());
+                self.model.say(format!(
+                    "cannot open {at}: {} ({e}); open it in your editor — the path is copied",
+                    self.opener
+                ));
+            }
+        }
+    }
+
+    /// Says what the opener reported when it failed after starting.
+    pub(super) fn poll_opener(&mut self) {
+        let Some(rx) = &self.opened else { return };
+        match rx.try_recv() {
+            Ok(message) => {
+                self.opened = None;
+                self.model.say(message);
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => self.opened = None,
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+        }
+    }
 }
 
 #[cfg(test)]

@@ -94,11 +94,21 @@ pub struct EditorApp {
     screenshot: bool,
     title: String,
     allow_close: bool,
+    /// The window is closing: nothing more is autosaved.
+    closing: bool,
+    /// The layout is the default one, not yet fitted to the window's
+    /// width (a narrow window gets the compact layout).
+    layout_fresh: bool,
     /// Script errors the console had when the app last looked.
     console_errors: usize,
     /// Whether to try the system's file dialogs (false once one failed to
     /// appear, or for tests): otherwise the editor's own prompt asks.
     pub system_dialogs: bool,
+    /// The program that opens a script file clicked in the console
+    /// (`xdg-open`, `open` on macOS, `explorer` on Windows).
+    pub opener: String,
+    /// What the opener said, when it failed after it started.
+    opened: Option<std::sync::mpsc::Receiver<String>>,
 }
 
 /// Where unsaved changes of the document at `path` are autosaved:
@@ -153,8 +163,12 @@ impl EditorApp {
             screenshot: options.screenshot,
             title: String::new(),
             allow_close: false,
+            closing: false,
+            layout_fresh: true,
             console_errors: 0,
             system_dialogs: true,
+            opener: files::default_opener().to_owned(),
+            opened: None,
         };
         if !options.reset_layout
             && let Some(tree) = storage
@@ -162,6 +176,7 @@ impl EditorApp {
                 .filter(|t| t.tiles.tiles().count() > 0)
         {
             app.tree = tree;
+            app.layout_fresh = false;
         }
         let recovery = app.model.recovery_path();
         if recovery.exists() {
@@ -222,6 +237,7 @@ impl EditorApp {
     /// Resets the dock layout to the default.
     pub fn reset_layout(&mut self) {
         self.tree = dock::default_tree();
+        self.layout_fresh = true;
     }
 
     fn title(&self) -> String {
@@ -349,10 +365,7 @@ impl EditorApp {
                 self.allow_close = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
-            UiIntent::OpenFile(path) => {
-                let path = std::fs::canonicalize(&path).unwrap_or(path);
-                ctx.open_url(egui::OpenUrl::new_tab(format!("file://{}", path.display())));
-            }
+            UiIntent::OpenFile(path, line) => self.open_file(ctx, &path, line),
             UiIntent::Theme(theme) => self.theme = theme,
             UiIntent::ResetLayout => self.reset_layout(),
         }
@@ -489,6 +502,11 @@ impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let started = self.clock.begin();
         let ctx = ui.ctx().clone();
+        if std::mem::take(&mut self.layout_fresh)
+            && ctx.content_rect().width() < dock::COMPACT_BELOW
+        {
+            self.tree = dock::compact_tree();
+        }
         if self.applied_theme != Some(self.theme) {
             crate::theme::apply(&ctx, self.theme);
             self.applied_theme = Some(self.theme);
@@ -499,24 +517,28 @@ impl eframe::App for EditorApp {
         let mut out = Out::default();
         if self.views.dialogs.dialog.is_none() {
             let canvas = &mut self.views.canvas;
-            let cancel = shortcuts::keys(
-                &ctx,
-                &self.model,
-                canvas.space.1,
-                canvas.gesture.is_busy(),
-                &mut out,
-            );
+            let map = shortcuts::MapState {
+                space_panned: canvas.space.1,
+                busy: canvas.gesture.is_busy(),
+                letters: canvas.has_keys(&ctx),
+            };
+            let cancel = shortcuts::keys(&ctx, &self.model, map, &mut out);
             if cancel {
                 canvas.gesture.cancel();
             }
         }
         if self.model.poll_validation() {
             ctx.request_repaint_after(Duration::from_millis(50));
+        } else if self.model.validation.watches_scripts() {
+            // A script saved on disk is checked again without input.
+            ctx.request_repaint_after(Duration::from_millis(500));
         }
         if self.model.poll_what_if() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }
-        self.model.autosave();
+        if !self.closing {
+            self.model.autosave();
+        }
         if let Some(due) = self.model.autosave_due() {
             // Wake up for the next autosave even if nobody touches the
             // editor (eframe draws only when asked).
@@ -525,12 +547,16 @@ impl eframe::App for EditorApp {
         if ctx.input(|i| i.viewport().close_requested()) {
             self.leave_what_if();
         }
-        if ctx.input(|i| i.viewport().close_requested())
-            && self.model.doc.is_dirty()
-            && !self.allow_close
-        {
-            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.views.dialogs.ask(Dialog::ConfirmClose);
+        if ctx.input(|i| i.viewport().close_requested()) {
+            if self.model.doc.is_dirty() && !self.allow_close {
+                ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+                self.views.dialogs.ask(Dialog::ConfirmClose);
+            } else {
+                // A clean quit (nothing unsaved, or the changes discarded):
+                // nothing is left to recover.
+                self.model.drop_recovery();
+                self.closing = true;
+            }
         }
         let title = self.title();
         if title != self.title {
@@ -547,6 +573,7 @@ impl eframe::App for EditorApp {
             dock::focus(&mut self.tree, Pane::Why);
         }
         self.show_new_script_errors();
+        self.poll_opener();
         self.model.prepare();
         self.draw(ui, &mut out);
         self.apply(&ctx, out);

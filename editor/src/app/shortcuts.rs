@@ -19,23 +19,29 @@ pub(crate) fn tool_key(tool: Tool) -> Key {
     }
 }
 
-/// What the keys pressed this frame ask for. `space_panned`: Space was
-/// held to pan the map (releasing it then does not play or pause);
-/// `busy`: a gesture is under way (Escape cancels it first). Returns
-/// whether the gesture under way is cancelled.
-pub(crate) fn keys(
-    ctx: &egui::Context,
-    model: &Model,
-    space_panned: bool,
-    busy: bool,
-    out: &mut Out,
-) -> bool {
+/// What the canvas tells the shortcuts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MapState {
+    /// Space was held to pan the map (releasing it then does not play or
+    /// pause).
+    pub space_panned: bool,
+    /// A gesture is under way (Escape cancels it first).
+    pub busy: bool,
+    /// The map has the keyboard (the pointer is over it, or it was
+    /// clicked last): only then do single letters pick tools and act on
+    /// the map.
+    pub letters: bool,
+}
+
+/// What the keys pressed this frame ask for. Returns whether the gesture
+/// under way is cancelled.
+pub(crate) fn keys(ctx: &egui::Context, model: &Model, map: MapState, out: &mut Out) -> bool {
     command_keys(ctx, out);
     if ctx.egui_wants_keyboard_input() {
         return false;
     }
-    let picked_tool = run_and_tool_keys(ctx, space_panned, out);
-    let escaped = map_keys(ctx, model, busy, out);
+    let picked_tool = run_and_tool_keys(ctx, map, out);
+    let escaped = map_keys(ctx, model, map, out);
     picked_tool || escaped
 }
 
@@ -81,9 +87,10 @@ fn command_keys(ctx: &egui::Context, out: &mut Out) {
     }
 }
 
-/// Select all, reset, the tools' keys, play and step. Returns whether a
-/// tool was picked (it cancels the gesture under way).
-fn run_and_tool_keys(ctx: &egui::Context, space_panned: bool, out: &mut Out) -> bool {
+/// Select all, reset, the tools' keys (when the map has the keyboard),
+/// play and step. Returns whether a tool was picked (it cancels the
+/// gesture under way).
+fn run_and_tool_keys(ctx: &egui::Context, map: MapState, out: &mut Out) -> bool {
     let pressed = |key| {
         ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, key)))
     };
@@ -95,7 +102,7 @@ fn run_and_tool_keys(ctx: &egui::Context, space_panned: bool, out: &mut Out) -> 
     }
     let mut picked = false;
     for tool in Tool::ALL {
-        if plain(ctx, tool_key(tool)) {
+        if map.letters && plain(ctx, tool_key(tool)) {
             out.push(Command::Settings(SettingsCommand::Tool(tool)));
             picked = true;
         }
@@ -115,7 +122,7 @@ fn run_and_tool_keys(ctx: &egui::Context, space_panned: bool, out: &mut Out) -> 
             )
         })
     });
-    if released_space && !space_panned {
+    if released_space && !map.space_panned {
         out.push(Command::Run(RunCommand::TogglePlay));
     }
     if shifted(ctx, Key::Period) {
@@ -127,9 +134,29 @@ fn run_and_tool_keys(ctx: &egui::Context, space_panned: bool, out: &mut Out) -> 
     picked
 }
 
-/// Snap, heat map, framing, waypoint switches, delete and Escape. Returns
-/// whether Escape cancels the gesture under way (`busy`).
-fn map_keys(ctx: &egui::Context, model: &Model, busy: bool, out: &mut Out) -> bool {
+/// Snap, heat map, framing, waypoint switches (these when the map has
+/// the keyboard), delete and Escape. Returns whether Escape cancels the
+/// gesture under way.
+fn map_keys(ctx: &egui::Context, model: &Model, map: MapState, out: &mut Out) -> bool {
+    if map.letters {
+        letter_keys(ctx, model, out);
+    }
+    if plain(ctx, Key::Delete) || plain(ctx, Key::Backspace) {
+        out.push(Command::Edit(EditCommand::Delete));
+    }
+    // An open menu or popup takes Escape: it closes, nothing else.
+    if !egui::Popup::is_any_open(ctx) && plain(ctx, Key::Escape) {
+        if map.busy {
+            return true;
+        }
+        out.push(Command::Select(SelectCommand::Clear));
+    }
+    false
+}
+
+/// The map's single-letter keys: snap, heat map, framing, waypoint
+/// switches, auto-connect.
+fn letter_keys(ctx: &egui::Context, model: &Model, out: &mut Out) {
     let mut tools = model.tools.clone();
     if plain(ctx, Key::G) {
         tools.snap = !tools.snap;
@@ -159,14 +186,4 @@ fn map_keys(ctx: &egui::Context, model: &Model, busy: bool, out: &mut Out) -> bo
     if plain(ctx, Key::J) {
         out.push(Command::Edit(EditCommand::AutoConnect));
     }
-    if plain(ctx, Key::Delete) || plain(ctx, Key::Backspace) {
-        out.push(Command::Edit(EditCommand::Delete));
-    }
-    if plain(ctx, Key::Escape) {
-        if busy {
-            return true;
-        }
-        out.push(Command::Select(SelectCommand::Clear));
-    }
-    false
 }

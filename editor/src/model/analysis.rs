@@ -25,14 +25,22 @@ pub struct Finding {
     pub target: Option<Sel>,
 }
 
-/// Parses and validates `text` as kiai-content does (script files
-/// included, resolved against `file`'s directory) and maps each diagnostic
-/// to the object it points at.
+/// Parses and validates `text` as `kiai validate` does and maps each
+/// diagnostic to the object it points at: a script file an archetype names
+/// that does not exist is an error (and then nothing else is checked);
+/// else each script that does not compile is an error, then come the
+/// content's warnings. Script files are resolved against `file`'s
+/// directory.
 pub fn check_text(text: &str, file: &str) -> Vec<Finding> {
     let diagnostics = match Content::from_str(text, file) {
-        // Script files the archetypes name must exist beside the file (as
-        // `kiai run` and the editor's Play need them).
-        Ok(content) => [content.missing_scripts(), content.warnings].concat(),
+        Ok(content) => {
+            let missing = content.missing_scripts();
+            if missing.is_empty() {
+                [script_errors(&content), content.warnings].concat()
+            } else {
+                missing
+            }
+        }
         Err(d) => d.0,
     };
     let spans = SpanIndex::new(text);
@@ -49,9 +57,41 @@ pub fn check_text(text: &str, file: &str) -> Vec<Finding> {
         .collect()
 }
 
-/// Serialises `def` as it would be saved and checks it.
-pub fn check_def(def: &ContentDef, file: &str) -> Vec<Finding> {
-    match kiai_content::to_ron(def) {
+/// One error per script of `content` that does not compile, as `kiai
+/// validate` reports it (`file:line:1: error: message`).
+fn script_errors(content: &Content) -> Vec<Diagnostic> {
+    content
+        .scripts()
+        .iter()
+        .filter_map(|script| {
+            let checked = match &script.bundled {
+                Some(text) => kiai::lua::check_syntax(&script.path.display().to_string(), text),
+                None => kiai::lua::check_file(&script.path),
+            };
+            let e = checked.err()?;
+            Some(Diagnostic {
+                file: e.file.clone(),
+                line: e.line.unwrap_or(1),
+                column: 1,
+                severity: kiai_content::Severity::Error,
+                message: e.message.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Writes `def` as saving it over `original` (the file's text now, if
+/// any) would, keeping the file's layout, and checks that text: with no
+/// edit, it is the file's own text and the diagnostics are `kiai
+/// validate`'s.
+pub fn check_def(def: &ContentDef, file: &str, original: Option<&str>) -> Vec<Finding> {
+    let text = match original {
+        Some(o) => kiai_content::to_ron_preserving(o, def)
+            .map(|w| w.text)
+            .map_err(|e| e.to_string()),
+        None => kiai_content::to_ron(def).map_err(|e| e.to_string()),
+    };
+    match text {
         Ok(text) => check_text(&text, file),
         Err(e) => vec![Finding {
             diagnostic: Diagnostic::error(

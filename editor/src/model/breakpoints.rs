@@ -90,6 +90,9 @@ pub struct Breakpoint {
     pub on: BTreeSet<Trigger>,
     /// Off: kept in the list but never stops.
     pub enabled: bool,
+    /// A key of the script's `agent.memory`: stops when its value changes
+    /// (scripted agents only).
+    pub memory: Option<String>,
 }
 
 impl Breakpoint {
@@ -99,12 +102,24 @@ impl Breakpoint {
             who,
             on: on.into_iter().collect(),
             enabled: true,
+            memory: None,
+        }
+    }
+
+    /// A breakpoint on `who` for changes of memory key `key`, enabled.
+    pub fn on_memory(who: Who, key: impl Into<String>) -> Self {
+        Self {
+            memory: Some(key.into()),
+            ..Self::new(who, [])
         }
     }
 
     /// `raider_1: decision changes, its script fails`.
     pub fn describe(&self) -> String {
-        let on: Vec<&str> = self.on.iter().map(|t| t.label()).collect();
+        let mut on: Vec<String> = self.on.iter().map(|t| t.label().to_owned()).collect();
+        if let Some(key) = &self.memory {
+            on.push(format!("memory `{key}` changes"));
+        }
         format!("{}: {}", self.who.describe(), on.join(", "))
     }
 }
@@ -147,6 +162,8 @@ pub struct TickReport<'a> {
     /// The state of the agent in a slot after a tick, in words, with the
     /// names scripts give (`investigate`), if recorded.
     pub state_of: &'a dyn Fn(usize, u64) -> Option<String>,
+    /// The decision of the agent in a slot before the tick, if known.
+    pub decision_before: &'a dyn Fn(usize) -> Option<kiai_core::Decision>,
 }
 
 impl TickReport<'_> {
@@ -162,6 +179,11 @@ impl TickReport<'_> {
             .checked_sub(1)
             .and_then(|t| (self.state_of)(slot, t))
             .unwrap_or_else(|| state_words(from));
+        // The old target too: `chase intruder_4 -> chase intruder_2`.
+        let before = match (self.decision_before)(slot) {
+            Some(d) => format!("{before}{}", target_words(self.world, d)),
+            None => before,
+        };
         let now = (self.state_of)(slot, tick).unwrap_or_else(|| state_words(to.state));
         decision_words(self.world, &before, &now, to)
     }
@@ -233,7 +255,7 @@ fn hit(world: &World, slot: usize, cause: String, breakpoint: Option<usize>) -> 
 }
 
 /// Whether breakpoint `b` watches the agent in `slot`.
-fn watches(b: &Breakpoint, world: &World, slot: usize) -> bool {
+pub fn watches(b: &Breakpoint, world: &World, slot: usize) -> bool {
     let agents = world.agents();
     match &b.who {
         Who::Agent(name) => agents.names().get(slot) == Some(name),
@@ -270,7 +292,8 @@ pub fn state_words(state: BehaviourState) -> String {
     state.name().replace('_', " ")
 }
 
-fn name_of(world: &World, slot: usize) -> String {
+/// The name of the agent in `slot`.
+pub fn name_of(world: &World, slot: usize) -> String {
     world
         .agents()
         .names()
@@ -293,13 +316,18 @@ fn sense_name(world: &World, agent: AgentId, sense: u16) -> String {
         .map_or_else(|| format!("sense {sense}"), |s| s.name.clone())
 }
 
-/// `decision changed: random walk -> chase baker` (or `toward (x, z)`).
-fn decision_words(world: &World, from: &str, to: &str, decision: kiai_core::Decision) -> String {
-    let target = match (decision.target, decision.goal) {
+/// ` baker`, ` toward (x, z)`, or nothing: what a decision is about.
+fn target_words(world: &World, decision: kiai_core::Decision) -> String {
+    match (decision.target, decision.goal) {
         (Some(t), _) => format!(" {}", agent_name(world, Some(t))),
         (None, Some(g)) => format!(" toward ({:.1}, {:.1})", g.x, g.z),
         (None, None) => String::new(),
-    };
+    }
+}
+
+/// `decision changed: random walk -> chase baker` (or `toward (x, z)`).
+fn decision_words(world: &World, from: &str, to: &str, decision: kiai_core::Decision) -> String {
+    let target = target_words(world, decision);
     format!("decision changed: {from} -> {to}{target}")
 }
 

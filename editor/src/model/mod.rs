@@ -9,6 +9,7 @@ pub mod breakpoints;
 pub mod command;
 pub mod doc;
 pub mod files;
+pub mod memory;
 pub mod ops;
 pub mod scene;
 pub mod selection;
@@ -80,9 +81,14 @@ pub struct Model {
     /// Where an untitled document's recovery file goes.
     pub data_dir: PathBuf,
     last_autosave: Instant,
+    /// Whether this session wrote the recovery file (and it is still
+    /// there).
+    recovery_written: bool,
     occluders: Option<(u64, Option<kiai_core::Occluders>)>,
     sight: Option<((u64, usize, u64), Sight)>,
     path: Option<((u64, u32, u32, String), PathPreview)>,
+    differs: Option<((u64, u64), bool)>,
+    memory: Option<((u64, u64, usize), memory::Memory)>,
 }
 
 impl Model {
@@ -127,9 +133,12 @@ impl Model {
             autosave_every: AUTOSAVE_INTERVAL,
             data_dir,
             last_autosave: Instant::now(),
+            recovery_written: false,
             occluders: None,
             sight: None,
             path: None,
+            differs: None,
+            memory: None,
         }
     }
 
@@ -195,12 +204,49 @@ impl Model {
             .map_or_else(|| "untitled.ron".to_owned(), |p| p.display().to_string())
     }
 
-    /// The run, built from the document first if there is none.
+    /// The run, built from the document first if there is none, or if
+    /// the run is at tick 0 and the map or a script changed since it was
+    /// built (Play always runs the map as shown; a run opened from a
+    /// recording, or while What if… is open, is kept).
     pub fn sim_mut(&mut self) -> Option<&mut Sim> {
-        if self.sim.is_none() {
+        let stale = match &self.sim {
+            None => true,
+            Some(sim) => {
+                sim.tick() == 0
+                    && sim.from_map()
+                    && self.what_if.is_none()
+                    && sim.is_stale(self.doc.def())
+            }
+        };
+        if stale {
             self.reset();
         }
         self.sim.as_mut()
+    }
+
+    /// Whether the run on screen, past tick 0, is not of the map as it is
+    /// now (edited since the run was built), as of the last
+    /// [`Model::prepare`]: the transport bar offers to restart from the
+    /// map. A recording opened, or a what-if's branches, never differ.
+    pub fn map_differs(&self) -> bool {
+        self.what_if.is_none()
+            && self
+                .sim
+                .as_ref()
+                .is_some_and(|s| s.tick() > 0 && s.from_map())
+            && self.differs.is_some_and(|(_, d)| d)
+    }
+
+    fn prepare_differs(&mut self) {
+        let Some(sim) = &self.sim else {
+            self.differs = None;
+            return;
+        };
+        let key = (self.doc.revision(), sim.id());
+        if self.differs.is_some_and(|(k, _)| k == key) {
+            return;
+        }
+        self.differs = Some((key, sim.run().def() != self.doc.def()));
     }
 
     /// (Re)builds the run from the document as it is now and the seed,
@@ -221,7 +267,12 @@ impl Model {
             }
             Err(e) => {
                 self.sim = None;
-                self.sim_error = Some(format!("the map does not run yet: {e}"));
+                // The runtime's "unknown handle faction `x`" in a designer's
+                // words: "unknown faction `x`".
+                let e = e.replace("unknown handle ", "unknown ");
+                self.sim_error = Some(format!(
+                    "the map does not run yet: {e} (the Validation panel lists what to fix)"
+                ));
             }
         }
     }
@@ -295,6 +346,43 @@ impl Model {
     pub fn prepare(&mut self) {
         self.prepare_sight();
         self.prepare_path();
+        self.prepare_differs();
+        self.prepare_memory();
+    }
+
+    /// Reads the selected agent's `agent.memory` when the tick, the agent
+    /// or the run changed (scripted agents only).
+    fn prepare_memory(&mut self) {
+        let (Some(agent), Some(sim)) = (self.selection.agent(), self.sim.as_mut()) else {
+            self.memory = None;
+            return;
+        };
+        if sim.run().script_id(agent).is_none() {
+            self.memory = None;
+            return;
+        }
+        let key = (sim.id(), sim.tick(), agent);
+        if self.memory.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        let before = self.memory.take().map(|(_, m)| m);
+        let tick = sim.tick();
+        let read = match sim.memory_text(agent, "agent.memory") {
+            Ok(text) => memory::Memory::read(agent, tick, &text, before.as_ref()),
+            Err(e) => memory::Memory {
+                agent,
+                tick,
+                error: Some(e),
+                ..Default::default()
+            },
+        };
+        self.memory = Some((key, read));
+    }
+
+    /// The selected agent's `agent.memory` as of the last
+    /// [`Model::prepare`], when a script decides it and the run is built.
+    pub fn memory(&self) -> Option<&memory::Memory> {
+        self.memory.as_ref().map(|(_, m)| m)
     }
 
     fn prepare_sight(&mut self) {
@@ -372,6 +460,7 @@ impl Model {
                 self.doc.mark_saved();
                 let _ = std::fs::remove_file(old_recovery);
                 let _ = std::fs::remove_file(self.recovery_path());
+                self.recovery_written = false;
                 self.recent.touch(path);
                 self.say(format!("saved {}", path.display()));
                 true
@@ -425,10 +514,22 @@ impl Model {
     }
 
     /// Writes unsaved changes to the recovery file when the interval has
-    /// passed.
+    /// passed; removes the recovery file written earlier once the
+    /// document is back to its saved state (undone, saved).
     pub fn autosave(&mut self) {
+        if !self.doc.is_dirty() && self.what_if.is_none() {
+            self.drop_recovery();
+        }
         if self.last_autosave.elapsed() >= self.autosave_every {
             self.autosave_now();
+        }
+    }
+
+    /// Removes the recovery file this session wrote, if any: the editor
+    /// quits cleanly, or the document is back to its saved state.
+    pub fn drop_recovery(&mut self) {
+        if std::mem::take(&mut self.recovery_written) {
+            let _ = std::fs::remove_file(self.recovery_path());
         }
     }
 
@@ -448,7 +549,10 @@ impl Model {
                 kiai_content::write_atomic(&path, text.as_bytes(), false)
             });
         match result {
-            Ok(()) => self.say(format!("autosaved to {}", path.display())),
+            Ok(()) => {
+                self.recovery_written = true;
+                self.say(format!("autosaved to {}", path.display()));
+            }
             Err(e) => self.say(format!("autosave failed: {e}")),
         }
     }
@@ -471,18 +575,31 @@ impl Model {
     }
 
     /// Collects a finished check of the document and starts one when it
-    /// changed. Returns whether a check is running.
+    /// or one of its script files changed. Returns whether a check is
+    /// running.
     pub fn poll_validation(&mut self) -> bool {
-        let file = self.file_name();
-        let revision = self.doc.revision();
-        self.validation.poll(revision, self.doc.def(), &file)
+        let (file, dir) = (self.file_name(), self.dir());
+        let subject = validation::Subject {
+            revision: self.doc.revision(),
+            def: self.doc.def(),
+            path: self.doc.path(),
+            file: &file,
+            dir: &dir,
+        };
+        self.validation.poll(&subject)
     }
 
     /// Checks the document now unless the diagnostics are current.
     pub fn validate_now(&mut self) -> &[Finding] {
-        let file = self.file_name();
-        let revision = self.doc.revision();
-        self.validation.now(revision, self.doc.def(), &file)
+        let (file, dir) = (self.file_name(), self.dir());
+        let subject = validation::Subject {
+            revision: self.doc.revision(),
+            def: self.doc.def(),
+            path: self.doc.path(),
+            file: &file,
+            dir: &dir,
+        };
+        self.validation.now(&subject)
     }
 }
 

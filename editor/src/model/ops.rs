@@ -312,7 +312,26 @@ pub fn place_wall(def: &ContentDef, from: (f32, f32), to: (f32, f32)) -> Op {
             open: false,
         }),
     };
-    (edit, format!("wall {}", def.walls.len()))
+    let mut message = format!("wall {}", def.walls.len());
+    let see_through: Vec<&str> = def
+        .archetypes
+        .0
+        .iter()
+        .filter(|(_, a)| {
+            a.senses
+                .iter()
+                .any(|s| !s.occluded && matches!(s.shape, ShapeDef::Cone { .. }))
+        })
+        .map(|(n, _)| n.as_str())
+        .collect();
+    if def.walls.is_empty() && !see_through.is_empty() {
+        message.push_str(&format!(
+            "; the eyes of {} see through walls until their sense is set `occluded` \
+             (inspector)",
+            see_through.join(", ")
+        ));
+    }
+    (edit, message)
 }
 
 /// A region with corners `polygon` (at least 3) named `room1`, `room2`...
@@ -353,7 +372,7 @@ pub fn place_agent(
         if def.archetypes.get(&name).is_none() {
             edits.push(Edit::Insert {
                 index: def.archetypes.len(),
-                item: Item::archetype(name.clone(), default_archetype()),
+                item: Item::archetype(name.clone(), first_archetype(def)),
             });
         }
         name
@@ -393,6 +412,20 @@ pub fn place_agent(
         archetype,
         faction,
     )
+}
+
+/// The archetype made for the first agent placed: the default one, whose
+/// eyes see everyone (a new map has one faction, hostile to nobody) and
+/// are occluded only when the map has walls or regions (so a new map
+/// validates without warnings).
+fn first_archetype(def: &ContentDef) -> ArchetypeDef {
+    let mut a = default_archetype();
+    let occluders = !def.walls.is_empty() || !def.regions.is_empty();
+    for s in &mut a.senses {
+        s.filter = FilterDef::All;
+        s.occluded &= occluders;
+    }
+    a
 }
 
 /// A new archetype (the default one) with a free name.

@@ -133,7 +133,7 @@ impl Default for ToolSettings {
             brush_radius: 24.0,
             two_way: true,
             connect_range: 12.0,
-            snap: false,
+            snap: true,
             grid_step: 1.0,
             heat_map: true,
             show_sight: true,

@@ -1,6 +1,7 @@
 //! The Breakpoints tab: the run pauses when a chosen agent (or any agent
 //! of an archetype) changes decision, starts or stops sensing someone,
-//! hears a sound, receives a message, or its script fails. The Why tab
+//! hears a sound, receives a message, its script fails, or a key of its
+//! script's memory changes. The Why tab
 //! says which breakpoint stopped it and why.
 
 use std::collections::BTreeSet;
@@ -18,6 +19,8 @@ pub struct BreakpointsView {
     archetype: bool,
     name: String,
     on: BTreeSet<Trigger>,
+    /// A memory key to watch (empty: none).
+    memory: String,
 }
 
 impl Default for BreakpointsView {
@@ -26,6 +29,7 @@ impl Default for BreakpointsView {
             archetype: false,
             name: String::new(),
             on: [Trigger::Decision].into_iter().collect(),
+            memory: String::new(),
         }
     }
 }
@@ -101,7 +105,17 @@ impl BreakpointsView {
                 }
             }
         });
-        let ready = !self.name.is_empty() && !self.on.is_empty();
+        ui.horizontal(|ui| {
+            let l = ui.label("memory key changes");
+            ui.add(super::widgets::text(&mut self.memory, 120.0).hint_text("alert"))
+                .labelled_by(l.id)
+                .on_hover_text(
+                    "A key of the script's agent.memory (scripted agents): the run pauses when \
+                     its value changes",
+                );
+        });
+        let key = self.memory.trim().to_owned();
+        let ready = !self.name.is_empty() && (!self.on.is_empty() || !key.is_empty());
         if ui
             .add_enabled(
                 ready,
@@ -114,9 +128,9 @@ impl BreakpointsView {
             } else {
                 Who::Agent(self.name.clone())
             };
-            out.push(Command::Breakpoint(BreakpointCommand::Add(
-                Breakpoint::new(who, self.on.iter().copied()),
-            )));
+            let mut b = Breakpoint::new(who, self.on.iter().copied());
+            b.memory = (!key.is_empty()).then_some(key);
+            out.push(Command::Breakpoint(BreakpointCommand::Add(b)));
         }
     }
 }

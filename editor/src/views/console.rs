@@ -58,11 +58,11 @@ impl ConsoleView {
                     if !line.traceback.is_empty() {
                         ui.label(RichText::new(&line.traceback).weak().monospace());
                     }
-                    if let Some((path, _)) = &line.at
+                    if let Some((path, at)) = &line.at
                         && r.on_hover_text(format!("Open {}", path.display()))
                             .clicked()
                     {
-                        out.ui(UiIntent::OpenFile(path.clone()));
+                        out.ui(UiIntent::OpenFile(path.clone(), *at));
                     }
                 }
             });

@@ -11,12 +11,14 @@ use crate::model::{Command, EditCommand, SettingsCommand};
 #[derive(Debug, Default)]
 pub struct CostListsView {
     name: String,
+    opened: super::widgets::Opened,
 }
 
 impl CostListsView {
     /// Draws the tab.
     pub fn ui(&mut self, ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         let m = ctx.model;
+        let opened = self.opened.now(ui);
         let names = m.doc.cost_list_names();
         let declared = !m.doc.def().cost_lists.is_empty();
         let current = m.current_list();
@@ -49,6 +51,11 @@ impl CostListsView {
                 )
                 .labelled_by(l.id);
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            // The field takes the keyboard as the tab opens, and keeps it
+            // after Enter: the next name can be typed at once.
+            if opened || enter {
+                field.request_focus();
+            }
             let add = ui
                 .add_enabled(valid, egui::Button::new("Add"))
                 .on_hover_text("A new cost list (Enter in the field); it becomes the current one");

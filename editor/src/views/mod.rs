@@ -156,8 +156,8 @@ pub enum UiIntent {
     Quit,
     /// Close the window now, unsaved changes discarded or saved.
     CloseNow,
-    /// Open a file in the system's viewer.
-    OpenFile(PathBuf),
+    /// Open a file (at a line, when known) with the system's opener.
+    OpenFile(PathBuf, Option<u32>),
     /// Switch the theme.
     Theme(crate::model::Theme),
     /// Reset the dock layout.

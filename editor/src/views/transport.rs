@@ -12,7 +12,8 @@ use crate::model::{Command, RunCommand, WhatIfCommand};
 /// Draws the transport bar.
 pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     let m = ctx.model;
-    ui.horizontal(|ui| {
+    // Wraps in a narrow window rather than cutting off the timeline.
+    ui.horizontal_wrapped(|ui| {
         let playing = m.sim.as_ref().is_some_and(|x| x.playing);
         let play = if playing {
             format!("{} Pause", icons::PAUSE)
@@ -76,6 +77,27 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
             ui.label(RichText::new("Press Play or Step to run the map").weak());
         }
     });
+    if m.map_differs() {
+        differs(ctx, ui, out);
+    }
+}
+
+/// The map was edited since the run was built: say so, and offer to
+/// restart from the map.
+fn differs(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(
+            ctx.palette.status[1],
+            "The map and the run differ: the map was edited after the run started.",
+        );
+        if ui
+            .button("Restart from the map")
+            .on_hover_text("Rebuild the run from the map as edited, back at tick 0 (Ctrl+R)")
+            .clicked()
+        {
+            out.push(Command::Run(RunCommand::Reset));
+        }
+    });
 }
 
 fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &mut Out) {
@@ -122,8 +144,15 @@ fn timeline(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, ui: &mut Ui, out: &
                 "The map and the timeline show the what-if's fork, not the recorded run",
             );
     }
+    // What is left of this row (a wrapping row reports its full width).
+    let left = ui.max_rect().right() - ui.cursor().min.x;
+    if left < status_width + 60.0 + 160.0 {
+        // Too narrow for a useful slider and the hash: the next row.
+        ui.end_row();
+    }
     let l = ui.label("tick");
-    let width = (ui.available_width() - status_width - 60.0).max(120.0);
+    let left = ui.max_rect().right() - ui.cursor().min.x;
+    let width = (left - status_width - 60.0).max(120.0);
     ui.spacing_mut().slider_width = width;
     let r = ui
         .add(egui::Slider::new(&mut tick, 0..=recorded.max(1)).show_value(true))

@@ -392,19 +392,28 @@ fn differences(ctx: &ViewCtx<'_>, report: &Report, ui: &mut Ui, out: &mut Out) {
     let mut lines: Vec<what_if::Line> = report.differences.iter().map(what_if::line).collect();
     // In the order they happened; the counts at the end last.
     lines.sort_by_key(|l| l.tick.unwrap_or(u64::MAX));
-    ui.label(
+    egui::CollapsingHeader::new(
         RichText::new(format!(
-            "{} (click one to go to its tick):",
+            "{} (click one to go to its tick)",
             count(lines.len(), "difference", "differences")
         ))
         .weak(),
-    );
+    )
+    .id_salt("what-if-differences")
+    .default_open(true)
+    .show(ui, |ui| difference_list(ctx, &lines, ui, out));
+}
+
+/// The differences, one line each, in a list that scrolls past
+/// [`LIST_HEIGHT`] (less in a short window).
+fn difference_list(ctx: &ViewCtx<'_>, lines: &[what_if::Line], ui: &mut Ui, out: &mut Out) {
+    let list_height = LIST_HEIGHT.min(ui.ctx().content_rect().height() * 0.2);
     let height = ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
     // At least the lines that fit: a panel sized by last frame's content
     // would otherwise never let the list grow.
-    let shown = (height * lines.len() as f32).min(LIST_HEIGHT);
+    let shown = (height * lines.len() as f32).min(list_height);
     egui::ScrollArea::vertical()
-        .max_height(LIST_HEIGHT)
+        .max_height(list_height)
         .min_scrolled_height(shown)
         .auto_shrink([false, true])
         .show_rows(ui, height, lines.len(), |ui, range| {

@@ -179,6 +179,27 @@ pub fn xz(ui: &mut Ui, v: &mut (f32, f32)) -> Response {
     x | z
 }
 
+/// Tells when a tab comes into view, so its text field can take the
+/// keyboard as the tab opens.
+#[derive(Debug, Default)]
+pub struct Opened {
+    last_frame: Option<u64>,
+}
+
+impl Opened {
+    /// Whether the tab drawn now was not drawn in the previous frame (it
+    /// was opened); not for a tab shown as the editor starts.
+    pub fn now(&mut self, ui: &Ui) -> bool {
+        let frame = ui.ctx().cumulative_frame_nr();
+        let opened = match self.last_frame {
+            Some(f) => f + 1 < frame,
+            None => frame > 3,
+        };
+        self.last_frame = Some(frame);
+        opened
+    }
+}
+
 /// A single-line text field, `width` points wide.
 pub fn text<'t>(value: &'t mut String, width: f32) -> egui::TextEdit<'t> {
     egui::TextEdit::singleline(value).desired_width(width)

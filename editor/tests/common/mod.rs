@@ -18,9 +18,18 @@ pub(crate) fn editor(file: &Path) -> Harness<'static, EditorApp> {
 }
 
 pub(crate) fn editor_with(file: &Path, screenshot: bool) -> Harness<'static, EditorApp> {
+    editor_sized(file, screenshot, egui::Vec2::new(1400.0, 900.0))
+}
+
+/// An editor on `file` in a window of `size` points.
+pub(crate) fn editor_sized(
+    file: &Path,
+    screenshot: bool,
+    size: egui::Vec2,
+) -> Harness<'static, EditorApp> {
     let file = file.to_path_buf();
     let mut h = Harness::builder()
-        .with_size(egui::Vec2::new(1400.0, 900.0))
+        .with_size(size)
         .with_max_steps(12)
         .build_eframe(move |_cc| {
             EditorApp::new(
@@ -210,4 +219,82 @@ pub(crate) fn copy_guards(dir: &Path) -> PathBuf {
         std::fs::copy(&f, dir.join("scripts").join(f.file_name().unwrap())).unwrap();
     }
     content.join("guards.ron")
+}
+
+/// `kiai` (the CLI, built by cargo into this test's target directory) with
+/// `args`, run from the repository's root: its exit status and output.
+pub(crate) fn kiai_cli(args: &[&str]) -> std::process::Output {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let target = tmp.parent().unwrap_or(tmp);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    std::process::Command::new(cargo)
+        .current_dir(root())
+        .args(["run", "-q", "-p", "kiai-cli", "--target-dir"])
+        .arg(target)
+        .arg("--")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The state hash `kiai run FILE --ticks TICKS` prints.
+pub(crate) fn kiai_hash(file: &Path, ticks: u64) -> String {
+    let out = kiai_cli(&[
+        "run",
+        file.to_str().unwrap(),
+        "--ticks",
+        &ticks.to_string(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "kiai run: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["state_hash"].as_str().unwrap().to_owned()
+}
+
+/// The transport bar's "tick T | state HASH" text.
+pub(crate) fn tick_status(h: &Harness<'_, EditorApp>) -> String {
+    use egui_kittest::kittest::{NodeT, Queryable};
+    let text = |n: &egui_kittest::kittest::AccessKitNode<'_>| n.label().or_else(|| n.value());
+    let node = h
+        .query_all_by(|n| {
+            text(n).is_some_and(|l| l.starts_with("tick ") && l.contains(" | state "))
+        })
+        .next()
+        .expect("the tick and hash are on screen");
+    text(&node.accesskit_node()).unwrap_or_default()
+}
+
+/// Scrubs the timeline to `tick` as a designer drags the slider.
+pub(crate) fn scrub(h: &mut Harness<'_, EditorApp>, tick: u64) {
+    use egui_kittest::kittest::Queryable;
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "tick")
+        .set_value_accesskit(tick as f64);
+    h.run_steps(2);
+}
+
+/// Types `text` as a keyboard does: each letter's key goes down, its
+/// character is entered, the key comes up; one frame per letter.
+pub(crate) fn type_keys(h: &mut Harness<'_, EditorApp>, text: &str) {
+    for c in text.chars() {
+        let key = Key::from_name(&c.to_ascii_uppercase().to_string());
+        let event = |pressed| egui::Event::Key {
+            key: key.unwrap_or(Key::Space),
+            physical_key: None,
+            pressed,
+            repeat: false,
+            modifiers: Modifiers::NONE,
+        };
+        if key.is_some() {
+            h.event(event(true));
+        }
+        h.event(egui::Event::Text(c.to_string()));
+        if key.is_some() {
+            h.event(event(false));
+        }
+        h.step();
+    }
 }

@@ -51,6 +51,8 @@ pub type StageMs = [f32; 8];
 /// `kiai run --record` and `kiai fork` (`kiai_content::recording`).
 pub use kiai_content::recording::Recording;
 
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// A live simulation of the document: the run, its timeline and its
 /// console, played or paused.
 pub struct Sim {
@@ -68,6 +70,17 @@ pub struct Sim {
     pub hit: Option<Hit>,
     /// Per-stage timings of the last [`TIMING_WINDOW`] ticks simulated.
     pub timings: std::collections::VecDeque<(u64, StageMs)>,
+    /// Whether the run was built from the map (not from a recording or a
+    /// pack): only such a run follows the map's edits.
+    from_map: bool,
+    /// A number no other `Sim` of this process has.
+    id: u64,
+    /// Every agent's decision before the last tick (breakpoints name the
+    /// old target).
+    decisions_before: Vec<kiai_core::Decision>,
+    /// The tick and the values of the memory keys breakpoints watch, by
+    /// (breakpoint, agent slot), as of that tick.
+    watched: (u64, std::collections::BTreeMap<(usize, usize), String>),
 }
 
 impl Sim {
@@ -83,7 +96,9 @@ impl Sim {
         };
         let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         let scripts = kiai::lua::document_scripts(def, &dir);
-        Self::build(def, scripts, seed, Timeline::default())
+        let mut sim = Self::build(def, scripts, seed, Timeline::default())?;
+        sim.from_map = true;
+        Ok(sim)
     }
 
     /// A run of loaded `content` (a content file or a pack, with the
@@ -138,6 +153,10 @@ impl Sim {
             owed: 0.0,
             hit: None,
             timings: Default::default(),
+            from_map: false,
+            watched: (0, Default::default()),
+            decisions_before: Vec::new(),
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         for e in &errors {
             sim.console.error(e, 0);
@@ -145,6 +164,24 @@ impl Sim {
         sim.timeline
             .snapshot(sim.run.world(), sim.run.has_scripts());
         Ok(sim)
+    }
+
+    /// A number no other run of this process has (a reset makes a new
+    /// one), for caches of what was computed from a run.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Whether the run was built from the map (`false` for a recording
+    /// opened or a what-if's fork): only such a run follows its edits.
+    pub fn from_map(&self) -> bool {
+        self.from_map
+    }
+
+    /// Whether the run is not of `def` as it is now, or a script file
+    /// changed since the run was built: Play at tick 0 builds it again.
+    pub fn is_stale(&self, def: &ContentDef) -> bool {
+        self.run.def() != def || self.run.scripts_changed()
     }
 
     /// The world, its deciders and the content it follows.
@@ -176,6 +213,9 @@ impl Sim {
         if let Some(e) = self.run.make_due_change() {
             self.console.info(e, self.run.tick());
         }
+        self.decisions_before.clear();
+        self.decisions_before
+            .extend_from_slice(self.run.world().agents().decisions());
         self.run.run_tick();
         let tick = self.run.tick();
         self.console.collect(self.run.take_script_output(), tick);
@@ -197,6 +237,67 @@ impl Sim {
         self.with_report(|report| breakpoints.check(report))
     }
 
+    /// The first memory key watched by a breakpoint whose value the last
+    /// tick changed (the values are remembered each tick played; after a
+    /// step, a seek or a reset the first tick only remembers them).
+    fn check_memory(&mut self, breakpoints: &Breakpoints) -> Option<Hit> {
+        if !breakpoints
+            .0
+            .iter()
+            .any(|b| b.enabled && b.memory.is_some())
+        {
+            return None;
+        }
+        let tick = self.run.tick();
+        let fresh = self.watched.0 + 1 != tick;
+        let mut now = std::collections::BTreeMap::new();
+        let mut hit = None;
+        for (k, b) in breakpoints.0.iter().enumerate() {
+            let Some(key) = b.memory.as_deref().filter(|_| b.enabled) else {
+                continue;
+            };
+            let code =
+                super::memory::dump(&format!("agent.memory[{}]", super::memory::lua_string(key)));
+            for slot in 0..self.run.world().agents().len() {
+                let world = self.run.world();
+                if !world.agents().alive()[slot]
+                    || !breakpoints::watches(b, world, slot)
+                    || self.run.script_id(slot).is_none()
+                {
+                    continue;
+                }
+                let value = self.run.eval(slot, &code).unwrap_or_else(|e| e);
+                if let Some(old) = self.watched.1.get(&(k, slot))
+                    && !fresh
+                    && hit.is_none()
+                    && *old != value
+                {
+                    hit = Some(Hit {
+                        tick,
+                        agent: slot,
+                        name: breakpoints::name_of(self.run.world(), slot),
+                        cause: format!(
+                            "memory `{key}` changed: {} -> {}",
+                            super::memory::summary(old),
+                            super::memory::summary(&value)
+                        ),
+                        breakpoint: Some(k),
+                    });
+                }
+                now.insert((k, slot), value);
+            }
+        }
+        self.watched = (tick, now);
+        hit
+    }
+
+    /// What the agent in `slot` remembers now: `root` (a Lua expression,
+    /// `agent.memory`) as [`memory::dump`](super::memory::dump) writes it,
+    /// read in its script's sandbox without changing the run.
+    pub fn memory_text(&mut self, slot: usize, root: &str) -> Result<String, String> {
+        self.run.eval(slot, &super::memory::dump(root))
+    }
+
     /// The first thing the last tick did to the agent in `slot`, in words.
     pub fn event_of(&self, slot: usize) -> Option<String> {
         self.with_report(|report| breakpoints::event_of(report, slot))
@@ -206,11 +307,13 @@ impl Sim {
     fn with_report<T>(&self, f: impl FnOnce(&TickReport<'_>) -> T) -> T {
         let script_of = |slot: usize| self.run.script_id(slot);
         let state_of = |slot: usize, tick: u64| self.timeline.state_name_at(slot, tick);
+        let decision_before = |slot: usize| self.decisions_before.get(slot).copied();
         f(&TickReport {
             world: self.run.world(),
             failures: self.console.tick_failures(),
             script_of: &script_of,
             state_of: &state_of,
+            decision_before: &decision_before,
         })
     }
 
@@ -318,7 +421,10 @@ impl Sim {
             self.owed -= 1.0;
             self.step();
             ran += 1;
-            if let Some(hit) = self.check(breakpoints) {
+            if let Some(hit) = self
+                .check(breakpoints)
+                .or_else(|| self.check_memory(breakpoints))
+            {
                 self.hit = Some(hit);
                 self.playing = false;
                 self.owed = 0.0;

@@ -35,6 +35,9 @@ pub struct Run {
     /// content the world follows from then on (see
     /// [`Sim::change_at`](super::Sim::change_at)).
     change: Option<(u64, Change, ContentDef)>,
+    /// The bytes of each script file when the run was built (`None`: it
+    /// could not be read), to tell whether a file changed since.
+    read: Vec<(PathBuf, Option<Vec<u8>>)>,
 }
 
 impl Run {
@@ -47,6 +50,11 @@ impl Run {
         seed: u64,
     ) -> Result<(Self, Vec<ScriptError>), String> {
         let world = kiai_content::build_world(def, Some(seed)).map_err(|e| e.to_string())?;
+        let read = scripts
+            .iter()
+            .filter(|s| s.bundled.is_none())
+            .map(|s| (s.path.clone(), std::fs::read(&s.path).ok()))
+            .collect();
         let (lua, errors) = kiai::lua::decider_for_scripts(&scripts, Limits::default());
         let watcher = lua
             .as_ref()
@@ -61,6 +69,7 @@ impl Run {
             lua,
             watcher,
             change: None,
+            read,
         };
         Ok((run, errors))
     }
@@ -96,6 +105,14 @@ impl Run {
     /// The archetypes' scripts the run was built with.
     pub fn scripts(&self) -> &[ScriptRef] {
         &self.scripts
+    }
+
+    /// Whether a script file (not one bundled in a pack) reads otherwise
+    /// now than when the run was built.
+    pub fn scripts_changed(&self) -> bool {
+        self.read
+            .iter()
+            .any(|(path, bytes)| std::fs::read(path).ok() != *bytes)
     }
 
     /// The seed of the run.

@@ -202,15 +202,11 @@ pub fn click(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
     }
 }
 
-/// What the select tool's click hits: the run's agents while it is live,
-/// else the document's objects.
+/// What the select tool's click hits: the run's agents while it is live
+/// (then the document's waypoints, walls, links and regions), else the
+/// document's objects.
 fn select_click(i: &Input<'_>, out: &mut Out) {
-    let hit = if i.model.is_live() {
-        let (x, z) = to_world(i.at);
-        i.model.scene().pick(x, z, i.pick_r).map(Sel::Agent)
-    } else {
-        pick::pick(i.def(), i.at, i.pick_r)
-    };
+    let hit = super::menu::hit(i.model, i.at, i.pick_r);
     match (hit, i.shift) {
         (Some(sel), true) => out.push(Command::Select(SelectCommand::Toggle(sel))),
         (Some(sel), false) => out.push(Command::Select(SelectCommand::Set(vec![sel]))),
@@ -229,7 +225,7 @@ pub fn close_region(g: &mut Gesture, out: &mut Out) {
 pub fn start(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
     let def = i.def();
     g.drag = match i.model.tools.tool {
-        Tool::Select if i.model.is_live() => Drag::Box { from: i.at },
+        Tool::Select if i.model.is_live() => live_drag(i, out),
         Tool::Select => {
             if let Some(d) = handle_drag(i) {
                 d
@@ -252,6 +248,16 @@ pub fn start(g: &mut Gesture, i: &Input<'_>, out: &mut Out) {
     };
 }
 
+/// While the run is live: a waypoint under the press (and no agent of
+/// the run) is dragged as while editing (the map then differs from the
+/// run, and the transport bar says so); anything else starts a box.
+fn live_drag(i: &Input<'_>, out: &mut Out) -> Drag {
+    match super::menu::hit(i.model, i.at, i.pick_r) {
+        Some(Sel::Waypoint(k)) => waypoint_drag(i, k, out),
+        _ => Drag::Box { from: i.at },
+    }
+}
+
 fn object_drag(i: &Input<'_>, out: &mut Out) -> Drag {
     let def = i.def();
     match pick::pick(def, i.at, i.pick_r) {
@@ -268,26 +274,31 @@ fn object_drag(i: &Input<'_>, out: &mut Out) -> Drag {
                 offset: to_scene(a.pos.0, a.pos.2) - i.at,
             }
         }
-        Some(Sel::Waypoint(k)) => {
-            let mut moving = i.model.selection.waypoints();
-            if !i.model.selection.contains(&Sel::Waypoint(k)) {
-                if i.shift {
-                    out.push(Command::Select(SelectCommand::Add(vec![Sel::Waypoint(k)])));
-                    moving.push(k);
-                } else {
-                    out.push(Command::Select(SelectCommand::Set(vec![Sel::Waypoint(k)])));
-                    moving = vec![k];
-                }
-            }
-            Drag::Waypoints {
-                start: moving
-                    .into_iter()
-                    .filter_map(|w| Some((w, def.waypoints.get(w)?.clone())))
-                    .collect(),
-                grab: i.at,
-            }
-        }
+        Some(Sel::Waypoint(k)) => waypoint_drag(i, k, out),
         _ => Drag::Box { from: i.at },
+    }
+}
+
+/// Drags waypoint `k` and, when it is selected, the other selected
+/// waypoints (Shift adds it to the selection).
+fn waypoint_drag(i: &Input<'_>, k: usize, out: &mut Out) -> Drag {
+    let def = i.def();
+    let mut moving = i.model.selection.waypoints();
+    if !i.model.selection.contains(&Sel::Waypoint(k)) {
+        if i.shift {
+            out.push(Command::Select(SelectCommand::Add(vec![Sel::Waypoint(k)])));
+            moving.push(k);
+        } else {
+            out.push(Command::Select(SelectCommand::Set(vec![Sel::Waypoint(k)])));
+            moving = vec![k];
+        }
+    }
+    Drag::Waypoints {
+        start: moving
+            .into_iter()
+            .filter_map(|w| Some((w, def.waypoints.get(w)?.clone())))
+            .collect(),
+        grab: i.at,
     }
 }
 

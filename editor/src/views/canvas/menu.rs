@@ -260,8 +260,8 @@ fn menu(model: &Model, target: Target, ui: &mut Ui, out: &mut Out) {
                 o.ui(UiIntent::Focus(Pane::Inspector));
             });
             object_items(model, sel, ui, out);
-            ui.separator();
             if !(model.is_live() && matches!(sel, Sel::Agent(_))) {
+                ui.separator();
                 button(ui, out, "Delete", |o| {
                     o.push(Command::Select(SelectCommand::Set(vec![sel])));
                     o.push(Command::Edit(EditCommand::Delete));
@@ -356,18 +356,29 @@ fn link_items(model: &Model, i: usize, ui: &mut Ui, out: &mut Out) {
     };
     act(ui, out, label, vec![set(flipped)]);
     let list = model.current_list();
+    let now = l
+        .costs
+        .0
+        .iter()
+        .find(|(k, _)| *k == list)
+        .map_or(1.0, |(_, v)| *v);
     let mut painted = l.clone();
     painted.costs.0.retain(|(k, _)| *k != list);
     let reset = set(painted.clone());
     let brush = model.tools.brush_value;
     painted.costs.0.push((list.clone(), brush));
-    act(
-        ui,
-        out,
-        &format!("Cost {} in `{list}`", units::multiplier(brush)),
-        vec![set(painted)],
-    );
-    act(ui, out, &format!("Cost ×1 in `{list}`"), vec![reset]);
+    // Only the costs it does not have already.
+    if brush != now {
+        act(
+            ui,
+            out,
+            &format!("Cost {} in `{list}`", units::multiplier(brush)),
+            vec![set(painted)],
+        );
+    }
+    if now != 1.0 {
+        act(ui, out, &format!("Cost ×1 in `{list}`"), vec![reset]);
+    }
 }
 
 fn wall_items(model: &Model, i: usize, ui: &mut Ui, out: &mut Out) {

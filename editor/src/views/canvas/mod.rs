@@ -57,6 +57,13 @@ pub struct CanvasView {
     menu: menu::MenuState,
     legend: legend::LegendView,
     rect: Rect,
+    /// Whether the last press was on the map (it has the keyboard).
+    pressed_here: bool,
+    /// The scene rectangle last framed (F, a fit at open), while nobody
+    /// panned or zoomed since: a resize frames it again.
+    framed: Option<Rect>,
+    /// The window's size in the last frame.
+    window: egui::Vec2,
 }
 
 impl CanvasView {
@@ -79,6 +86,9 @@ impl CanvasView {
             menu: menu::MenuState::default(),
             legend: legend::LegendView::default(),
             rect: Rect::NOTHING,
+            pressed_here: true,
+            framed: None,
+            window: egui::Vec2::ZERO,
         }
     }
 
@@ -104,6 +114,11 @@ impl CanvasView {
         self.to_screen * to_scene(x, z)
     }
 
+    /// The map's area on screen in the last frame.
+    pub fn map_rect(&self) -> Rect {
+        self.rect
+    }
+
     /// Screen points per world unit in the last frame.
     pub fn zoom(&self) -> f32 {
         self.to_screen.scaling
@@ -118,13 +133,26 @@ impl CanvasView {
             } else {
                 fit_rect(model.doc.def())
             };
+            self.framed = Some(self.scene_rect);
         });
         self.legend.ui(ctx, ui);
         let rect = ui.available_rect_before_wrap();
+        let window = ui.ctx().content_rect().size();
+        let resized = std::mem::replace(&mut self.window, window) != window;
         if fitted.is_none() {
-            self.keep_scale(rect);
+            self.keep_scale(rect, resized);
         }
         self.rect = rect;
+        self.forget_frame(ui);
+        let press = ui.input(|i| {
+            i.pointer
+                .any_pressed()
+                .then(|| i.pointer.interact_pos())
+                .flatten()
+        });
+        if let Some(p) = press {
+            self.pressed_here = rect.contains(p);
+        }
         self.space_pan(ui);
         let mut scene_rect = self.scene_rect;
         let mut labels = Labels::default();
@@ -172,11 +200,23 @@ impl CanvasView {
         self.popup_was_open = egui::Popup::is_any_open(ui.ctx());
     }
 
+    /// Whether the map has the keyboard: the pointer is over it, or the
+    /// last press was on it (before any, it has). Single-letter shortcuts
+    /// act only then, so letters typed in a panel stay there.
+    pub fn has_keys(&self, ctx: &egui::Context) -> bool {
+        let over = ctx
+            .input(|i| i.pointer.hover_pos())
+            .is_some_and(|p| self.rect.contains(p));
+        over || self.pressed_here
+    }
+
     /// When the map's rectangle changes size (the legend strip grows by a
-    /// line when an agent is selected, a panel is resized), keeps the zoom
-    /// and the world point at its top-left corner, so nothing under the
-    /// pointer moves, in the middle of a drag or otherwise.
-    fn keep_scale(&mut self, rect: Rect) {
+    /// line when an agent is selected, a panel or the window is resized):
+    /// after a window resize (`resized`) or a jump in size (a new layout)
+    /// a view still as framed is framed again; otherwise the zoom and the world point at the top-left
+    /// corner stay, so nothing under the pointer moves, in the middle of a
+    /// drag or otherwise.
+    fn keep_scale(&mut self, rect: Rect, resized: bool) {
         let scale = self.to_screen.scaling;
         if !self.rect.is_positive()
             || !rect.is_positive()
@@ -185,8 +225,32 @@ impl CanvasView {
         {
             return;
         }
+        // A line more of legend keeps the scale; a window resized or the
+        // layout changed frames again.
+        let jump = (rect.size() - self.rect.size()).abs().max_elem() > 40.0;
+        if let Some(framed) = self.framed.filter(|_| resized || jump) {
+            self.scene_rect = framed;
+            return;
+        }
         let min = self.to_screen.inverse() * rect.min;
         self.scene_rect = Rect::from_min_size(min, rect.size() / scale);
+    }
+
+    /// Forgets the framed rectangle once the view is panned or zoomed
+    /// over the map (wheel, pinch, the middle or right button, Space).
+    fn forget_frame(&mut self, ui: &egui::Ui) {
+        let over = ui
+            .input(|i| i.pointer.hover_pos())
+            .is_some_and(|p| self.rect.contains(p));
+        let moved = ui.input(|i| {
+            i.smooth_scroll_delta != egui::Vec2::ZERO
+                || i.zoom_delta() != 1.0
+                || i.pointer.middle_down()
+                || i.pointer.secondary_down()
+        });
+        if (over && moved) || self.space.1 {
+            self.framed = None;
+        }
     }
 
     /// Space held with the primary button pans.

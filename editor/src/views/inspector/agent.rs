@@ -21,6 +21,10 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, i: usize, ui: &mut Ui, out: &mut Out) {
         now(ctx, sim, i, ui);
         ui.separator();
     }
+    if let Some(memory) = m.memory().filter(|mem| mem.agent == i) {
+        super::memory::ui(ctx, memory, &name, ui, out);
+        ui.separator();
+    }
     let def = m.doc.def();
     let Some(a) = def.agents.get(i) else {
         ui.label(

@@ -6,6 +6,7 @@
 mod agent;
 mod archetype;
 mod document;
+mod memory;
 mod objects;
 mod profile;
 mod sense;
