@@ -86,7 +86,7 @@ pub struct Palette {
     pub outline: Color32,
     /// A* route preview.
     pub path_astar: Color32,
-    /// Seed 001's greedy walk preview.
+    /// Article 001's greedy walk preview.
     pub path_greedy: Color32,
     /// Path start and goal picks.
     pub path_ends: [Color32; 2],

@@ -112,7 +112,7 @@ pub struct PathPreview {
     pub astar: Vec<u32>,
     /// A*'s cost (length × multipliers), when complete.
     pub astar_cost: Option<f32>,
-    /// The greedy walk: at each waypoint seed 001 picks the neighbour
+    /// The greedy walk: at each waypoint article 001 picks the neighbour
     /// closest to the goal; stops on arrival, a dead end or a loop.
     pub greedy: Vec<u32>,
     /// Whether the greedy walk reached the goal.
@@ -321,7 +321,7 @@ pub fn sight_tiles(
     (tiles, tile)
 }
 
-/// Shares of each decision for three situations, sampled from seed 002's
+/// Shares of each decision for three situations, sampled from article 002's
 /// `choose` (the runtime decider's own function) with the profile's
 /// weights: `[situation][state]`, situations = only chase possible, only
 /// evade possible, both; states = random walk, chase, evade. Each row sums

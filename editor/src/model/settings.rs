@@ -82,7 +82,7 @@ impl Tool {
             }
             Tool::Agent => "Click to place an agent of the tool bar's archetype and faction",
             Tool::Path => {
-                "Click the start waypoint, then the goal: A* (green) and seed 001's greedy walk (orange) for the current cost list"
+                "Click the start waypoint, then the goal: A* (green) and article 001's greedy walk (orange) for the current cost list"
             }
         }
     }

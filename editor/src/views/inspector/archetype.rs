@@ -94,7 +94,7 @@ fn decision(f: &mut Form<'_>, a: &mut ArchetypeDef, names: &Names, pick_script: 
     let mut profile = a.profile.clone().unwrap_or_default();
     let r = f.field(
         "profile",
-        "Chase/evade weights of seed 002 (none: evade beats chase)",
+        "Chase/evade weights of article 002 (none: evade beats chase)",
         |ui| {
             choose(
                 ui,
@@ -221,7 +221,7 @@ fn movement(f: &mut Form<'_>, a: &mut ArchetypeDef, names: &Names) {
     let mut kind = movement_kind(&a.movement).to_owned();
     let kinds: Vec<String> = MOVEMENTS.iter().map(|s| (*s).to_owned()).collect();
     let changed = f
-        .field("movement", "How they move: never (Static), seed 000's random walk (Walker), the waypoint graph (WaypointWalker), Reynolds' wander, a guided missile (seed 004), or a steering behaviour the game registers (Custom)", |ui| {
+        .field("movement", "How they move: never (Static), article 000's random walk (Walker), the waypoint graph (WaypointWalker), Reynolds' wander, a guided missile (article 004), or a steering behaviour the game registers (Custom)", |ui| {
             choose(ui, "arch-movement", &mut kind, &kinds, None)
         })
         .changed();
@@ -329,7 +329,7 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
             );
             f.field(
                 "planar",
-                "Stay on the X-Z plane (off: 3D, as in seed 000)",
+                "Stay on the X-Z plane (off: 3D, as in article 000)",
                 |ui| ui.checkbox(planar, ""),
             );
         }
@@ -343,7 +343,7 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
             f.field("speed", "World units per second, >= 0", |ui| {
                 ui.add(widgets::speed(speed, 0.0..=1000.0))
             });
-            f.row("route", "Seed 001's local choice at each waypoint (Select), or A* routes to the destination", |ui| {
+            f.row("route", "Article 001's local choice at each waypoint (Select), or A* routes to the destination", |ui| {
                 ui.selectable_value(route, RouteDef::Select, "Select");
                 ui.selectable_value(route, RouteDef::AStar, "A*");
             });
@@ -359,7 +359,7 @@ fn movement_fields(f: &mut Form<'_>, m: &mut MovementDef) {
             );
             f.field(
                 "smooth",
-                "Walk the A* route like a person: head straight for the farthest waypoint the body (its radius) fits to, and straight to the destination once the way is clear (off: corner to corner, as in seed 001)",
+                "Walk the A* route like a person: head straight for the farthest waypoint the body (its radius) fits to, and straight to the destination once the way is clear (off: corner to corner, as in article 001)",
                 |ui| ui.checkbox(smooth, ""),
             );
         }
@@ -427,7 +427,7 @@ fn missile_fields(
             ui.add(widgets::number(n, 0.1..=20.0, 1).prefix("n "));
         }
     });
-    f.row("control", "The seed's yaw-then-pitch control with a dead band, or a shortest-arc turn at the maximum rate", |ui| {
+    f.row("control", "The article's yaw-then-pitch control with a dead band, or a shortest-arc turn at the maximum rate", |ui| {
         ui.selectable_value(control, ControlDef::SeedTwoAxis, "seed two-axis");
         ui.selectable_value(control, ControlDef::MaxRate, "max rate");
     });
@@ -438,7 +438,7 @@ fn missile_fields(
     );
     f.field(
         "precision",
-        "Cosine of the seed's dead-band half-angle, -1 to 1 (0.95 ≈ 18°)",
+        "Cosine of the article's dead-band half-angle, -1 to 1 (0.95 ≈ 18°)",
         |ui| ui.add(widgets::number(precision, -1.0..=1.0, 3)),
     );
 }

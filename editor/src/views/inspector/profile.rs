@@ -1,5 +1,5 @@
-//! The inspector of a behaviour profile (seed 002): chase and evade
-//! weights or the seed's entries table, how often the profile is used and
+//! The inspector of a behaviour profile (article 002): chase and evade
+//! weights or the article's entries table, how often the profile is used and
 //! a contested decision kept, and learning.
 
 use eframe::egui::{self, Ui};
@@ -57,7 +57,7 @@ fn weights(f: &mut Form<'_>, p: &mut ProfileDef) {
     let mut table = p.entries.is_some();
     f.row(
         "weights from",
-        "Two weights (chase, evade), or the seed's entries table (integers)",
+        "Two weights (chase, evade), or the article's entries table (integers)",
         |ui| {
             ui.selectable_value(&mut table, false, "chase/evade");
             ui.selectable_value(&mut table, true, "entries table");
@@ -74,7 +74,7 @@ fn weights(f: &mut Form<'_>, p: &mut ProfileDef) {
             .join(", ");
         let r = f.field(
             "entries",
-            "The seed's array: comma-separated integers",
+            "The article's array: comma-separated integers",
             |ui| ui.add(widgets::text(&mut text, 160.0)),
         );
         if r.changed() {

@@ -171,7 +171,7 @@ fn shape(f: &mut Form<'_>, shape: &mut ShapeDef) {
             f.field("threshold", "Quietest loudness heard, > 0 (a sound's volume over distance²; the handle's ring is where a volume-100 sound is just heard)", |ui| {
                 ui.add(widgets::number(threshold, 0.0001..=1e6, 2))
             });
-            f.row("falloff", "How loudness falls with distance: volume / distance² (seed 003's code) or linearly to zero at a range (its text)", |ui| {
+            f.row("falloff", "How loudness falls with distance: volume / distance² (article 003's code) or linearly to zero at a range (its text)", |ui| {
                 let linear = matches!(falloff, FalloffDef::Linear { .. });
                 if ui.selectable_label(!linear, "inverse square").clicked() {
                     *falloff = FalloffDef::InverseSquare;
