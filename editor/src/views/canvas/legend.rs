@@ -322,7 +322,12 @@ fn map(model: &Model, ui: &mut Ui, p: &Palette) {
     if model.tools.path_pick.0.is_some() {
         group(ui, "routes");
         row(ui, Swatch::Line(p.path_astar), "A* route", p);
-        row(ui, Swatch::Line(p.path_greedy), "article 001 greedy walk", p);
+        row(
+            ui,
+            Swatch::Line(p.path_greedy),
+            "article 001 greedy walk",
+            p,
+        );
     }
     if model.tools.heat_map && model.doc.def().links.iter().any(|l| !l.costs.0.is_empty()) {
         group(ui, &format!("cost in `{}`", model.current_list()));
