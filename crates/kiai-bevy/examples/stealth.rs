@@ -39,6 +39,7 @@ fn main() -> AppExit {
             return AppExit::from_code(2);
         }
     };
+    explain_missing_gpu();
     let mut app = App::new();
     let window = WindowPlugin {
         primary_window: Some(Window {
@@ -97,6 +98,27 @@ fn main() -> AppExit {
         .add_systems(Last, |mut f: ResMut<Frames>| f.0 += 1);
     }
     app.run()
+}
+
+/// Bevy's renderer panics when the machine has no graphics adapter it can
+/// use (on Linux, most often: no Vulkan driver installed): say what to do
+/// in one line instead of a panic trace, and exit with status 1.
+fn explain_missing_gpu() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if info
+            .payload_as_str()
+            .is_some_and(|m| m.contains("Unable to find a GPU"))
+        {
+            eprintln!(
+                "stealth: no graphics adapter found: install Vulkan drivers (Debian/Ubuntu: \
+                 `sudo apt install mesa-vulkan-drivers`; see docs/bevy.md), or try \
+                 WGPU_BACKEND=gl"
+            );
+            std::process::exit(1);
+        }
+        default(info);
+    }));
 }
 
 /// Command-line options.
