@@ -19,7 +19,7 @@
 
 use std::path::Path;
 
-use kiai_tidy::imports::{ModuleGraph, Options};
+use kiai_tidy::imports::{ModuleGraph, Options, assert_layered};
 
 /// The layers, lowest first.
 const LAYERS: &[&[&str]] = &[
@@ -34,10 +34,11 @@ const LAYERS: &[&[&str]] = &[
 
 #[test]
 fn modules_import_one_way() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = ModuleGraph::read(&src, Options::default());
-    let bad = graph.layer_problems(LAYERS);
-    assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+    assert_layered(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        LAYERS,
+        Options::default(),
+    );
 }
 
 #[test]

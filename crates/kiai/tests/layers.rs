@@ -11,22 +11,18 @@
 
 use std::path::Path;
 
-use kiai_tidy::imports::{ModuleGraph, Options};
+use kiai_tidy::imports::{ModuleGraph, Options, assert_layered};
 
 /// The layers, lowest first.
 const LAYERS: &[&[&str]] = &[&["lua"], &["driver"], &["fork", "scenario"]];
 
-/// Everything wrong with `graph` against [`LAYERS`].
-fn problems(graph: &ModuleGraph) -> Vec<String> {
-    graph.layer_problems(LAYERS)
-}
-
 #[test]
 fn modules_import_one_way() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = ModuleGraph::read(&src, Options { doc_links: true });
-    let bad = problems(&graph);
-    assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+    assert_layered(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        LAYERS,
+        Options { doc_links: true },
+    );
 }
 
 #[test]
@@ -45,7 +41,7 @@ fn the_check_catches_the_old_doc_links() {
         Options { doc_links: true },
     );
     assert_eq!(
-        problems(&graph),
+        graph.layer_problems(LAYERS),
         [
             "driver -> fork: driver.rs:1 imports a higher layer",
             "driver -> scenario: driver.rs:1 imports a higher layer",

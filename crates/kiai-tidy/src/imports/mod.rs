@@ -81,6 +81,15 @@ pub struct ModuleGraph {
     imports: Vec<Import>,
 }
 
+/// Panics, listing every problem, unless the crate whose manifest folder
+/// is `crate_dir` imports one way through `layers` (see
+/// [`ModuleGraph::layer_problems`]): the body of a crate's layering test.
+pub fn assert_layered(crate_dir: &Path, layers: &[&[&str]], options: Options) {
+    let graph = ModuleGraph::read(&crate_dir.join("src"), options);
+    let bad = graph.layer_problems(layers);
+    assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
+}
+
 /// The graph of the crate whose sources are under `src` (a crate's
 /// `src/` folder), reading code only. Panics if `src` cannot be read (a
 /// test's failure report).
