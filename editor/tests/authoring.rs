@@ -330,6 +330,11 @@ fn first_map_in_five_minutes() {
     h.step();
     let saved = kiai_content::Content::load(&path).expect("saved content validates");
     assert_eq!(saved.def(), Some(h.state().doc().def()));
+    // What the designer reads in the file: waypoints snapped onto an axis
+    // say `0.0`, not `-0.0`.
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("(id: 1, pos: (0.0, 0.0, "), "{text}");
+    assert!(!text.contains("-0.0,"), "{text}");
 
     // 7. The pack runs: what `kiai run mymap.kiaipack` does.
     let pack = kiai_content::Pack::load(&path.with_extension("kiaipack")).unwrap();

@@ -143,11 +143,18 @@ impl Input<'_> {
         let t = &self.model.tools;
         if t.snap && t.grid_step > 0.0 {
             let g = t.grid_step;
-            ((x / g).round() * g, (z / g).round() * g)
+            (snap_to(x, g), snap_to(z, g))
         } else {
             (x, z)
         }
     }
+}
+
+/// `v` rounded to the nearest multiple of `step`, never `-0.0` (a saved
+/// file would otherwise read `(-0.0, 0.0, 10.0)` for a point snapped on an axis).
+fn snap_to(v: f32, step: f32) -> f32 {
+    let s = (v / step).round() * step;
+    if s == 0.0 { 0.0 } else { s }
 }
 
 /// A click with the active tool.
@@ -559,4 +566,17 @@ fn record_paint(touched: BTreeMap<usize, (LinkDef, LinkDef)>, out: &mut Out) {
         Some(list) => format!("painted {what} in `{list}`"),
         None => format!("reset {what} to ×1"),
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snap_to;
+
+    #[test]
+    fn snapping_onto_an_axis_gives_positive_zero() {
+        let s = snap_to(-0.3, 1.0);
+        assert_eq!(s.to_bits(), 0.0f32.to_bits(), "{s}");
+        assert_eq!(snap_to(-0.7, 1.0), -1.0);
+        assert_eq!(snap_to(2.4, 0.5), 2.5);
+    }
 }
