@@ -59,6 +59,7 @@
 mod data;
 mod fog_update;
 mod hash;
+mod lod;
 mod integrate;
 mod noise;
 mod par;
@@ -78,6 +79,7 @@ pub use behaviour::{
     Choice, DecidedBy, Decider, DecisionTrace, DefaultDecider, Roll, RollKind, RollLog,
 };
 pub use data::archetype::{Archetype, Sight};
+pub use data::lod::{LOD_HYSTERESIS, LodTier, MAX_LOD_PERIOD, MAX_LOD_TIERS};
 pub use data::avoidance::Avoidance;
 pub use data::body::BodyMode;
 pub use data::budget::{PerceptionBudget, RayCursor};

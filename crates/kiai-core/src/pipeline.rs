@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::behaviour::Decider;
 use crate::world::World;
-use crate::{fog_update, integrate, navigate, noise, perception, steering};
+use crate::{fog_update, integrate, lod, navigate, noise, perception, steering};
 
 /// The stages of a tick, in the order [`Pipeline::tick`] runs them. Each
 /// reads only what earlier stages (or earlier ticks) wrote. This list is
@@ -192,7 +192,9 @@ impl Pipeline {
     fn run(&mut self, stage: Stage, world: &mut World, decider: &mut dyn Decider) {
         match stage {
             Stage::Sense => {
+                lod::begin_tick(world);
                 perception::run(world, &mut self.sense);
+                lod::end_sense(world);
                 world.record_percept_events();
             }
             Stage::Decide => self.decide(world, decider),
@@ -212,7 +214,15 @@ impl Pipeline {
         decider.decide(world, &mut minds, &mut self.decisions);
         world.agents.mind = minds;
         std::mem::swap(&mut world.agents.decision, &mut self.decisions);
-        // `self.decisions` holds the previous ones now.
+        // `self.decisions` holds the previous ones now. Agents that do not
+        // think this tick keep theirs, whatever the decider wrote.
+        if let Some(thinks) = world.lod.thinking() {
+            for ((new, old), &thinks) in world.agents.decision.iter_mut().zip(&self.decisions).zip(thinks) {
+                if !thinks {
+                    *new = *old;
+                }
+            }
+        }
         world.record_decision_changes(&self.decisions);
         decider.apply(world);
     }

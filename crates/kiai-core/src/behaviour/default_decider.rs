@@ -29,6 +29,10 @@ pub struct DecisionTrace {
     pub outcome: Option<Outcome>,
     /// (chase, evade) weights used.
     pub weights: [f32; 2],
+    /// The agent did not think this tick (tick level of detail): its
+    /// decision is the one it made at [`World::thought_at`] and the rest
+    /// of this trace is empty.
+    pub held: bool,
 }
 
 /// Article 002's decider, with per-archetype [`Profile`]s.
@@ -192,6 +196,13 @@ fn decide_agent(
     let Some(me) = a.id(i).filter(|_| a.body_modes()[i].is_steered()) else {
         return DecisionTrace::default();
     };
+    if !world.thinks(me) {
+        // Its decision is held; the pipeline keeps it.
+        return DecisionTrace {
+            held: true,
+            ..DecisionTrace::default()
+        };
+    }
     let archetype = world.archetype(a.archetypes()[i]);
     if let Some(plugin) = archetype
         .and_then(|arch| arch.decider)
@@ -257,5 +268,6 @@ fn decide_agent(
         decided_by: choice.decided_by,
         outcome,
         weights: mind.weights,
+        held: false,
     }
 }

@@ -54,6 +54,11 @@ pub struct Archetype {
     /// Local avoidance (ORCA) of other agents and walls; `None`: the
     /// agents only keep clear of walls, and others avoid them.
     pub avoidance: Option<Avoidance>,
+    /// Tick level of detail: distance tiers from the nearest point of
+    /// interest ([`World::set_interest_points`](crate::World::set_interest_points)),
+    /// nearest first, each with how often its agents sense and decide
+    /// (see [`LodTier`](crate::LodTier)); empty: every tick.
+    pub lod: Vec<crate::data::lod::LodTier>,
 }
 
 impl Default for Archetype {
@@ -71,6 +76,7 @@ impl Default for Archetype {
             separation: None,
             radius: Self::DEFAULT_RADIUS,
             avoidance: None,
+            lod: Vec::new(),
         }
     }
 }

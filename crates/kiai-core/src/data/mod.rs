@@ -14,6 +14,7 @@
 //!   [`walls`] and [`pvs`] (geometry, in [`occluders`]).
 //! - What a steering behaviour sees: [`steer_input`].
 //! - What happened, for the game: [`event`].
+//! - Who thinks this tick: [`lod`] (tick level of detail).
 
 pub(crate) mod agent_grid;
 pub(crate) mod archetype;
@@ -25,6 +26,7 @@ pub(crate) mod event;
 pub(crate) mod faction;
 pub mod hearing;
 pub(crate) mod ids;
+pub(crate) mod lod;
 pub(crate) mod message;
 pub mod missile;
 pub(crate) mod movement;
@@ -50,6 +52,7 @@ pub(crate) use event::{Event, EventKind};
 pub(crate) use faction::{Factions, MAX_FACTIONS};
 pub(crate) use hearing::{Falloff, Heard, NO_SOURCE, Sound};
 pub(crate) use ids::{AgentId, ArchetypeId, FactionId};
+pub(crate) use lod::{Lod, LodTier};
 pub(crate) use message::{Message, Recipient};
 pub(crate) use missile::{ControlMode, Guidance, Missile};
 pub(crate) use movement::Movement;

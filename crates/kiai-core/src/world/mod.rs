@@ -8,6 +8,7 @@ mod config;
 mod dynamic;
 mod events;
 mod fog;
+mod interest;
 mod lifecycle;
 mod orders;
 pub mod plugins;
@@ -69,6 +70,8 @@ pub struct World {
     pub(crate) stale_clearance: clearance::StaleClearance,
     /// Walkers' route requests and the fields of shared goals.
     pub(crate) routes: RouteQueue,
+    /// Tick level of detail: points of interest, tiers, who thinks.
+    pub(crate) lod: crate::data::Lod,
 }
 
 impl World {
@@ -99,6 +102,7 @@ impl World {
             walls_info: dynamic::WallInfo::default(),
             stale_clearance: clearance::StaleClearance::default(),
             routes: RouteQueue::new(),
+            lod: crate::data::Lod::default(),
         }
     }
 
@@ -127,6 +131,9 @@ impl World {
         if self.archetypes.len() >= usize::from(u16::MAX) {
             return Err(WorldError::Full("archetypes"));
         }
+        crate::data::LodTier::check_list(&archetype.lod)
+            .map_err(|e| WorldError::Refused(format!("archetype {}: lod: {e}", archetype.name)))?;
+        self.lod.active |= archetype.lod.iter().any(|t| t.every > 1);
         self.compiled.push(CompiledSenses::new(&archetype.senses));
         self.archetypes.push(archetype);
         self.stale_clearance.all = true;

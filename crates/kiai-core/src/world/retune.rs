@@ -32,6 +32,8 @@ impl World {
             .get(id.index())
             .ok_or_else(|| WorldError::UnknownHandle(id.to_string()))?;
         check_compatible(old, &archetype)?;
+        crate::data::LodTier::check_list(&archetype.lod)
+            .map_err(|e| WorldError::Refused(format!("lod: {e}")))?;
         let old = old.clone();
         let agents: Vec<AgentId> = self
             .agents
@@ -45,6 +47,7 @@ impl World {
         let body_changed = old.body != archetype.body;
         let movement = archetype.movement;
         self.archetypes[id.index()] = archetype;
+        self.lod.active = self.archetypes.iter().any(|a| a.lod.iter().any(|t| t.every > 1));
         for agent in agents {
             let i = agent.index();
             if let Some(w) = weights.filter(|w| Some(*w) != old_weights) {

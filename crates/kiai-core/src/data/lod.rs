@@ -1,0 +1,213 @@
+//! Tick level of detail: an archetype's [`LodTier`]s, and the world's
+//! [`Lod`] state (points of interest, each agent's tier, who thinks this
+//! tick).
+//!
+//! An agent in a tier of period k senses, decides and plans its avoidance
+//! on one tick in k, staggered by agent, and moves every tick on what it
+//! last decided. The tier comes from the distance to the nearest point of
+//! interest, with [`LOD_HYSTERESIS`].
+
+use glam::Vec3;
+
+use crate::data::AgentId;
+
+/// Longest period of a tier, ticks.
+pub const MAX_LOD_PERIOD: u32 = 1024;
+
+/// Most tiers an archetype may have.
+pub const MAX_LOD_TIERS: usize = 16;
+
+/// An agent leaves its tier for a farther one only once it is this
+/// fraction beyond the tier's `within` (0.1: 10% farther), so an agent on
+/// a boundary does not flip between tiers every tick. It enters a nearer
+/// tier as soon as it is within it.
+pub const LOD_HYSTERESIS: f32 = 0.1;
+
+/// One distance tier of an archetype's tick level of detail.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LodTier {
+    /// Agents whose nearest point of interest is at most this far, world
+    /// units (> 0), are in this tier (the first tier that takes them);
+    /// `None`: every distance (the last tier).
+    pub within: Option<f32>,
+    /// Senses, decides and plans avoidance every `every`-th tick, 1 to
+    /// [`MAX_LOD_PERIOD`] (1: every tick).
+    pub every: u32,
+    /// Whether agents of this tier avoid others (when their archetype
+    /// does); `false` turns local avoidance off in this tier.
+    pub avoidance: bool,
+}
+
+impl LodTier {
+    /// A tier of agents within `within` world units that think every
+    /// `every` ticks, avoiding.
+    pub fn new(within: Option<f32>, every: u32) -> Self {
+        Self {
+            within,
+            every,
+            avoidance: true,
+        }
+    }
+
+    /// What is wrong with `tiers` as an archetype's list, if anything:
+    /// periods in 1..=[`MAX_LOD_PERIOD`], `within` finite, > 0 and
+    /// increasing, only the last tier without `within`, at most
+    /// [`MAX_LOD_TIERS`].
+    pub fn check_list(tiers: &[LodTier]) -> Result<(), String> {
+        if tiers.len() > MAX_LOD_TIERS {
+            return Err(format!("at most {MAX_LOD_TIERS} tiers"));
+        }
+        let mut last = 0.0f32;
+        for (k, t) in tiers.iter().enumerate() {
+            if !(1..=MAX_LOD_PERIOD).contains(&t.every) {
+                return Err(format!(
+                    "tier {k}: `every` must be 1 to {MAX_LOD_PERIOD} ticks"
+                ));
+            }
+            match t.within {
+                Some(w) if !(w.is_finite() && w > last) => {
+                    return Err(format!(
+                        "tier {k}: `within` must be finite and larger than the tier before ({last})"
+                    ));
+                }
+                Some(w) => last = w,
+                None if k + 1 != tiers.len() => {
+                    return Err(format!(
+                        "tier {k}: only the last tier may leave out `within`"
+                    ));
+                }
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The tier of `tiers` for an agent `distance` world units from the
+    /// nearest point of interest that was in tier `current` (hysteresis:
+    /// it moves out only past `within` plus [`LOD_HYSTERESIS`]).
+    pub fn pick(tiers: &[LodTier], current: usize, distance: f32) -> usize {
+        let by_distance = tiers
+            .iter()
+            .position(|t| t.within.is_none_or(|w| distance <= w))
+            .unwrap_or(tiers.len().saturating_sub(1));
+        if by_distance <= current {
+            return by_distance;
+        }
+        // Farther: leave `current` only when clearly past its edge.
+        let stay = tiers
+            .get(current)
+            .and_then(|t| t.within)
+            .is_some_and(|w| distance <= w * (1.0 + LOD_HYSTERESIS));
+        if stay { current } else { by_distance }
+    }
+}
+
+/// Whether an agent in slot `slot` with a tier of period `every` thinks on
+/// `tick`: one tick in `every`, at a phase that depends only on the slot
+/// (a multiplicative hash, so that slots spawned in rows still spread
+/// evenly over the period).
+pub(crate) fn due(slot: usize, every: u32, tick: u64) -> bool {
+    if every <= 1 {
+        return true;
+    }
+    let phase = (slot as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+    (tick + phase).is_multiple_of(u64::from(every))
+}
+
+/// The world's tick level of detail. Empty (and free) until an archetype
+/// has tiers.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Lod {
+    /// Points of interest the game set, world units.
+    pub(crate) points: Vec<Vec3>,
+    /// Agents that are points of interest where they stand.
+    pub(crate) agents: Vec<AgentId>,
+    /// Whether some archetype has a tier of period > 1: only then does
+    /// anything here act (and enter the state hash).
+    pub(crate) active: bool,
+    /// Per slot, its tier (index into its archetype's list).
+    pub(crate) tier: Vec<u8>,
+    /// Per slot, whether it senses and decides this tick.
+    pub(crate) thinks: Vec<bool>,
+    /// Per slot, the last tick it sensed and decided.
+    pub(crate) thought_at: Vec<u64>,
+    /// Per slot, its avoidance velocity minus its preferred velocity when it
+    /// last planned avoidance, world units per second (kept between its
+    /// thinking ticks).
+    pub(crate) avoid_offset: Vec<Vec3>,
+    /// Per tier index, the live agents in it after the last tier update.
+    pub(crate) counts: Vec<usize>,
+}
+
+impl Lod {
+    /// Whether slot `i` thinks this tick (always, when LOD is off).
+    #[inline]
+    pub(crate) fn thinks(&self, i: usize) -> bool {
+        !self.active || self.thinks.get(i).copied().unwrap_or(true)
+    }
+
+    /// Per slot, whether it thinks this tick; `None` when every agent does.
+    pub(crate) fn thinking(&self) -> Option<&[bool]> {
+        self.active.then_some(&self.thinks[..])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mass() -> Vec<LodTier> {
+        vec![
+            LodTier::new(Some(50.0), 1),
+            LodTier::new(Some(100.0), 5),
+            LodTier::new(Some(300.0), 10),
+            LodTier::new(None, 15),
+        ]
+    }
+
+    #[test]
+    fn tiers_by_distance_with_hysteresis_outward_only() {
+        let t = mass();
+        assert_eq!(LodTier::pick(&t, 0, 10.0), 0);
+        assert_eq!(LodTier::pick(&t, 3, 10.0), 0, "inward at once");
+        assert_eq!(LodTier::pick(&t, 0, 54.0), 0, "within 10% past 50");
+        assert_eq!(LodTier::pick(&t, 0, 56.0), 1);
+        assert_eq!(LodTier::pick(&t, 1, 1e9), 3);
+        assert_eq!(LodTier::pick(&t, 0, f32::INFINITY), 3);
+    }
+
+    #[test]
+    fn lists_are_checked() {
+        assert!(LodTier::check_list(&mass()).is_ok());
+        let mut bad = mass();
+        bad[1].within = Some(20.0);
+        assert!(LodTier::check_list(&bad).is_err());
+        let mut bad = mass();
+        bad[0].within = None;
+        assert!(LodTier::check_list(&bad).is_err());
+        let mut bad = mass();
+        bad[2].every = 0;
+        assert!(LodTier::check_list(&bad).is_err());
+    }
+
+    #[test]
+    fn staggering_spreads_a_tier_evenly() {
+        for every in [2u32, 4, 15, 16] {
+            let mut per_tick = vec![0usize; every as usize];
+            for slot in 0..10_000 {
+                for (t, n) in per_tick.iter_mut().enumerate() {
+                    *n += usize::from(due(slot, every, t as u64));
+                }
+            }
+            let mean = 10_000.0 / every as f64;
+            for n in per_tick {
+                assert!((n as f64 - mean).abs() < mean * 0.1, "{every}: {n} vs {mean}");
+                // Each slot thinks exactly once per period.
+            }
+            for slot in 0..1000 {
+                let k = (0..every as u64).filter(|&t| due(slot, every, t)).count();
+                assert_eq!(k, 1);
+            }
+        }
+    }
+}
