@@ -74,6 +74,7 @@ pub fn state_hash(world: &World) -> u64 {
         h.update(&world.ray_cursor.offset.to_le_bytes());
     }
     hash_routes(&mut h, world);
+    hash_lod(&mut h, world);
     if world.walls_info.changed {
         // Only worlds changed while running hash these, so other hashes are
         // unchanged.
@@ -104,6 +105,34 @@ pub fn state_hash(world: &World) -> u64 {
         }
     }
     h.digest()
+}
+
+/// The tick level of detail: points of interest, tiers, avoidance offsets.
+/// Only worlds where it acts (a tier of period > 1) hash anything here,
+/// so a world whose tiers all think every tick hashes as one without.
+fn hash_lod(h: &mut Xxh3, world: &World) {
+    let lod = &world.lod;
+    if !lod.active {
+        return;
+    }
+    h.update(b"lod");
+    for p in &lod.points {
+        for c in p.to_array() {
+            h.update(&c.to_bits().to_le_bytes());
+        }
+    }
+    for &a in &lod.agents {
+        hash_id(h, a);
+    }
+    h.update(&lod.tier);
+    for (i, v) in lod.avoid_offset.iter().enumerate() {
+        if *v != glam::Vec3::ZERO {
+            h.update(&(i as u32).to_le_bytes());
+            for c in v.to_array() {
+                h.update(&c.to_bits().to_le_bytes());
+            }
+        }
+    }
 }
 
 /// The walkers waiting for routes. Only worlds with some hash anything

@@ -59,8 +59,8 @@
 mod data;
 mod fog_update;
 mod hash;
-mod lod;
 mod integrate;
+mod lod;
 mod noise;
 mod par;
 mod pipeline;
@@ -79,7 +79,6 @@ pub use behaviour::{
     Choice, DecidedBy, Decider, DecisionTrace, DefaultDecider, Roll, RollKind, RollLog,
 };
 pub use data::archetype::{Archetype, Sight};
-pub use data::lod::{LOD_HYSTERESIS, LodTier, MAX_LOD_PERIOD, MAX_LOD_TIERS};
 pub use data::avoidance::Avoidance;
 pub use data::body::BodyMode;
 pub use data::budget::{PerceptionBudget, RayCursor};
@@ -87,6 +86,7 @@ pub use data::decision::{BehaviourState, Decision, Mind};
 pub use data::event::{Event, EventKind};
 pub use data::faction::{Factions, MAX_FACTIONS, TooManyFactions};
 pub use data::ids::{AgentId, ArchetypeId, FactionId};
+pub use data::lod::{LOD_HYSTERESIS, LodTier, MAX_LOD_PERIOD, MAX_LOD_TIERS};
 pub use data::message::{Message, Recipient};
 pub use data::movement::Movement;
 pub use data::occluders::Occluders;

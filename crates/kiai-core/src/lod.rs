@@ -23,6 +23,7 @@ pub(crate) fn begin_tick(world: &mut World) {
     let lod = &mut world.lod;
     lod.tier.resize(n, u8::MAX);
     lod.thinks.resize(n, true);
+    lod.every_tick.resize(n, true);
     lod.thought_at.resize(n, 0);
     lod.avoid_offset.resize(n, Vec3::ZERO);
     let a = &world.agents;
@@ -30,12 +31,13 @@ pub(crate) fn begin_tick(world: &mut World) {
     lod.tier
         .par_iter_mut()
         .zip(lod.thinks.par_iter_mut())
+        .zip(lod.every_tick.par_iter_mut())
         .enumerate()
         .with_min_len(PAR_MIN)
-        .for_each(|(i, (tier, thinks))| {
+        .for_each(|(i, ((tier, thinks), every_tick))| {
             let tiers = &archetypes[a.archetype[i].index()].lod;
             if !a.alive[i] || tiers.is_empty() {
-                (*tier, *thinks) = (0, true);
+                (*tier, *thinks, *every_tick) = (0, true, true);
                 return;
             }
             let p = a.position[i];
@@ -47,6 +49,7 @@ pub(crate) fn begin_tick(world: &mut World) {
             let t = LodTier::pick(tiers, usize::from(*tier), d);
             *tier = t as u8;
             *thinks = due(i, tiers[t].every, tick);
+            *every_tick = tiers[t].every == 1;
         });
     promote_chases(world);
     count_tiers(world);

@@ -217,7 +217,13 @@ impl Pipeline {
         // `self.decisions` holds the previous ones now. Agents that do not
         // think this tick keep theirs, whatever the decider wrote.
         if let Some(thinks) = world.lod.thinking() {
-            for ((new, old), &thinks) in world.agents.decision.iter_mut().zip(&self.decisions).zip(thinks) {
+            for ((new, old), &thinks) in world
+                .agents
+                .decision
+                .iter_mut()
+                .zip(&self.decisions)
+                .zip(thinks)
+            {
                 if !thinks {
                     *new = *old;
                 }

@@ -371,9 +371,13 @@ impl LuaDecider {
         };
         self.list.clear();
         let agents = a.archetypes().iter().zip(a.alive()).zip(a.body_modes());
+        let thinking = world.thinking();
         for (i, ((arch, &alive), body)) in agents.enumerate() {
-            // Free slots and bodies the game alone moves are not decided.
-            if alive && body.is_steered() && mine(arch) {
+            // Free slots and bodies the game alone moves are not decided;
+            // nor are agents whose decision is held this tick (tick level
+            // of detail): their hooks run when they next think.
+            let thinks = thinking.is_none_or(|t| t[i]);
+            if alive && body.is_steered() && mine(arch) && thinks {
                 self.list.push(i as u32);
             }
         }

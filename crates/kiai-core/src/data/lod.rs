@@ -129,6 +129,8 @@ pub(crate) struct Lod {
     pub(crate) tier: Vec<u8>,
     /// Per slot, whether it senses and decides this tick.
     pub(crate) thinks: Vec<bool>,
+    /// Per slot, whether its tier thinks every tick (or it has no tiers).
+    pub(crate) every_tick: Vec<bool>,
     /// Per slot, the last tick it sensed and decided.
     pub(crate) thought_at: Vec<u64>,
     /// Per slot, its avoidance velocity minus its preferred velocity when it
@@ -201,7 +203,10 @@ mod tests {
             }
             let mean = 10_000.0 / every as f64;
             for n in per_tick {
-                assert!((n as f64 - mean).abs() < mean * 0.1, "{every}: {n} vs {mean}");
+                assert!(
+                    (n as f64 - mean).abs() < mean * 0.1,
+                    "{every}: {n} vs {mean}"
+                );
                 // Each slot thinks exactly once per period.
             }
             for slot in 0..1000 {

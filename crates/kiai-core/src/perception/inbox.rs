@@ -21,7 +21,7 @@ pub(crate) fn deliver(ctx: &ChunkContext<'_>, agent: AgentId, chunk: &mut Percep
 }
 
 /// Whether `m` goes to `agent` (never back to its sender).
-fn receives(m: &Message, agent: AgentId, input: &SenseInput<'_>) -> bool {
+pub(super) fn receives(m: &Message, agent: AgentId, input: &SenseInput<'_>) -> bool {
     if m.from == Some(agent) {
         return false;
     }

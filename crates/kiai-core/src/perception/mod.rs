@@ -27,6 +27,7 @@
 
 mod budget;
 mod events;
+mod held;
 mod inbox;
 mod kernels;
 mod memory;

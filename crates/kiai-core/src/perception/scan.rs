@@ -15,6 +15,7 @@ use crate::data::{
 
 use super::budget::Allowance;
 use super::events::diff_events;
+use super::held;
 use super::inbox::deliver;
 use super::kernels::{for_each_bit, shape_mask};
 use super::neighbourhood::Neighbourhood;
@@ -49,6 +50,13 @@ pub(crate) fn count(ctx: &ChunkContext<'_>, ranks: Range<usize>, scratch: &mut C
     scratch.near.cell = usize::MAX;
     let mut cell = ctx.grid.cell_of_position(ranks.start);
     for k in ranks {
+        if let Some(thinks) = ctx.input.thinks {
+            let i = ctx.grid.order[k] as usize;
+            if !thinks[i] && !held::wakes(ctx, (k, i), observer_senses(ctx, k), scratch) {
+                scratch.need.push(0);
+                continue;
+            }
+        }
         let me = observer(ctx, k, &mut cell, &mut scratch.near);
         let mut candidates = 0u32;
         if let Some(occ) = ctx.input.occluders {
@@ -107,11 +115,23 @@ fn scan(
     allowance: impl Fn(usize) -> Allowance,
 ) {
     chunk.reset();
+    scratch.woken.clear();
     // The walls may have changed since the last stage.
     scratch.near_walls.clear();
     scratch.near.cell = usize::MAX;
     let mut cell = ctx.grid.cell_of_position(ranks.start);
     for k in ranks {
+        if let Some(thinks) = ctx.input.thinks {
+            let i = ctx.grid.order[k] as usize;
+            if !thinks[i] {
+                let senses = observer_senses(ctx, k);
+                if !held::wakes(ctx, (k, i), senses, scratch) {
+                    held::hold(ctx, k, senses, chunk);
+                    continue;
+                }
+                scratch.woken.push(i as u32);
+            }
+        }
         let me = observer(ctx, k, &mut cell, &mut scratch.near);
         let allowance = allowance(k);
         let mut candidate = 0u32;
@@ -133,6 +153,12 @@ fn scan(
         chunk.event_end.push(chunk.events.len() as u32);
         chunk.slot_start.push(chunk.slot_end.len() as u32);
     }
+}
+
+/// The senses of the agent at position `k` in cell order.
+#[inline(always)]
+fn observer_senses<'a>(ctx: &ChunkContext<'a>, k: usize) -> &'a [CompiledSense] {
+    &ctx.input.archetypes[ctx.grid.sorted.archetype[k].index()].senses[..]
 }
 
 /// The agent at position `k` in cell order, with its neighbourhood loaded

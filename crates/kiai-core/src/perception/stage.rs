@@ -41,6 +41,12 @@ pub(crate) struct SenseInput<'a> {
     pub(crate) regions: &'a [Option<usize>],
     /// The tick being sensed.
     pub(crate) tick: u64,
+    /// Tick level of detail: per slot, whether the agent thinks this tick
+    /// (`None`: every agent does). Held agents keep last stage's percepts.
+    pub(crate) thinks: Option<&'a [bool]>,
+    /// Per slot, whether the agent is in a tier that thinks every tick:
+    /// the agents it senses think this tick too (with `thinks`).
+    pub(crate) every_tick: &'a [bool],
 }
 
 /// What the sense stage writes into the world.
@@ -88,6 +94,9 @@ pub(crate) struct ChunkScratch {
     pub(crate) hear_buf: Vec<Heard>,
     /// Per local agent, its occluded candidates (counting scans only).
     pub(crate) need: Vec<u32>,
+    /// Slots of agents that did not think this tick but were woken by a
+    /// sound or a message (see [`super::held`]).
+    pub(crate) woken: Vec<u32>,
 }
 
 /// What every chunk's scan reads.
@@ -139,6 +148,11 @@ pub(crate) fn run(world: &mut World, scratch: &mut SenseScratch) {
             .extend(world.agents.position.iter().map(|p| pvs.region_of(*p)));
     }
     let regions = std::mem::take(&mut scratch.regions);
+    let mut thinks = world
+        .lod
+        .active
+        .then(|| std::mem::take(&mut world.lod.thinks));
+    let every_tick = std::mem::take(&mut world.lod.every_tick);
     let input = SenseInput {
         positions: &world.agents.position,
         alive: &world.agents.alive,
@@ -151,18 +165,34 @@ pub(crate) fn run(world: &mut World, scratch: &mut SenseScratch) {
         occluders: world.occluders.as_ref(),
         regions: &regions,
         tick,
+        thinks: thinks.as_deref(),
+        every_tick: &every_tick,
     };
     let output = SenseOutput {
         percepts: &mut world.percepts,
         memory: &mut world.agents.memory,
         budget: world.perception_budget.map(|b| (b, &mut world.ray_cursor)),
     };
-    sense(&input, output, scratch);
+    let woken = sense(&input, output, scratch);
     scratch.regions = regions;
+    world.lod.every_tick = every_tick;
+    if let Some(mut thinks) = thinks.take() {
+        for i in woken {
+            thinks[i as usize] = true;
+        }
+        world.lod.thinks = thinks;
+    }
 }
 
-/// Runs the sense stage for `input` into `out`.
-pub(crate) fn sense(input: &SenseInput<'_>, out: SenseOutput<'_>, scratch: &mut SenseScratch) {
+/// Runs the sense stage for `input` into `out`. Returns the slots of the
+/// agents that did not think this tick (`input.thinks`) but were woken:
+/// by a sound, a message, or an observer that thinks every tick sensing
+/// them.
+pub(crate) fn sense(
+    input: &SenseInput<'_>,
+    out: SenseOutput<'_>,
+    scratch: &mut SenseScratch,
+) -> Vec<u32> {
     let SenseOutput {
         percepts: out,
         memory,
@@ -212,28 +242,112 @@ pub(crate) fn sense(input: &SenseInput<'_>, out: SenseOutput<'_>, scratch: &mut 
         sounds: &out.sounds,
         messages: &out.messages,
     };
-    let range = |c: usize| c * CHUNK..((c + 1) * CHUNK).min(n);
-    match budget {
+    let allowances = match budget {
         Some((budget, cursor)) if occluding(input) && n > 0 => {
-            let allowances = ration_rays(&ctx, scans, budget, cursor);
-            out.chunks
-                .par_iter_mut()
-                .zip(scans.par_iter_mut())
-                .enumerate()
-                .for_each(|(c, (chunk, scan))| {
-                    scan::budgeted(&ctx, range(c), chunk, scan, &allowances);
-                });
+            Some(ration_rays(&ctx, scans, budget, cursor))
         }
-        _ => {
-            out.chunks
-                .par_iter_mut()
-                .zip(scans.par_iter_mut())
-                .enumerate()
-                .for_each(|(c, (chunk, scan))| scan::full(&ctx, range(c), chunk, scan));
+        _ => None,
+    };
+    scan_chunks(&ctx, &mut out.chunks, scans, allowances.as_deref(), None);
+    let mut woken: Vec<u32> = scans.iter().flat_map(|s| s.woken.iter().copied()).collect();
+    if let Some(thinks) = input.thinks {
+        // Second pass: agents sensed by an observer that thinks every tick
+        // think now too; their chunks are scanned again (the agents that
+        // thought already get the same results).
+        let seen = sensed_by_every_tick(input, out, thinks);
+        if !seen.is_empty() {
+            let mut now = thinks.to_vec();
+            for &i in &seen {
+                now[i as usize] = true;
+            }
+            let input = SenseInput {
+                thinks: Some(&now),
+                ..*input
+            };
+            let ctx = ChunkContext {
+                input: &input,
+                ..ctx
+            };
+            let dirty = dirty_chunks(&grid.rank, &seen, chunk_count);
+            // Woken so late, they get every ray (the budget was shared out).
+            let all = allowances.as_ref().map(|a| {
+                let mut a = a.clone();
+                for &i in &seen {
+                    a[grid.rank[i as usize] as usize] = Allowance::ALL;
+                }
+                a
+            });
+            scan_chunks(&ctx, &mut out.chunks, scans, all.as_deref(), Some(&dirty));
+            woken.extend(seen);
+            woken.sort_unstable();
+            woken.dedup();
+            merge_events(out);
+            update_memory(&input, out, memory);
+            return woken;
         }
     }
     merge_events(out);
     update_memory(input, out, memory);
+    woken
+}
+
+/// Scans every chunk (or only those `only` marks), with the rays
+/// `allowances` grant (`None`: every ray).
+fn scan_chunks(
+    ctx: &ChunkContext<'_>,
+    chunks: &mut [PerceptChunk],
+    scans: &mut [ChunkScratch],
+    allowances: Option<&[Allowance]>,
+    only: Option<&[bool]>,
+) {
+    let n = ctx.grid.order.len();
+    let range = |c: usize| c * CHUNK..((c + 1) * CHUNK).min(n);
+    chunks
+        .par_iter_mut()
+        .zip(scans.par_iter_mut())
+        .enumerate()
+        .filter(|(c, _)| only.is_none_or(|o| o[*c]))
+        .for_each(|(c, (chunk, scan))| match allowances {
+            Some(a) => scan::budgeted(ctx, range(c), chunk, scan, a),
+            None => scan::full(ctx, range(c), chunk, scan),
+        });
+}
+
+/// The slots, sorted, of agents that do not think this tick but that an
+/// agent of a tier thinking every tick senses now.
+fn sensed_by_every_tick(input: &SenseInput<'_>, out: &Percepts, thinks: &[bool]) -> Vec<u32> {
+    let mut seen = Vec::new();
+    for (i, (&every, &alive)) in input.every_tick.iter().zip(input.alive).enumerate() {
+        if !every || !alive || !thinks[i] {
+            continue;
+        }
+        let id = AgentId::new(i as u32, input.generations[i]);
+        let senses = &input.archetypes[input.archetype_of[i].index()].senses;
+        for (s, sense) in senses.iter().enumerate() {
+            if sense.hearing.is_some() {
+                continue;
+            }
+            seen.extend(
+                out.sensed(id, s)
+                    .iter()
+                    .map(|t| t.index() as u32)
+                    .filter(|&t| !thinks[t as usize]),
+            );
+        }
+    }
+    seen.sort_unstable();
+    seen.dedup();
+    seen
+}
+
+/// Per chunk, whether it holds one of `slots` (by their `rank` in cell
+/// order).
+fn dirty_chunks(rank: &[u32], slots: &[u32], chunks: usize) -> Vec<bool> {
+    let mut dirty = vec![false; chunks];
+    for &i in slots {
+        dirty[rank[i as usize] as usize / CHUNK] = true;
+    }
+    dirty
 }
 
 /// Whether any archetype has an occluded sense that senses agents, in a
@@ -331,7 +445,7 @@ fn update_memory(input: &SenseInput<'_>, percepts: &Percepts, memory: &mut [Vec<
         .for_each(|(c, memory)| {
             for (local, mem) in memory.iter_mut().enumerate() {
                 let i = c * CHUNK + local;
-                if input.alive[i] {
+                if input.alive[i] && input.thinks.is_none_or(|t| t[i]) {
                     let id = AgentId::new(i as u32, input.generations[i]);
                     remember(input, percepts, id, mem, input.tick);
                 }

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use crate::data::agent_grid::UniformGrid;
 use crate::data::walls::Sweep;
-use crate::data::{Archetype, ArchetypeId, Avoidance, BodyMode, RayScratch, Walls};
+use crate::data::{Archetype, ArchetypeId, Avoidance, BodyMode, Lod, RayScratch, Walls};
 use crate::par::PAR_MIN;
 use crate::world::{Agents, World};
 
@@ -109,6 +109,38 @@ struct Context<'a> {
     max_radius: f32,
     dt: f32,
     tick: u64,
+    /// Tick level of detail, when it acts: who thinks this tick, each
+    /// agent's tier, and the avoidance offsets kept from the last tick
+    /// each agent planned.
+    lod: Option<(&'a Lod, &'a [Vec3])>,
+}
+
+/// What the tick level of detail lets an agent that avoids do this tick.
+enum Plan {
+    /// Plan avoidance (ORCA).
+    Avoid,
+    /// Keep the offset from its preferred velocity it planned last time,
+    /// world units per second.
+    Hold(Vec3),
+    /// Its tier does not avoid: the preferred velocity as it is.
+    Off,
+}
+
+impl Context<'_> {
+    fn plan(&self, i: usize, archetype: &Archetype) -> Plan {
+        let Some((lod, offsets)) = self.lod else {
+            return Plan::Avoid;
+        };
+        let tier = lod
+            .tier
+            .get(i)
+            .and_then(|&t| archetype.lod.get(usize::from(t)));
+        match tier {
+            Some(t) if !t.avoidance => Plan::Off,
+            _ if lod.thinks(i) => Plan::Avoid,
+            _ => Plan::Hold(offsets.get(i).copied().unwrap_or(Vec3::ZERO)),
+        }
+    }
 }
 
 /// The avoid stage's buffers, kept between ticks (no allocation after
@@ -157,6 +189,7 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
         peers,
         locals,
     } = scratch;
+    let mut offsets = std::mem::take(&mut world.lod.avoid_offset);
     gather_peers(
         grid,
         (&world.archetypes, archetype),
@@ -182,6 +215,7 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
             .fold(0.0, f32::max),
         dt: world.config.tick_seconds,
         tick: world.tick,
+        lod: world.lod.active.then_some((&world.lod, &offsets[..])),
     };
     order.clear();
     if grid.rank.len() == position.len() {
@@ -206,6 +240,15 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
         .for_each(|(c, ((chosen, order), local))| {
             avoid_chunk(&ctx, c * PAR_MIN, (order, chosen), local);
         });
+    if world.lod.active {
+        keep_offsets(
+            &world.lod,
+            (order, chosen),
+            preferred_velocity,
+            &mut offsets,
+        );
+    }
+    world.lod.avoid_offset = offsets;
     for (&slot, v) in order.iter().zip(chosen.iter()) {
         let Some(v) = *v else {
             continue;
@@ -218,6 +261,23 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
             *f = d;
         }
         desired_velocity[i] = v;
+    }
+}
+
+/// Keeps, for every agent that thinks this tick, how far its chosen
+/// velocity is from its preferred one: held agents move on it.
+fn keep_offsets(
+    lod: &Lod,
+    (order, chosen): (&[u32], &[Option<Vec3>]),
+    preferred: &[Vec3],
+    offsets: &mut Vec<Vec3>,
+) {
+    offsets.resize(preferred.len(), Vec3::ZERO);
+    for (&slot, v) in order.iter().zip(chosen) {
+        let i = slot as usize;
+        if lod.thinks(i) {
+            offsets[i] = v.map_or(Vec3::ZERO, |v| v - preferred[i]);
+        }
     }
 }
 
@@ -240,6 +300,17 @@ fn avoid_chunk(
             continue;
         };
         let preferred = ctx.preferred[i];
+        match ctx.plan(i, archetype) {
+            Plan::Avoid => {}
+            Plan::Off => continue,
+            Plan::Hold(offset) => {
+                let v = (preferred + offset).clamp_length_max(preferred.length());
+                if v != preferred {
+                    *out = Some(v);
+                }
+                continue;
+            }
+        }
         let v = avoid(
             ctx,
             (i, first + k),

@@ -55,7 +55,10 @@ impl World {
     /// no tiers.
     pub fn lod_tier(&self, agent: AgentId) -> Option<usize> {
         let i = agent.index();
-        let tiers = &self.archetypes.get(self.agents.archetype.get(i)?.index())?.lod;
+        let tiers = &self
+            .archetypes
+            .get(self.agents.archetype.get(i)?.index())?
+            .lod;
         if !self.lod.active || !self.agents.is_alive(agent) {
             return None;
         }
@@ -98,17 +101,16 @@ impl World {
     /// tier of every archetype, and agents without tiers); empty when the
     /// level of detail is off.
     pub fn lod_counts(&self) -> &[usize] {
-        if self.lod.active { &self.lod.counts } else { &[] }
+        if self.lod.active {
+            &self.lod.counts
+        } else {
+            &[]
+        }
     }
 
     /// Whether slot `i` is in a tier that thinks every tick (or has no
     /// tiers).
     pub(crate) fn thinks_every_tick(&self, i: usize) -> bool {
-        let tiers = &self.archetypes[self.agents.archetype[i].index()].lod;
-        self.lod
-            .tier
-            .get(i)
-            .and_then(|&t| tiers.get(usize::from(t)))
-            .is_none_or(|t| t.every == 1)
+        self.lod.every_tick.get(i).copied().unwrap_or(true)
     }
 }

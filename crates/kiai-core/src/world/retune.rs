@@ -47,7 +47,10 @@ impl World {
         let body_changed = old.body != archetype.body;
         let movement = archetype.movement;
         self.archetypes[id.index()] = archetype;
-        self.lod.active = self.archetypes.iter().any(|a| a.lod.iter().any(|t| t.every > 1));
+        self.lod.active = self
+            .archetypes
+            .iter()
+            .any(|a| a.lod.iter().any(|t| t.every > 1));
         for agent in agents {
             let i = agent.index();
             if let Some(w) = weights.filter(|w| Some(*w) != old_weights) {

@@ -1,0 +1,295 @@
+//! Tick level of detail: tiers that all think every tick change nothing
+//! (the state hash equals the run without tiers); with far tiers the run
+//! is identical at 1 and 2 threads; a held agent that an every-tick
+//! observer senses, or that hears a sound, thinks in that same tick; a
+//! far agent walking toward the point of interest thinks at least once
+//! per its tier's period, and near agents every tick.
+
+use kiai_core::glam::Vec3;
+use kiai_core::perception::hearing::{Falloff, NO_SOURCE, Sound};
+use kiai_core::{
+    AgentId, AgentSpawn, Archetype, Avoidance, DefaultDecider, LodTier, Movement, Pipeline, Sense,
+    SenseFilter, Shape, World, WorldConfig, state_hash,
+};
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Two hostile factions of walkers that see, hear and avoid, on a square of
+/// `side` world units, with the given tiers, and a point of interest in
+/// the middle.
+fn battle(n: usize, side: f32, seed: u64, tiers: &[LodTier]) -> World {
+    let mut world = World::new(WorldConfig {
+        seed,
+        ..WorldConfig::default()
+    });
+    let red = world.factions_mut().add("red").unwrap();
+    let blue = world.factions_mut().add("blue").unwrap();
+    world.factions_mut().set_hostile(red, blue);
+    world.factions_mut().set_hostile(blue, red);
+    let sense = |name: &str, shape| Sense {
+        name: name.into(),
+        shape,
+        filter: SenseFilter::Hostile,
+        occluded: false,
+        lose_range: None,
+        memory_ticks: 30,
+    };
+    let soldier = world
+        .add_archetype(Archetype {
+            name: "soldier".into(),
+            senses: vec![
+                sense("near", Shape::Sphere { radius: 4.0 }),
+                sense(
+                    "eyes",
+                    Shape::Cone {
+                        range: 15.0,
+                        fov_deg: 90.0,
+                    },
+                ),
+            ],
+            movement: Movement::Walker {
+                min_speed: 0.5,
+                max_speed: 2.0,
+                direction_change_factor: 20,
+                planar: true,
+            },
+            avoidance: Some(Avoidance::default()),
+            lod: tiers.to_vec(),
+            ..Archetype::default()
+        })
+        .unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for i in 0..n {
+        world
+            .spawn(AgentSpawn {
+                name: format!("s{i}"),
+                archetype: soldier,
+                faction: if i % 2 == 0 { red } else { blue },
+                position: Vec3::new(
+                    rng.random_range(0.0..side),
+                    0.0,
+                    rng.random_range(0.0..side),
+                ),
+                facing: Vec3::X,
+            })
+            .unwrap();
+    }
+    world.set_interest_points([Vec3::new(side / 2.0, 0.0, side / 2.0)]);
+    world
+}
+
+/// The state hash after each of `ticks` ticks.
+fn hashes(mut world: World, ticks: usize) -> Vec<u64> {
+    let mut pipeline = Pipeline::new();
+    let mut decider = DefaultDecider::default();
+    (0..ticks)
+        .map(|_| {
+            pipeline.tick(&mut world, &mut decider);
+            state_hash(&world)
+        })
+        .collect()
+}
+
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+/// Mass's default tiers at 10 ticks a second: every tick within 50,
+/// every 0.5 s to 100, every 1 s to 300, every 1.5 s beyond.
+fn mass() -> Vec<LodTier> {
+    vec![
+        LodTier::new(Some(50.0), 1),
+        LodTier::new(Some(100.0), 5),
+        LodTier::new(Some(300.0), 10),
+        LodTier::new(None, 15),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn tiers_that_think_every_tick_change_nothing(seed in 0u64..1_000, n in 50usize..400) {
+        let every_tick = vec![LodTier::new(Some(20.0), 1), LodTier::new(None, 1)];
+        let with = hashes(battle(n, 120.0, seed, &every_tick), 40);
+        let without = hashes(battle(n, 120.0, seed, &[]), 40);
+        prop_assert_eq!(with, without);
+    }
+
+    #[test]
+    fn far_tiers_run_the_same_at_any_thread_count(seed in 0u64..1_000, n in 50usize..600) {
+        let tiers = vec![
+            LodTier::new(Some(15.0), 1),
+            LodTier::new(Some(40.0), 4),
+            LodTier { avoidance: false, ..LodTier::new(None, 16) },
+        ];
+        let one = on_threads(1, || hashes(battle(n, 150.0, seed, &tiers), 50));
+        let two = on_threads(2, || hashes(battle(n, 150.0, seed, &tiers), 50));
+        prop_assert_eq!(one, two);
+    }
+}
+
+#[test]
+fn far_tiers_change_the_run_and_spread_the_work() {
+    let world = battle(2_000, 800.0, 7, &mass());
+    assert_ne!(
+        hashes(world.clone(), 30),
+        hashes(battle(2_000, 800.0, 7, &[]), 30)
+    );
+    let mut world = world;
+    let (mut pipeline, mut decider) = (Pipeline::new(), DefaultDecider::default());
+    let mut thinking = Vec::new();
+    for _ in 0..30 {
+        pipeline.tick(&mut world, &mut decider);
+        let ids: Vec<AgentId> = world.agents().ids().collect();
+        thinking.push(ids.iter().filter(|&&a| world.thinks(a)).count());
+    }
+    let counts = world.lod_counts();
+    assert_eq!(counts.iter().sum::<usize>(), 2_000);
+    assert!(counts[3] > 1_000, "most are far: {counts:?}");
+    // Staggered: no tick carries much more than its share.
+    let max = *thinking.iter().max().unwrap() as f64;
+    let mean = thinking.iter().sum::<usize>() as f64 / thinking.len() as f64;
+    assert!(max < mean * 1.5, "{thinking:?}");
+    assert!(mean < 2_000.0 / 5.0, "{thinking:?}");
+}
+
+/// One observer at the point of interest that thinks every tick, and one
+/// far agent walking straight at it, thinking every 16 ticks.
+fn approach() -> (World, AgentId, AgentId) {
+    let mut world = World::new(WorldConfig::default());
+    let red = world.factions_mut().add("red").unwrap();
+    let blue = world.factions_mut().add("blue").unwrap();
+    world.factions_mut().set_hostile(red, blue);
+    world.factions_mut().set_hostile(blue, red);
+    let tiers = vec![LodTier::new(Some(10.0), 1), LodTier::new(None, 16)];
+    let sense = |radius| Sense {
+        name: "around".into(),
+        shape: Shape::Sphere { radius },
+        filter: SenseFilter::Hostile,
+        occluded: false,
+        lose_range: None,
+        memory_ticks: 0,
+    };
+    let guard = world
+        .add_archetype(Archetype {
+            name: "guard".into(),
+            senses: vec![sense(20.0)],
+            lod: tiers.clone(),
+            ..Archetype::default()
+        })
+        .unwrap();
+    let runner = world
+        .add_archetype(Archetype {
+            name: "runner".into(),
+            senses: vec![
+                sense(20.0),
+                Sense {
+                    name: "ears".into(),
+                    shape: Shape::Hearing {
+                        threshold: 0.5,
+                        falloff: Falloff::InverseSquare,
+                    },
+                    ..sense(0.0)
+                },
+            ],
+            movement: Movement::Walker {
+                min_speed: 1.0,
+                max_speed: 1.0,
+                direction_change_factor: 1_000_000,
+                planar: true,
+            },
+            lod: tiers,
+            ..Archetype::default()
+        })
+        .unwrap();
+    let g = world
+        .spawn(AgentSpawn {
+            name: "guard".into(),
+            archetype: guard,
+            faction: red,
+            position: Vec3::ZERO,
+            facing: Vec3::X,
+        })
+        .unwrap();
+    let r = world
+        .spawn(AgentSpawn {
+            name: "runner".into(),
+            archetype: runner,
+            faction: blue,
+            position: Vec3::new(35.0, 0.0, 0.0),
+            facing: -Vec3::X,
+        })
+        .unwrap();
+    world.set_goal(r, Some(Vec3::ZERO)).unwrap();
+    world.set_interest_agent(g, true).unwrap();
+    (world, g, r)
+}
+
+#[test]
+fn a_held_agent_sensed_by_an_every_tick_observer_thinks_in_that_tick() {
+    let (mut world, guard, runner) = approach();
+    let (mut pipeline, mut decider) = (Pipeline::new(), DefaultDecider::default());
+    let mut first_seen = None;
+    let mut thought = Vec::new();
+    for _ in 0..400 {
+        pipeline.tick(&mut world, &mut decider);
+        let t = world.tick() - 1;
+        assert!(world.thinks(guard), "the guard thinks every tick");
+        if world.thinks(runner) {
+            thought.push(t);
+        }
+        if world.percepts().sensed(guard, 0).contains(&runner) {
+            first_seen.get_or_insert(t);
+            assert!(world.thinks(runner), "tick {t}: seen but held");
+            assert_eq!(world.thought_at(runner), Some(t));
+            // It senses the guard in that same tick, and decides on it.
+            assert!(world.percepts().sensed(runner, 0).contains(&guard));
+        }
+    }
+    let first_seen = first_seen.expect("the runner comes within 20 of the guard");
+    // Far away it thinks once in 16 ticks, never less often.
+    let far: Vec<u64> = thought
+        .iter()
+        .copied()
+        .filter(|&t| t < first_seen)
+        .collect();
+    assert!(far.windows(2).all(|w| w[1] - w[0] <= 16), "{far:?}");
+    assert!(far.len() < first_seen as usize / 8, "{far:?}");
+}
+
+#[test]
+fn a_held_agent_that_hears_a_sound_thinks_in_that_tick() {
+    let (mut world, _guard, runner) = approach();
+    let (mut pipeline, mut decider) = (Pipeline::new(), DefaultDecider::default());
+    for _ in 0..3 {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    // Find a tick the runner would be held in, then make a sound near it.
+    let mut probe = world.clone();
+    pipeline.tick(&mut probe, &mut decider);
+    let held_next = !probe.thinks(runner);
+    assert!(
+        held_next || {
+            pipeline.tick(&mut world, &mut decider);
+            let mut probe = world.clone();
+            pipeline.tick(&mut probe, &mut decider);
+            !probe.thinks(runner)
+        }
+    );
+    let at = world.agents().positions()[runner.index()];
+    world.emit_sound(Sound {
+        position: at + Vec3::X,
+        volume: 10.0,
+        source: NO_SOURCE,
+        tag: 0,
+    });
+    pipeline.tick(&mut world, &mut decider);
+    assert!(world.thinks(runner), "woken by the sound");
+    assert!(!world.percepts().heard(runner, 1).is_empty());
+}
