@@ -20,6 +20,7 @@ pub mod avoid_stage;
 pub mod avoidance;
 pub mod content;
 pub mod fog;
+pub mod lod;
 pub mod lua;
 pub mod lua_call;
 pub mod nav;
@@ -171,5 +172,6 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     out.extend(fog::scenarios(effort)?);
     out.extend(avoidance::scenarios(effort)?);
     out.extend(avoid_stage::scenarios(effort)?);
+    out.extend(lod::scenarios(effort)?);
     Ok(out)
 }

@@ -107,7 +107,7 @@ pub fn state_hash(world: &World) -> u64 {
     h.digest()
 }
 
-/// The tick level of detail: points of interest, tiers, avoidance offsets.
+/// The tick level of detail: points of interest and tiers.
 /// Only worlds where it acts (a tier of period > 1) hash anything here,
 /// so a world whose tiers all think every tick hashes as one without.
 fn hash_lod(h: &mut Xxh3, world: &World) {
@@ -125,14 +125,6 @@ fn hash_lod(h: &mut Xxh3, world: &World) {
         hash_id(h, a);
     }
     h.update(&lod.tier);
-    for (i, v) in lod.avoid_offset.iter().enumerate() {
-        if *v != glam::Vec3::ZERO {
-            h.update(&(i as u32).to_le_bytes());
-            for c in v.to_array() {
-                h.update(&c.to_bits().to_le_bytes());
-            }
-        }
-    }
 }
 
 /// The walkers waiting for routes. Only worlds with some hash anything

@@ -25,7 +25,6 @@ pub(crate) fn begin_tick(world: &mut World) {
     lod.thinks.resize(n, true);
     lod.every_tick.resize(n, true);
     lod.thought_at.resize(n, 0);
-    lod.avoid_offset.resize(n, Vec3::ZERO);
     let a = &world.agents;
     let archetypes = &world.archetypes;
     lod.tier

@@ -133,10 +133,6 @@ pub(crate) struct Lod {
     pub(crate) every_tick: Vec<bool>,
     /// Per slot, the last tick it sensed and decided.
     pub(crate) thought_at: Vec<u64>,
-    /// Per slot, its avoidance velocity minus its preferred velocity when it
-    /// last planned avoidance, world units per second (kept between its
-    /// thinking ticks).
-    pub(crate) avoid_offset: Vec<Vec3>,
     /// Per tier index, the live agents in it after the last tier update.
     pub(crate) counts: Vec<usize>,
 }

@@ -109,36 +109,30 @@ struct Context<'a> {
     max_radius: f32,
     dt: f32,
     tick: u64,
-    /// Tick level of detail, when it acts: who thinks this tick, each
-    /// agent's tier, and the avoidance offsets kept from the last tick
-    /// each agent planned.
-    lod: Option<(&'a Lod, &'a [Vec3])>,
+    /// Tick level of detail, when it acts (who thinks this tick, each
+    /// agent's tier).
+    lod: Option<&'a Lod>,
 }
 
 /// What the tick level of detail lets an agent that avoids do this tick.
 enum Plan {
     /// Plan avoidance (ORCA).
     Avoid,
-    /// Keep the offset from its preferred velocity it planned last time,
-    /// world units per second.
-    Hold(Vec3),
-    /// Its tier does not avoid: the preferred velocity as it is.
-    Off,
+    /// Keep its velocity: held agents move on as they moved last tick,
+    /// and tiers without avoidance take the preferred velocity as it is.
+    Keep,
 }
 
 impl Context<'_> {
     fn plan(&self, i: usize, archetype: &Archetype) -> Plan {
-        let Some((lod, offsets)) = self.lod else {
+        let Some(lod) = self.lod else {
             return Plan::Avoid;
         };
-        let tier = lod
-            .tier
-            .get(i)
-            .and_then(|&t| archetype.lod.get(usize::from(t)));
+        let tier = lod.tier.get(i).and_then(|&t| archetype.lod.get(usize::from(t)));
         match tier {
-            Some(t) if !t.avoidance => Plan::Off,
+            Some(t) if !t.avoidance => Plan::Keep,
             _ if lod.thinks(i) => Plan::Avoid,
-            _ => Plan::Hold(offsets.get(i).copied().unwrap_or(Vec3::ZERO)),
+            _ => Plan::Keep,
         }
     }
 }
@@ -189,7 +183,6 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
         peers,
         locals,
     } = scratch;
-    let mut offsets = std::mem::take(&mut world.lod.avoid_offset);
     gather_peers(
         grid,
         (&world.archetypes, archetype),
@@ -215,7 +208,7 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
             .fold(0.0, f32::max),
         dt: world.config.tick_seconds,
         tick: world.tick,
-        lod: world.lod.active.then_some((&world.lod, &offsets[..])),
+        lod: world.lod.active.then_some(&world.lod),
     };
     order.clear();
     if grid.rank.len() == position.len() {
@@ -240,15 +233,6 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
         .for_each(|(c, ((chosen, order), local))| {
             avoid_chunk(&ctx, c * PAR_MIN, (order, chosen), local);
         });
-    if world.lod.active {
-        keep_offsets(
-            &world.lod,
-            (order, chosen),
-            preferred_velocity,
-            &mut offsets,
-        );
-    }
-    world.lod.avoid_offset = offsets;
     for (&slot, v) in order.iter().zip(chosen.iter()) {
         let Some(v) = *v else {
             continue;
@@ -261,23 +245,6 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
             *f = d;
         }
         desired_velocity[i] = v;
-    }
-}
-
-/// Keeps, for every agent that thinks this tick, how far its chosen
-/// velocity is from its preferred one: held agents move on it.
-fn keep_offsets(
-    lod: &Lod,
-    (order, chosen): (&[u32], &[Option<Vec3>]),
-    preferred: &[Vec3],
-    offsets: &mut Vec<Vec3>,
-) {
-    offsets.resize(preferred.len(), Vec3::ZERO);
-    for (&slot, v) in order.iter().zip(chosen) {
-        let i = slot as usize;
-        if lod.thinks(i) {
-            offsets[i] = v.map_or(Vec3::ZERO, |v| v - preferred[i]);
-        }
     }
 }
 
@@ -300,16 +267,8 @@ fn avoid_chunk(
             continue;
         };
         let preferred = ctx.preferred[i];
-        match ctx.plan(i, archetype) {
-            Plan::Avoid => {}
-            Plan::Off => continue,
-            Plan::Hold(offset) => {
-                let v = (preferred + offset).clamp_length_max(preferred.length());
-                if v != preferred {
-                    *out = Some(v);
-                }
-                continue;
-            }
+        if let Plan::Keep = ctx.plan(i, archetype) {
+            continue;
         }
         let v = avoid(
             ctx,

@@ -85,6 +85,7 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
         dt: world.config.tick_seconds,
     };
     let facings = &*facing;
+    let thinking = world.lod.thinking();
     desired_velocity
         .par_iter_mut()
         .zip(desired_facing.par_iter_mut())
@@ -95,6 +96,15 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
         .for_each_init(RayScratch::new, |rays, (i, (((v, f), mind), missile))| {
             if !ctx.alive[i] || ctx.body[i] == BodyMode::Kinematic {
                 (*v, *f) = (Vec3::ZERO, facings[i]);
+                return;
+            }
+            if thinking.is_some_and(|t| !t[i]) {
+                // Held (tick level of detail): it moves on as it moved last
+                // tick, walls and bounds included; a Driven body asks for
+                // what it asked for last.
+                if ctx.body[i] != BodyMode::Driven {
+                    (*v, *f) = (ctx.velocities[i], facings[i]);
+                }
                 return;
             }
             // A Driven body carries on from what it asked for last, not

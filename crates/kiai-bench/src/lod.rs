@@ -1,0 +1,142 @@
+//! Tick level of detail on a 100k-agent battle: the same battle with
+//! Mass-like tiers around one point of interest against it without tiers,
+//! in one run; and how even the staggered ticks are (max against mean).
+
+use kiai_core::glam::Vec3;
+use kiai_core::{
+    AgentId, Avoidance, DefaultDecider, LodTier, Pipeline, Sense, SenseFilter, Shape, World,
+};
+
+use crate::{Effort, Scenario};
+
+/// Unreal Mass's default LOD distances and periods at 10 ticks a second:
+/// every tick within 50 units, every 0.5 s to 100, every 1 s to 300, every
+/// 1.5 s beyond.
+pub fn mass_tiers() -> Vec<LodTier> {
+    vec![
+        LodTier::new(Some(50.0), 1),
+        LodTier::new(Some(100.0), 5),
+        LodTier::new(Some(300.0), 10),
+        LodTier::new(None, 15),
+    ]
+}
+
+/// The tick benchmark's armies (two hostile factions, sphere + cone,
+/// profiles), every agent avoiding the others, no fog; with `tiers` on
+/// every archetype and one point of interest in the middle.
+pub fn battle(n: usize, seed: u64, tiers: &[LodTier]) -> Result<World, String> {
+    let sense = |name: &str, shape| Sense {
+        name: name.into(),
+        shape,
+        filter: SenseFilter::Hostile,
+        occluded: false,
+        lose_range: None,
+        memory_ticks: 0,
+    };
+    let senses = vec![
+        sense("radar", Shape::Sphere { radius: 8.0 }),
+        sense(
+            "eyes",
+            Shape::Cone {
+                range: 15.0,
+                fov_deg: 120.0,
+            },
+        ),
+    ];
+    let avoidance = Some(Avoidance::default());
+    let (mut world, side) = crate::tick::armies(n, seed, senses, None, avoidance)?;
+    for (k, archetype) in world.archetypes().to_vec().into_iter().enumerate() {
+        let id = kiai_core::ArchetypeId::from_index(k);
+        let lod = tiers.to_vec();
+        world
+            .set_archetype(id, kiai_core::Archetype { lod, ..archetype })
+            .map_err(|e| e.to_string())?;
+    }
+    world.set_interest_points([Vec3::new(side / 2.0, 0.0, side / 2.0)]);
+    Ok(world)
+}
+
+/// One run's per-tick wall times (ms, in tick order) and the mean number
+/// of agents that thought per tick.
+struct Run {
+    times: Vec<f64>,
+    thinking: f64,
+    /// Mean time of each stage, ms.
+    stages: String,
+}
+
+fn run(mut world: World, warmup: usize, ticks: usize) -> Run {
+    let mut pipeline = Pipeline::new();
+    let mut decider = DefaultDecider::default();
+    for _ in 0..warmup {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    let mut times = Vec::with_capacity(ticks);
+    let mut thinking = 0usize;
+    let mut total = kiai_core::StageTimings::default();
+    for _ in 0..ticks {
+        pipeline.tick(&mut world, &mut decider);
+        times.push(pipeline.timings().total().as_secs_f64() * 1e3);
+        total.add(pipeline.timings());
+        let ids: Vec<AgentId> = world.agents().ids().collect();
+        thinking += ids.iter().filter(|&&a| world.thinks(a)).count();
+    }
+    let stages = kiai_core::Stage::ALL
+        .iter()
+        .map(|&s| {
+            let ms = total.get(s).as_secs_f64() * 1e3 / ticks as f64;
+            format!("{} {ms:.1}", s.name())
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Run {
+        times,
+        thinking: thinking as f64 / ticks as f64,
+        stages,
+    }
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len().max(1) as f64
+}
+
+fn max(v: &[f64]) -> f64 {
+    v.iter().copied().fold(0.0, f64::max)
+}
+
+/// The 100k battle with and without tiers (mean tick), and the tiered
+/// run's max tick against its mean.
+pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
+    let n = 100_000;
+    // Whole periods of the slowest tier (15 ticks).
+    let (warmup, ticks) = if effort.quick { (15, 30) } else { (30, 150) };
+    let lod = run(battle(n, 5, &mass_tiers())?, warmup, ticks);
+    let full = run(battle(n, 5, &[])?, warmup, ticks);
+    let note = format!(
+        "ms per tick over {ticks} ticks after {warmup}; {n} walkers in 2 hostile factions, \
+         sphere + cone, profiles, avoidance (ORCA), no fog; ours = tiers every tick within 50, \
+         every 5 ticks to 100, 10 to 300, 15 beyond, one point of interest in the middle \
+         ({:.0} agents thinking per tick on average; mean ms per stage: {}); peer = the same \
+         battle without tiers ({})",
+        lod.thinking, lod.stages, full.stages
+    );
+    Ok(vec![
+        Scenario {
+            name: "lod/100k battle/mean tick".into(),
+            ours_ms: mean(&lod.times),
+            peer: "no LOD".into(),
+            peer_ms: mean(&full.times),
+            note: note.clone(),
+        },
+        Scenario {
+            name: "lod/100k battle/max tick".into(),
+            ours_ms: max(&lod.times),
+            peer: "no LOD".into(),
+            peer_ms: max(&full.times),
+            note: format!(
+                "{note}; the tiered run's max tick is {:.2}x its mean (staggering)",
+                max(&lod.times) / mean(&lod.times)
+            ),
+        },
+    ])
+}
