@@ -11,6 +11,11 @@ use crate::data::{BehaviourState, LodTier};
 use crate::par::PAR_MIN;
 use crate::world::World;
 
+/// Side of the squares whose agents think in the same tick, world units,
+/// when no sense has a reach (otherwise the largest reach: the sense
+/// stage's grid cell).
+const DEFAULT_CELL: f32 = 16.0;
+
 /// Sets every agent's tier and whether it thinks this tick; does nothing
 /// when no archetype has a tier of period > 1.
 pub(crate) fn begin_tick(world: &mut World) {
@@ -27,6 +32,13 @@ pub(crate) fn begin_tick(world: &mut World) {
     lod.thought_at.resize(n, 0);
     let a = &world.agents;
     let archetypes = &world.archetypes;
+    let cell = world
+        .compiled
+        .iter()
+        .map(|c| c.reach)
+        .fold(0.0f32, f32::max);
+    let cell = if cell > 0.0 { cell } else { DEFAULT_CELL };
+    let thought_at = &lod.thought_at;
     lod.tier
         .par_iter_mut()
         .zip(lod.thinks.par_iter_mut())
@@ -47,7 +59,7 @@ pub(crate) fn begin_tick(world: &mut World) {
                 .sqrt();
             let t = LodTier::pick(tiers, usize::from(*tier), d);
             *tier = t as u8;
-            *thinks = due(i, tiers[t].every, tick);
+            *thinks = due(p, cell, tiers[t].every, tick, thought_at[i]);
             *every_tick = tiers[t].every == 1;
         });
     promote_chases(world);

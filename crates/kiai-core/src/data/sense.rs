@@ -82,6 +82,8 @@ pub(crate) struct CompiledSense {
 pub(crate) struct CompiledSenses {
     pub(crate) senses: Vec<CompiledSense>,
     pub(crate) reach: f32,
+    /// Whether any of the senses is a hearing sense.
+    pub(crate) hears: bool,
 }
 
 impl CompiledSenses {
@@ -105,6 +107,9 @@ impl CompiledSenses {
                 .iter()
                 .map(|s| s.shape.reach().max(s.lose_range.unwrap_or(0.0)))
                 .fold(0.0, f32::max),
+            hears: senses
+                .iter()
+                .any(|s| matches!(s.shape, Shape::Hearing { .. })),
         }
     }
 }

@@ -120,20 +120,29 @@ fn scan(
     scratch.near_walls.clear();
     scratch.near.cell = usize::MAX;
     let mut cell = ctx.grid.cell_of_position(ranks.start);
-    for k in ranks {
+    let mut k = ranks.start;
+    while k < ranks.end {
         if let Some(thinks) = ctx.input.thinks {
+            let run = held::run_length(ctx, k, ranks.end, thinks);
+            if run > 0 {
+                held::hold_run(ctx, k, run, chunk);
+                k += run;
+                continue;
+            }
             let i = ctx.grid.order[k] as usize;
             if !thinks[i] {
                 let senses = observer_senses(ctx, k);
                 if !held::wakes(ctx, (k, i), senses, scratch) {
                     held::hold(ctx, k, senses, chunk);
+                    k += 1;
                     continue;
                 }
                 scratch.woken.push(i as u32);
             }
         }
         let me = observer(ctx, k, &mut cell, &mut scratch.near);
-        let allowance = allowance(k);
+        k += 1;
+        let allowance = allowance(me.k);
         let mut candidate = 0u32;
         for (s_index, s) in me.senses.iter().enumerate() {
             match s.hearing {
