@@ -26,6 +26,7 @@ pub mod lua_call;
 pub mod nav;
 pub mod perception;
 pub mod runtime;
+pub mod sense_floor;
 pub mod tick;
 pub mod walkers;
 
@@ -162,6 +163,7 @@ pub fn once_ms(f: impl FnOnce()) -> f64 {
 /// does).
 pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     let mut out = perception::scenarios(effort)?;
+    out.extend(sense_floor::scenarios(effort)?);
     out.extend(tick::scenarios(effort)?);
     out.extend(runtime::scenarios(effort)?);
     out.extend(content::scenarios(effort)?);
