@@ -23,8 +23,14 @@ fn battle(n: usize, side: f32, seed: u64, tiers: &[LodTier]) -> World {
         seed,
         ..WorldConfig::default()
     });
-    let red = world.factions_mut().add("red").unwrap();
-    let blue = world.factions_mut().add("blue").unwrap();
+    let red = world
+        .factions_mut()
+        .add("red")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let blue = world
+        .factions_mut()
+        .add("blue")
+        .unwrap_or_else(|e| panic!("{e}"));
     world.factions_mut().set_hostile(red, blue);
     world.factions_mut().set_hostile(blue, red);
     let sense = |name: &str, shape| Sense {
@@ -58,7 +64,7 @@ fn battle(n: usize, side: f32, seed: u64, tiers: &[LodTier]) -> World {
             lod: tiers.to_vec(),
             ..Archetype::default()
         })
-        .unwrap();
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for i in 0..n {
         world
@@ -73,7 +79,7 @@ fn battle(n: usize, side: f32, seed: u64, tiers: &[LodTier]) -> World {
                 ),
                 facing: Vec3::X,
             })
-            .unwrap();
+            .unwrap_or_else(|e| panic!("{e}"));
     }
     world.set_interest_points([Vec3::new(side / 2.0, 0.0, side / 2.0)]);
     world
@@ -95,7 +101,7 @@ fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .unwrap()
+        .unwrap_or_else(|e| panic!("{e}"))
         .install(f)
 }
 
@@ -153,7 +159,7 @@ fn far_tiers_change_the_run_and_spread_the_work() {
     assert_eq!(counts.iter().sum::<usize>(), 2_000);
     assert!(counts[3] > 1_000, "most are far: {counts:?}");
     // Staggered: no tick carries much more than its share.
-    let max = *thinking.iter().max().unwrap() as f64;
+    let max = thinking.iter().copied().max().unwrap_or(0) as f64;
     let mean = thinking.iter().sum::<usize>() as f64 / thinking.len() as f64;
     assert!(max < mean * 1.5, "{thinking:?}");
     assert!(mean < 2_000.0 / 5.0, "{thinking:?}");
@@ -163,8 +169,14 @@ fn far_tiers_change_the_run_and_spread_the_work() {
 /// far agent walking straight at it, thinking every 16 ticks.
 fn approach() -> (World, AgentId, AgentId) {
     let mut world = World::new(WorldConfig::default());
-    let red = world.factions_mut().add("red").unwrap();
-    let blue = world.factions_mut().add("blue").unwrap();
+    let red = world
+        .factions_mut()
+        .add("red")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let blue = world
+        .factions_mut()
+        .add("blue")
+        .unwrap_or_else(|e| panic!("{e}"));
     world.factions_mut().set_hostile(red, blue);
     world.factions_mut().set_hostile(blue, red);
     let tiers = vec![LodTier::new(Some(10.0), 1), LodTier::new(None, 16)];
@@ -183,7 +195,7 @@ fn approach() -> (World, AgentId, AgentId) {
             lod: tiers.clone(),
             ..Archetype::default()
         })
-        .unwrap();
+        .unwrap_or_else(|e| panic!("{e}"));
     let runner = world
         .add_archetype(Archetype {
             name: "runner".into(),
@@ -207,7 +219,7 @@ fn approach() -> (World, AgentId, AgentId) {
             lod: tiers,
             ..Archetype::default()
         })
-        .unwrap();
+        .unwrap_or_else(|e| panic!("{e}"));
     let g = world
         .spawn(AgentSpawn {
             name: "guard".into(),
@@ -216,7 +228,7 @@ fn approach() -> (World, AgentId, AgentId) {
             position: Vec3::ZERO,
             facing: Vec3::X,
         })
-        .unwrap();
+        .unwrap_or_else(|e| panic!("{e}"));
     let r = world
         .spawn(AgentSpawn {
             name: "runner".into(),
@@ -225,9 +237,13 @@ fn approach() -> (World, AgentId, AgentId) {
             position: Vec3::new(35.0, 0.0, 0.0),
             facing: -Vec3::X,
         })
-        .unwrap();
-    world.set_goal(r, Some(Vec3::ZERO)).unwrap();
-    world.set_interest_agent(g, true).unwrap();
+        .unwrap_or_else(|e| panic!("{e}"));
+    world
+        .set_goal(r, Some(Vec3::ZERO))
+        .unwrap_or_else(|e| panic!("{e}"));
+    world
+        .set_interest_agent(g, true)
+        .unwrap_or_else(|e| panic!("{e}"));
     (world, g, r)
 }
 
@@ -252,7 +268,9 @@ fn a_held_agent_sensed_by_an_every_tick_observer_thinks_in_that_tick() {
             assert!(world.percepts().sensed(runner, 0).contains(&guard));
         }
     }
-    let first_seen = first_seen.expect("the runner comes within 20 of the guard");
+    let Some(first_seen) = first_seen else {
+        panic!("the runner never came within 20 of the guard");
+    };
     // Far away it thinks once in 16 ticks, never less often.
     let far: Vec<u64> = thought
         .iter()

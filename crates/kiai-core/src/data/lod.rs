@@ -205,12 +205,17 @@ mod tests {
             }
             let mean = 10_000.0 / every as f64;
             for n in per_tick {
-                assert!((n as f64 - mean).abs() < mean * 0.35, "{every}: {n} vs {mean}");
+                assert!(
+                    (n as f64 - mean).abs() < mean * 0.35,
+                    "{every}: {n} vs {mean}"
+                );
             }
         }
         // Overdue: thinks at the latest `every` ticks after it last did.
         let pos = Vec3::new(1.0, 0.0, 1.0);
-        let last = (0..64).rev().find(|&t| due(pos, 15.0, 16, t, 0)).unwrap();
+        let Some(last) = (0..64).rev().find(|&t| due(pos, 15.0, 16, t, 0)) else {
+            panic!("due once in 64 ticks");
+        };
         assert!(due(pos, 15.0, 16, last + 16, last));
     }
 }

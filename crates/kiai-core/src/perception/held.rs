@@ -62,8 +62,7 @@ pub(crate) fn run_length(ctx: &ChunkContext<'_>, k: usize, end: usize, thinks: &
     }
     let g = ctx.grid;
     let holds = |k: usize| {
-        !thinks[g.order[k] as usize]
-            && !ctx.input.archetypes[g.sorted.archetype[k].index()].hears
+        !thinks[g.order[k] as usize] && !ctx.input.archetypes[g.sorted.archetype[k].index()].hears
     };
     let first = g.sorted.prev[k];
     if first == u32::MAX || !holds(k) {

@@ -128,7 +128,10 @@ impl Context<'_> {
         let Some(lod) = self.lod else {
             return Plan::Avoid;
         };
-        let tier = lod.tier.get(i).and_then(|&t| archetype.lod.get(usize::from(t)));
+        let tier = lod
+            .tier
+            .get(i)
+            .and_then(|&t| archetype.lod.get(usize::from(t)));
         match tier {
             Some(t) if !t.avoidance => Plan::Keep,
             _ if lod.thinks(i) => Plan::Avoid,
