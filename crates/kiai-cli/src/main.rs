@@ -13,6 +13,7 @@ mod cli;
 mod commands;
 mod junit;
 mod load;
+mod lod;
 mod nav;
 mod output;
 mod positions;

@@ -26,7 +26,7 @@ pub(crate) fn print(sim: &SimArgs, world: &World, measured: &Measured<'_>) -> an
     let learned = learned_weights(world);
     if sim.json {
         let (tick_ms, stage_ms) = timings::json(measured.times);
-        return print_json(&json!({
+        let mut out = json!({
             "ticks": world.tick(),
             "agents": world.agents().live_count(),
             "seed": world.config().seed,
@@ -36,7 +36,11 @@ pub(crate) fn print(sim: &SimArgs, world: &World, measured: &Measured<'_>) -> an
             "ms_per_tick": measured.ms_per_tick,
             "tick_ms": tick_ms,
             "stage_ms": stage_ms,
-        }));
+        });
+        if let (Some(lod), Some(map)) = (crate::lod::tiers_json(world), out.as_object_mut()) {
+            map.insert("lod".to_owned(), lod);
+        }
+        return print_json(&out);
     }
     outln(&format!(
         "{}: {} ticks, {} agents, seed {}",
@@ -48,6 +52,9 @@ pub(crate) fn print(sim: &SimArgs, world: &World, measured: &Measured<'_>) -> an
     outln(&format!("state hash  {hash}"))?;
     let states: Vec<String> = states.iter().map(|(k, v)| format!("{k} {v}")).collect();
     outln(&format!("states      {}", states.join(", ")))?;
+    if let Some(line) = crate::lod::tiers_line(world) {
+        outln(&line)?;
+    }
     for (archetype, w) in &learned {
         outln(&format!(
             "learned     {archetype}: chase {:.2}, evade {:.2} (mean weights)",

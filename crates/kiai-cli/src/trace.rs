@@ -32,7 +32,7 @@ pub(crate) fn write_trace(
             .iter()
             .map(|r| json!({ "kind": r.kind.name(), "value": r.value, "threshold": r.threshold }))
             .collect();
-        let line = json!({
+        let mut line = json!({
             "tick": world.tick() - 1,
             "agent": names[i],
             "state": d.state.name(),
@@ -46,6 +46,12 @@ pub(crate) fn write_trace(
             "outcome": t.outcome.map(|o| format!("{o:?}").to_lowercase()),
             "steering": steering(archetype.movement, d),
         });
+        let lod = a
+            .id(i)
+            .and_then(|id| crate::lod::trace_fields(world, id, t.held));
+        if let (Some(lod), Some(map)) = (lod, line.as_object_mut()) {
+            map.insert("lod".to_owned(), lod);
+        }
         serde_json::to_writer(&mut *out, &line)?;
         out.write_all(b"\n")?;
     }

@@ -24,12 +24,14 @@ use std::sync::Arc;
 
 use crate::check::rules::ArchetypeValues;
 use crate::format::def::{
-    BodyDef, BoundsDef, ContentDef, ControlDef, FilterDef, FogDef, GuidanceDef, MovementDef,
-    PerceptionBudgetDef, ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def, WallDef,
+    BodyDef, BoundsDef, ContentDef, ControlDef, FilterDef, FogDef, GuidanceDef, LodTierDef,
+    MovementDef, PerceptionBudgetDef, ProfileDef, RouteDef, ShapeDef, SightDef, Vec3Def, WallDef,
+    lod_tiers,
 };
 use crate::load::{Content, Source};
 
 pub(crate) mod export;
+mod lod;
 pub(crate) mod nav;
 mod pack_world;
 
@@ -305,9 +307,11 @@ pub fn build_world_with(
                 .cost_list
                 .as_ref()
                 .and_then(|l| def.cost_lists.iter().position(|n| n == l)),
+            lod: &a.lod,
         };
         world.add_archetype(archetype(&resolved, &plugins)?)?;
     }
+    let mut interest = Vec::new();
     for a in &def.agents {
         let archetype = def
             .archetypes
@@ -326,7 +330,11 @@ pub fn build_world_with(
             facing: v3(a.facing),
         })?;
         world.set_goal(id, a.goal.map(v3))?;
+        if a.interest {
+            interest.push(id);
+        }
     }
+    lod::set_interest(&mut world, &def.interest, interest)?;
     world.set_plugins(plugins);
     if !def.waypoints.is_empty() {
         let nav = nav::build_nav(def).map_err(|e| WorldError::UnknownHandle(e.to_string()))?;
@@ -371,6 +379,8 @@ pub(crate) struct ResolvedArchetype<'a> {
     pub(crate) profile: Option<&'a ProfileDef>,
     /// Index of its waypoint walkers' cost list.
     pub(crate) cost_list: Option<usize>,
+    /// Its tick level of detail tiers (empty: none).
+    pub(crate) lod: &'a [LodTierDef],
 }
 
 /// The runtime archetype; a decider or steering behaviour that `plugins`
@@ -417,6 +427,7 @@ pub(crate) fn archetype(
             priority: a.priority,
         }),
         cost_list: a.cost_list.map(|k| kiai_core::nav::CostListId(k as u16)),
+        lod: lod_tiers(a.lod),
         decider: match v.decider {
             None => None,
             Some(name) => Some(plugins.decider_index(name).ok_or_else(|| {

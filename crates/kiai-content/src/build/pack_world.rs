@@ -62,7 +62,7 @@ pub(crate) fn build_world(
             world.factions_mut().set_hostile(from, faction(h)?);
         }
     }
-    for a in &pack.archetypes {
+    for (i, a) in pack.archetypes.iter().enumerate() {
         let resolved = ResolvedArchetype {
             name: &a.name,
             values: a.into(),
@@ -71,10 +71,12 @@ pub(crate) fn build_world(
                 .and_then(|i| pack.profiles.get(i as usize))
                 .map(|p| &p.profile),
             cost_list: a.cost_list.map(|i| i as usize),
+            lod: pack.lod.tiers_of(i),
         };
         world.add_archetype(archetype(&resolved, &plugins)?)?;
     }
-    for a in &pack.agents {
+    let mut interest = Vec::new();
+    for (i, a) in pack.agents.iter().enumerate() {
         let id = world.spawn(AgentSpawn {
             name: a.name.clone(),
             archetype: ArchetypeId::from_index(a.archetype as usize),
@@ -83,7 +85,11 @@ pub(crate) fn build_world(
             facing: super::v3(a.facing),
         })?;
         world.set_goal(id, a.goal.map(super::v3))?;
+        if pack.lod.is_interest(i) {
+            interest.push(id);
+        }
     }
+    super::lod::set_interest(&mut world, &pack.lod.interest, interest)?;
     world.set_plugins(plugins);
     if !pack.waypoints.is_empty() {
         let (graph, _) =

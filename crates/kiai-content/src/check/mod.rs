@@ -10,6 +10,7 @@ use crate::format::limits;
 use crate::format::locate::SpanIndex;
 
 pub(crate) mod lint;
+mod lod;
 pub(crate) mod rules;
 pub(crate) mod validate;
 

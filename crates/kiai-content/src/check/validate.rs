@@ -59,6 +59,7 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
     profiles(&mut c, def);
     archetypes(&mut c, def, &scene);
     agents(&mut c, def);
+    c.interest(&def.interest);
     let mut out = c.out;
     out.sort_by_key(|d| (d.line, d.column));
     out
@@ -286,6 +287,7 @@ fn archetypes(c: &mut Checker<'_>, def: &ContentDef, scene: &Scene) {
             );
         }
         c.archetype_motion(i, a.into());
+        c.lod(i, &a.lod);
     }
 }
 

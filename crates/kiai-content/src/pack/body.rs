@@ -22,8 +22,8 @@ use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{
-    Pack, PackAgent, PackArchetype, PackError, PackFaction, PackLink, PackProfile, PackRegion,
-    PackScript, PackSound, PackWaypoint,
+    Pack, PackAgent, PackArchetype, PackError, PackFaction, PackLink, PackLod, PackProfile,
+    PackRegion, PackScript, PackSound, PackWaypoint,
 };
 use crate::format::def::{BoundsDef, FogDef, NavDef, PerceptionBudgetDef, WallDef};
 
@@ -85,6 +85,8 @@ struct BodyOut<'a> {
     /// self-describing, so no field may be skipped.
     route_budget: Option<u32>,
     scripts: &'a [PackScript],
+    /// Version 7 on: read by [`decode`] after the rest.
+    lod: &'a PackLod,
 }
 
 /// The body as read: the same fields, the columns borrowed from the input.
@@ -171,14 +173,21 @@ pub(crate) fn encode(pack: &Pack) -> Result<Vec<u8>, PackError> {
         perception_budget: pack.perception_budget,
         route_budget: pack.nav.budget,
         scripts: &pack.scripts,
+        lod: &pack.lod,
     };
     postcard::to_allocvec(&body).map_err(|e| PackError::Decode(e.to_string()))
 }
 
-/// The pack in `body`, which must be nothing else.
-pub(crate) fn decode(body: &[u8]) -> Result<Pack, PackError> {
-    let (b, rest) = postcard::take_from_bytes::<BodyIn<'_>>(body)
-        .map_err(|e| PackError::Decode(e.to_string()))?;
+/// The pack in `body` of pack version `version`, which must be nothing
+/// else. Version 6 bodies end before the level of detail section.
+pub(crate) fn decode(body: &[u8], version: u32) -> Result<Pack, PackError> {
+    let decode_error = |e: postcard::Error| PackError::Decode(e.to_string());
+    let (b, rest) = postcard::take_from_bytes::<BodyIn<'_>>(body).map_err(decode_error)?;
+    let (lod, rest) = if version >= 7 {
+        postcard::take_from_bytes::<PackLod>(rest).map_err(decode_error)?
+    } else {
+        (PackLod::default(), rest)
+    };
     if !rest.is_empty() {
         return Err(PackError::Decode(format!(
             "{} bytes left over after the pack",
@@ -222,6 +231,7 @@ pub(crate) fn decode(body: &[u8]) -> Result<Pack, PackError> {
             budget: b.route_budget,
         },
         scripts: b.scripts,
+        lod,
     })
 }
 
@@ -333,6 +343,7 @@ mod tests {
             perception_budget: None,
             nav: NavDef { budget: None },
             scripts: Vec::new(),
+            lod: PackLod::default(),
         }
     }
 
@@ -367,12 +378,13 @@ mod tests {
             perception_budget: None,
             route_budget: NavDef::default().budget,
             scripts: &[],
+            lod: &PackLod::default(),
         };
         postcard::to_allocvec(&out).unwrap_or_default()
     }
 
     fn error(body: &[u8]) -> String {
-        decode(body)
+        decode(body, super::super::PACK_VERSION)
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default()
@@ -382,7 +394,7 @@ mod tests {
     fn the_body_round_trips_with_names_tags_and_inactive_waypoints() {
         let p = pack();
         let bytes = encode(&p).unwrap_or_default();
-        assert_eq!(decode(&bytes), Ok(p.clone()));
+        assert_eq!(decode(&bytes, super::super::PACK_VERSION), Ok(p.clone()));
         // Name, seed, tick, bounds, factions, cost lists, then the id column:
         // a length (16) and four little-endian u32.
         let head = b"\x07columns\x07\xcd\xcc\xcc\x3d\x00\x00\x02\x01a\x01b\x10\x07\x00\x00\x00";
@@ -428,10 +440,10 @@ mod tests {
         p.links.clear();
         p.link_costs.clear();
         let bytes = encode(&p).unwrap_or_default();
-        // The last ten fields are empty or `None` (one byte each); before
-        // them come the empty link and link-cost columns (one length byte
-        // each).
-        let at = bytes.len() - 12;
+        // The last ten fields are empty or `None` (one byte each), then the
+        // level of detail's three empty lists; before them come the empty
+        // link and link-cost columns (one length byte each).
+        let at = bytes.len() - 15;
         assert_eq!(&bytes[at..at + 2], &[0, 0], "{bytes:?}");
         let mut links = bytes[..at].to_vec();
         links.extend([7, 1, 2, 3, 4, 5, 6, 7]);

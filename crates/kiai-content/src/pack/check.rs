@@ -52,6 +52,7 @@ impl Pack {
     pub fn check(&self) -> Result<(), PackError> {
         self.check_counts()?;
         self.check_names()?;
+        self.check_lod()?;
         let (factions, waypoints) = (self.factions.len(), self.waypoints.len());
         let hostile = self.factions.iter().flat_map(|f| f.hostile.iter().copied());
         all_in_range("faction", hostile, factions)?;
@@ -214,7 +215,9 @@ pub(crate) fn value_errors(pack: &Pack, file: &str) -> Vec<Diagnostic> {
         c.archetype_senses(i, a.into(), &scene);
         c.archetype_sight_and_guidance(i, a.into(), &scene);
         c.archetype_motion(i, a.into());
+        c.lod(i, pack.lod.tiers_of(i));
     }
+    c.interest(&pack.lod.interest);
     for (i, a) in pack.agents.iter().enumerate() {
         c.agent(i, &a.name, (a.pos, a.facing), pack.bounds);
         c.goal(i, a.goal);

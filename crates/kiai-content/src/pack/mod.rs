@@ -42,10 +42,12 @@ use crate::format::limits::MAX_FILE_BYTES;
 
 mod body;
 mod check;
+mod lod;
 mod resolve;
 mod restore;
 
 pub(crate) use check::value_errors;
+pub use lod::PackLod;
 
 /// The first eight bytes of every pack.
 pub const PACK_MAGIC: [u8; 8] = *b"KIAIPACK";
@@ -54,8 +56,13 @@ pub const PACK_MAGIC: [u8; 8] = *b"KIAIPACK";
 /// every change of the body's layout, so an older pack is refused by name
 /// instead of failing to decode (2: archetypes carry their script, noise,
 /// decider, cost list and separation, and packs bundle scripts; 3:
-/// waypoints, links and link costs are columns of little-endian numbers).
-pub const PACK_VERSION: u32 = 6;
+/// waypoints, links and link costs are columns of little-endian numbers;
+/// 7: a tick level of detail section ends the body).
+pub const PACK_VERSION: u32 = 7;
+
+/// The oldest pack layout version this crate reads: version 6 packs end
+/// before the level of detail section and load without one.
+pub const OLDEST_PACK_VERSION: u32 = 6;
 
 /// Bytes before the body: magic, pack version, content format, body length,
 /// checksum.
@@ -109,6 +116,10 @@ pub struct Pack {
     /// Scripts bundled with the content, by path relative to the content
     /// file. Empty until content can name scripts.
     pub scripts: Vec<PackScript>,
+    /// Tick level of detail: the archetypes' tiers and the points of
+    /// interest (empty in version 6 packs).
+    #[serde(default)]
+    pub lod: PackLod,
 }
 
 /// A faction with hostility resolved to faction indices.
@@ -244,7 +255,8 @@ pub struct PackScript {
 pub enum PackError {
     /// The bytes do not start with [`PACK_MAGIC`].
     NotAPack,
-    /// The pack's layout version is not [`PACK_VERSION`].
+    /// The pack's layout version is not [`OLDEST_PACK_VERSION`] to
+    /// [`PACK_VERSION`].
     Version(u32),
     /// Fewer bytes than a header.
     Header(u64),
@@ -271,7 +283,7 @@ impl fmt::Display for PackError {
             PackError::NotAPack => write!(f, "not a kiai pack (no KIAIPACK magic)"),
             PackError::Version(v) => write!(
                 f,
-                "pack version {v} is not supported; this kiai reads version {PACK_VERSION}"
+                "pack version {v} is not supported; this kiai reads versions {OLDEST_PACK_VERSION} to {PACK_VERSION}: export it again with `kiai export`"
             ),
             PackError::Header(found) => write!(
                 f,
@@ -326,7 +338,7 @@ impl Pack {
             .get(8..12)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .ok_or_else(|| header_len(bytes.len()))?;
-        if version != PACK_VERSION {
+        if !(OLDEST_PACK_VERSION..=PACK_VERSION).contains(&version) {
             return Err(PackError::Version(version));
         }
         let (Some(len), Some(sum)) = (word(16), word(24)) else {
@@ -342,7 +354,7 @@ impl Pack {
         if xxhash_rust::xxh3::xxh3_64(body) != sum {
             return Err(PackError::Checksum);
         }
-        let pack = body::decode(body)?;
+        let pack = body::decode(body, version)?;
         pack.check()?;
         Ok(pack)
     }
@@ -372,6 +384,9 @@ mod tests {
             include_str!("check.rs"),
             include_str!("resolve.rs"),
             include_str!("restore.rs"),
+            include_str!("lod.rs"),
+            include_str!("../build/lod.rs"),
+            include_str!("../check/lod.rs"),
             include_str!("../build/pack_world.rs"),
             include_str!("../check/rules.rs"),
         ] {

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::{
-    Pack, PackAgent, PackArchetype, PackError, PackFaction, PackLink, PackProfile, PackRegion,
-    PackSound, PackWaypoint, invalid,
+    Pack, PackAgent, PackArchetype, PackError, PackFaction, PackLink, PackLod, PackProfile,
+    PackRegion, PackSound, PackWaypoint, invalid,
 };
 use crate::format::def::{AgentDef, ArchetypeDef, ContentDef, DEFAULT_COST_LIST, RegionDef};
 
@@ -75,6 +75,7 @@ impl Pack {
             perception_budget: def.perception_budget,
             nav: def.nav,
             scripts: Vec::new(),
+            lod: PackLod::from_def(def),
         })
     }
 }

@@ -70,7 +70,8 @@ impl Pack {
             agents: self
                 .agents
                 .iter()
-                .map(|a| AgentDef {
+                .enumerate()
+                .map(|(i, a)| AgentDef {
                     name: a.name.clone(),
                     archetype: self
                         .archetypes
@@ -81,8 +82,10 @@ impl Pack {
                     pos: a.pos,
                     facing: a.facing,
                     goal: a.goal,
+                    interest: self.lod.is_interest(i),
                 })
                 .collect(),
+            interest: self.lod.interest.clone(),
         }
     }
 
@@ -115,7 +118,8 @@ impl Pack {
         let profiles: Vec<String> = self.profiles.iter().map(|p| p.name.clone()).collect();
         self.archetypes
             .iter()
-            .map(|a| {
+            .enumerate()
+            .map(|(i, a)| {
                 let def = ArchetypeDef {
                     senses: a.senses.clone(),
                     movement: a.movement.clone(),
@@ -129,6 +133,7 @@ impl Pack {
                     radius: a.radius,
                     avoidance: a.avoidance,
                     script: a.script.clone(),
+                    lod: self.lod.tiers_of(i).to_vec(),
                 };
                 (a.name.clone(), def)
             })

@@ -12,6 +12,8 @@
 //!     (tick: 25, do: SetWaypointActive(id: 7, active: false)),
 //!     (tick: 30, do: Sound(pos: (0.0, 0.0, 0.0), volume: 50.0, tag: 1)),
 //!     (tick: 40, do: Walk(agent: "g2", path: [(3.0, 0.0, 4.0), (10.0, 0.0, 4.0)], speed: 2.0)),
+//!     (tick: 50, do: Interest(points: [(0.0, 0.0, 0.0)])),
+//!     (tick: 50, do: InterestAgent(agent: "g2", on: true)),
 //! ])
 //! ```
 //!
@@ -149,6 +151,22 @@ pub enum ActionDef {
         #[serde(default)]
         tag: u32,
     },
+    /// The fixed points of interest of the tick level of detail become
+    /// these (replacing the content's `interest` and earlier events'; an
+    /// empty list leaves only the agents that are points of interest).
+    Interest {
+        /// The points, world units.
+        points: Vec<Vec3Def>,
+    },
+    /// A live agent becomes a point of interest of the tick level of
+    /// detail wherever it stands (the player), or no longer is one.
+    InterestAgent {
+        /// Its name.
+        agent: String,
+        /// On (default true) or off.
+        #[serde(default = "yes")]
+        on: bool,
+    },
 }
 
 /// An event with what it names resolved.
@@ -163,6 +181,8 @@ enum Change {
     BlockLink(WaypointId, WaypointId, bool),
     SetWaypointActive(WaypointId, bool),
     Sound(Sound),
+    Interest(Vec<Vec3>),
+    InterestAgent(String, bool),
 }
 
 /// A loaded events file: its changes by tick, ready to apply.
@@ -299,6 +319,11 @@ fn apply(world: &mut World, change: &Change) -> Result<(), String> {
             world.emit_sound(*s);
             Ok(())
         }
+        Change::Interest(points) => {
+            world.set_interest_points(points.iter().copied());
+            Ok(())
+        }
+        Change::InterestAgent(name, on) => world.set_interest_agent(live(world, name)?, *on),
     };
     done.map_err(|e| e.to_string())
 }
@@ -524,6 +549,16 @@ impl<'a> Checker<'a> {
                     tag: *tag,
                 }))
             }
+            ActionDef::Interest { points } => {
+                let mut out = Vec::with_capacity(points.len());
+                for (k, &p) in points.iter().enumerate() {
+                    out.push(self.point(i, &format!("points[{k}]"), p)?);
+                }
+                Some(Change::Interest(out))
+            }
+            ActionDef::InterestAgent { agent, on } => self
+                .live_agent(i, "agent", agent)
+                .then(|| Change::InterestAgent(agent.clone(), *on)),
         }
     }
 

@@ -67,7 +67,8 @@ pub fn diff(old: &ContentDef, new: &ContentDef) -> Result<Vec<String>, super::Pa
         nav,
         profiles,
         archetypes,
-        agents
+        agents,
+        interest
     );
     Ok(out)
 }

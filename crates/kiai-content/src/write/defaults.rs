@@ -1,8 +1,8 @@
 //! Defaults of the content types that packs also encode.
 //!
-//! Packs encode `FogDef`, `ProfileDef`, `SenseDef`, `MovementDef`, `WallDef`, `AvoidanceDef` and the
-//! types inside them with postcard, which needs every field, so those types
-//! cannot skip their defaults when serialising (`skip_serializing_if`).
+//! Packs encode `FogDef`, `ProfileDef`, `SenseDef`, `MovementDef`, `WallDef`, `AvoidanceDef`,
+//! `LodTierDef` and the types inside them with postcard, which needs every
+//! field, so those types cannot skip their defaults when serialising (`skip_serializing_if`).
 //! The text writer leaves them out here instead: a field is left out when
 //! its value is the one serde's own `default` gives it, read by parsing the
 //! smallest text of each type (so a default changed in `def.rs` is followed
@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use super::node::{Field, Node, NodeError};
 use crate::format::def::{
-    AvoidanceDef, FogDef, LearningDef, MovementDef, ProfileDef, SenseDef, ShapeDef, ShapeFormat,
-    WallDef,
+    AvoidanceDef, FogDef, LearningDef, LodTierDef, MovementDef, ProfileDef, SenseDef, ShapeDef,
+    ShapeFormat, WallDef,
 };
 use crate::format::locate::{Key, SynKind, syntax};
 
@@ -52,6 +52,7 @@ fn table() -> &'static [Defaults] {
             smallest::<MovementDef>("WaypointWalker(speed: 0.0)"),
             smallest::<WallDef>("(from: (0.0, 0.0), to: (0.0, 0.0), height: 0.0)"),
             smallest::<AvoidanceDef>("()"),
+            smallest::<LodTierDef>("(every: 1)"),
         ]
         .into_iter()
         .flatten()
@@ -146,6 +147,7 @@ mod tests {
                 ("MovementDef", Some("WaypointWalker"), 4),
                 ("WallDef", None, 3),
                 ("AvoidanceDef", None, 4),
+                ("LodTierDef", None, 2),
             ]
         );
     }

@@ -34,6 +34,11 @@ pub struct AgentDef {
     /// standing goal), world units; default: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal: Option<Vec3Def>,
+    /// Whether the agent is a point of interest wherever it stands (the
+    /// player): agents of archetypes with `lod` tiers near it think more
+    /// often. Default false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub interest: bool,
 }
 
 fn default_facing() -> Vec3Def {

@@ -130,6 +130,11 @@ pub struct ArchetypeDef {
     /// relative to the content file unless absolute (default: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<String>,
+    /// Tick level of detail: distance tiers from the nearest point of
+    /// interest, nearest first, at most 16, each with how often its agents
+    /// think (default: none, every agent thinks every tick).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lod: Vec<LodTierDef>,
 }
 
 /// Local avoidance (ORCA) of an archetype: `avoidance: Some(())` takes

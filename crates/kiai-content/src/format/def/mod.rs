@@ -27,6 +27,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 mod agent;
 mod archetype;
+mod lod;
 mod map;
 mod movement;
 mod shape;
@@ -35,6 +36,7 @@ pub use agent::{AgentDef, FactionDef};
 pub use archetype::{
     ArchetypeDef, AvoidanceDef, BodyDef, FilterDef, LearningDef, ProfileDef, SenseDef, SightDef,
 };
+pub use lod::{LodTierDef, lod_tiers};
 pub use map::{
     BoundsDef, FogDef, LinkDef, NavDef, PerceptionBudgetDef, RegionDef, SoundDef, WallDef,
     WaypointDef,
@@ -124,6 +126,11 @@ pub struct ContentDef {
     /// The agents of the scene.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<AgentDef>,
+    /// Fixed points of interest, world units: archetypes with `lod` tiers
+    /// think as often as the tier of their distance to the nearest one (or
+    /// to an agent with `interest: true`) says. Default: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interest: Vec<Vec3Def>,
 }
 
 fn is_zero_u64(v: &u64) -> bool {
