@@ -391,7 +391,6 @@ pub(crate) fn archetype(
 ) -> Result<Archetype, WorldError> {
     let v = &a.values;
     Ok(Archetype {
-        lod: Vec::new(),
         name: a.name.to_owned(),
         body: match v.body {
             BodyDef::Simulated => BodyMode::Simulated,
