@@ -56,45 +56,87 @@ pub fn battle(n: usize, seed: u64, tiers: &[LodTier]) -> Result<World, String> {
     Ok(world)
 }
 
-/// One run's per-tick wall times (ms, in tick order) and the mean number
-/// of agents that thought per tick.
+/// One run's per-tick wall times (ms, in tick order), the mean number of
+/// agents that thought per tick and the mean time of each stage.
 struct Run {
     times: Vec<f64>,
     thinking: f64,
-    /// Mean time of each stage, ms.
+    /// Mean time of each stage, ms, as text.
     stages: String,
 }
 
-fn run(mut world: World, warmup: usize, ticks: usize) -> Run {
-    let mut pipeline = Pipeline::new();
-    let mut decider = DefaultDecider::default();
-    for _ in 0..warmup {
-        pipeline.tick(&mut world, &mut decider);
+/// One contender: its world, pipeline and decider, and what it measured.
+struct Contender {
+    world: World,
+    pipeline: Pipeline,
+    decider: DefaultDecider,
+    times: Vec<f64>,
+    thinking: usize,
+    total: kiai_core::StageTimings,
+}
+
+impl Contender {
+    fn new(world: World) -> Self {
+        Self {
+            world,
+            pipeline: Pipeline::new(),
+            decider: DefaultDecider::default(),
+            times: Vec::new(),
+            thinking: 0,
+            total: kiai_core::StageTimings::default(),
+        }
     }
-    let mut times = Vec::with_capacity(ticks);
-    let mut thinking = 0usize;
-    let mut total = kiai_core::StageTimings::default();
-    for _ in 0..ticks {
-        pipeline.tick(&mut world, &mut decider);
-        times.push(pipeline.timings().total().as_secs_f64() * 1e3);
-        total.add(pipeline.timings());
-        let ids: Vec<AgentId> = world.agents().ids().collect();
-        thinking += ids.iter().filter(|&&a| world.thinks(a)).count();
+
+    /// One tick; measured unless `warm`.
+    fn tick(&mut self, warm: bool) {
+        self.pipeline.tick(&mut self.world, &mut self.decider);
+        if warm {
+            return;
+        }
+        let t = self.pipeline.timings();
+        self.times.push(t.total().as_secs_f64() * 1e3);
+        self.total.add(t);
+        let ids: Vec<AgentId> = self.world.agents().ids().collect();
+        self.thinking += ids.iter().filter(|&&a| self.world.thinks(a)).count();
     }
-    let stages = kiai_core::Stage::ALL
-        .iter()
-        .map(|&s| {
-            let ms = total.get(s).as_secs_f64() * 1e3 / ticks as f64;
-            format!("{} {ms:.1}", s.name())
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    Run {
-        times,
-        thinking: thinking as f64 / ticks as f64,
-        stages,
+
+    fn into_run(self) -> Run {
+        let ticks = self.times.len().max(1);
+        let stages = kiai_core::Stage::ALL
+            .iter()
+            .map(|&s| {
+                let ms = self.total.get(s).as_secs_f64() * 1e3 / ticks as f64;
+                format!("{} {ms:.1}", s.name())
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        Run {
+            thinking: self.thinking as f64 / ticks as f64,
+            times: self.times,
+            stages,
+        }
     }
 }
+
+/// Both worlds in turns of [`TURN`] ticks, so that both see the same
+/// machine (tick by tick, each would start every tick on caches the other
+/// filled): `warmup` ticks, then `ticks` measured ones. Returns (tiered,
+/// untiered).
+fn run(tiered: World, full: World, warmup: usize, ticks: usize) -> (Run, Run) {
+    let (mut a, mut b) = (Contender::new(tiered), Contender::new(full));
+    for turn in 0..(warmup + ticks).div_ceil(TURN) {
+        for c in [&mut a, &mut b] {
+            for t in turn * TURN..((turn + 1) * TURN).min(warmup + ticks) {
+                c.tick(t < warmup);
+            }
+        }
+    }
+    (a.into_run(), b.into_run())
+}
+
+/// Ticks each world runs before the other takes its turn: the slowest
+/// tier's period.
+const TURN: usize = 15;
 
 fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len().max(1) as f64
@@ -110,10 +152,9 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     let n = 100_000;
     // Whole periods of the slowest tier (15 ticks).
     let (warmup, ticks) = if effort.quick { (15, 30) } else { (30, 150) };
-    let lod = run(battle(n, 5, &mass_tiers())?, warmup, ticks);
-    let full = run(battle(n, 5, &[])?, warmup, ticks);
+    let (lod, full) = run(battle(n, 5, &mass_tiers())?, battle(n, 5, &[])?, warmup, ticks);
     let note = format!(
-        "ms per tick over {ticks} ticks after {warmup}; {n} walkers in 2 hostile factions, \
+        "ms per tick over {ticks} ticks after {warmup}, both battles in turns of 15 ticks; {n} walkers in 2 hostile factions, \
          sphere + cone, profiles, avoidance (ORCA), no fog; ours = tiers every tick within 50, \
          every 5 ticks to 100, 10 to 300, 15 beyond, one point of interest in the middle \
          ({:.0} agents thinking per tick on average; mean ms per stage: {}); peer = the same \
