@@ -152,7 +152,12 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     let n = 100_000;
     // Whole periods of the slowest tier (15 ticks).
     let (warmup, ticks) = if effort.quick { (15, 30) } else { (30, 150) };
-    let (lod, full) = run(battle(n, 5, &mass_tiers())?, battle(n, 5, &[])?, warmup, ticks);
+    let (lod, full) = run(
+        battle(n, 5, &mass_tiers())?,
+        battle(n, 5, &[])?,
+        warmup,
+        ticks,
+    );
     let note = format!(
         "ms per tick over {ticks} ticks after {warmup}, both battles in turns of 15 ticks; {n} walkers in 2 hostile factions, \
          sphere + cone, profiles, avoidance (ORCA), no fog; ours = tiers every tick within 50, \

@@ -216,7 +216,7 @@ impl Pipeline {
         std::mem::swap(&mut world.agents.decision, &mut self.decisions);
         // `self.decisions` holds the previous ones now. Agents that do not
         // think this tick keep theirs, whatever the decider wrote.
-        if let Some(thinks) = world.lod.thinking() {
+        if let Some(thinks) = world.lod.thinking(world.agents.len()) {
             for ((new, old), &thinks) in world
                 .agents
                 .decision

@@ -311,3 +311,30 @@ fn a_held_agent_that_hears_a_sound_thinks_in_that_tick() {
     assert!(world.thinks(runner), "woken by the sound");
     assert!(!world.percepts().heard(runner, 1).is_empty());
 }
+
+#[test]
+fn agents_spawned_between_ticks_think_and_a_lone_sense_stage_runs() {
+    let mut world = battle(200, 300.0, 11, &mass());
+    let (mut pipeline, mut decider) = (Pipeline::new(), DefaultDecider::default());
+    for _ in 0..3 {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    let archetype = world.agents().archetypes()[0];
+    let faction = world.agents().factions()[0];
+    let new = world
+        .spawn(AgentSpawn {
+            name: "late".into(),
+            archetype,
+            faction,
+            position: Vec3::new(290.0, 0.0, 290.0),
+            facing: Vec3::X,
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    // A sense stage alone, before the next tick sets the new agent's tier.
+    pipeline.sense(&mut world);
+    assert!(world.thinks(new));
+    for _ in 0..20 {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    assert_eq!(world.lod_tier(new), Some(2), "about 200 from the middle");
+}

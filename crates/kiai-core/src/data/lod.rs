@@ -149,9 +149,11 @@ impl Lod {
         !self.active || self.thinks.get(i).copied().unwrap_or(true)
     }
 
-    /// Per slot, whether it thinks this tick; `None` when every agent does.
-    pub(crate) fn thinking(&self) -> Option<&[bool]> {
-        self.active.then_some(&self.thinks[..])
+    /// Per slot of `slots`, whether it thinks this tick; `None` when every
+    /// agent does (or the tiers were not set for this many slots: agents
+    /// spawned since the tick began think).
+    pub(crate) fn thinking(&self, slots: usize) -> Option<&[bool]> {
+        (self.active && self.thinks.len() == slots).then_some(&self.thinks[..])
     }
 }
 

@@ -148,9 +148,11 @@ pub(crate) fn run(world: &mut World, scratch: &mut SenseScratch) {
             .extend(world.agents.position.iter().map(|p| pvs.region_of(*p)));
     }
     let regions = std::mem::take(&mut scratch.regions);
+    let slots = world.agents.position.len();
     let mut thinks = world
         .lod
-        .active
+        .thinking(slots)
+        .is_some()
         .then(|| std::mem::take(&mut world.lod.thinks));
     let every_tick = std::mem::take(&mut world.lod.every_tick);
     let input = SenseInput {

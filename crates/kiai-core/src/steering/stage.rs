@@ -85,7 +85,7 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
         dt: world.config.tick_seconds,
     };
     let facings = &*facing;
-    let thinking = world.lod.thinking();
+    let thinking = world.lod.thinking(alive.len());
     desired_velocity
         .par_iter_mut()
         .zip(desired_facing.par_iter_mut())

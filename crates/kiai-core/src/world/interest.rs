@@ -85,7 +85,7 @@ impl World {
     /// `None` when every agent does (the level of detail is off). Deciders
     /// skip the others: their decision is held (the pipeline keeps it).
     pub fn thinking(&self) -> Option<&[bool]> {
-        self.lod.thinking()
+        self.lod.thinking(self.agents.len())
     }
 
     /// The last tick `agent` sensed and decided (its decision since is
