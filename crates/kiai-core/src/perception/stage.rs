@@ -252,45 +252,69 @@ pub(crate) fn sense(
     };
     scan_chunks(&ctx, &mut out.chunks, scans, allowances.as_deref(), None);
     let mut woken: Vec<u32> = scans.iter().flat_map(|s| s.woken.iter().copied()).collect();
-    if let Some(thinks) = input.thinks {
-        // Second pass: agents sensed by an observer that thinks every tick
-        // think now too; their chunks are scanned again (the agents that
-        // thought already get the same results).
-        let seen = sensed_by_every_tick(input, out, thinks);
-        if !seen.is_empty() {
-            let mut now = thinks.to_vec();
-            for &i in &seen {
-                now[i as usize] = true;
-            }
-            let input = SenseInput {
-                thinks: Some(&now),
-                ..*input
-            };
-            let ctx = ChunkContext {
-                input: &input,
-                ..ctx
-            };
-            let dirty = dirty_chunks(&grid.rank, &seen, chunk_count);
-            // Woken so late, they get every ray (the budget was shared out).
-            let all = allowances.as_ref().map(|a| {
-                let mut a = a.clone();
-                for &i in &seen {
-                    a[grid.rank[i as usize] as usize] = Allowance::ALL;
-                }
-                a
-            });
-            scan_chunks(&ctx, &mut out.chunks, scans, all.as_deref(), Some(&dirty));
-            woken.extend(seen);
-            woken.sort_unstable();
-            woken.dedup();
-            merge_events(out);
-            update_memory(&input, out, memory);
-            return woken;
-        }
+    let (seen, thinks) = match input.thinks {
+        Some(thinks) => (sensed_by_every_tick(input, out, thinks), thinks),
+        None => (Vec::new(), &[][..]),
+    };
+    if seen.is_empty() {
+        merge_events(out);
+        update_memory(input, out, memory);
+        return woken;
     }
+    let now = rescan(
+        &ctx,
+        (&mut out.chunks, scans),
+        allowances.as_deref(),
+        &seen,
+        thinks,
+    );
+    woken.extend(seen);
+    woken.sort_unstable();
+    woken.dedup();
     merge_events(out);
-    update_memory(input, out, memory);
+    let input = SenseInput {
+        thinks: Some(&now),
+        ..*input
+    };
+    update_memory(&input, out, memory);
     woken
+}
+
+/// The second pass of a stage with held agents: the agents in `seen`,
+/// sensed by an observer that thinks every tick, think now too; the chunks
+/// holding them are scanned again (the agents that thought already get
+/// the same results). Woken so late, they get every ray (the budget was
+/// shared out). Returns who thinks now, per slot.
+fn rescan(
+    ctx: &ChunkContext<'_>,
+    (chunks, scans): (&mut [PerceptChunk], &mut [ChunkScratch]),
+    allowances: Option<&[Allowance]>,
+    seen: &[u32],
+    thinks: &[bool],
+) -> Vec<bool> {
+    let mut now = thinks.to_vec();
+    for &i in seen {
+        now[i as usize] = true;
+    }
+    let input = SenseInput {
+        thinks: Some(&now),
+        ..*ctx.input
+    };
+    let ctx = ChunkContext {
+        input: &input,
+        ..*ctx
+    };
+    let rank = &ctx.grid.rank;
+    let dirty = dirty_chunks(rank, seen, chunks.len());
+    let all = allowances.map(|a| {
+        let mut a = a.to_vec();
+        for &i in seen {
+            a[rank[i as usize] as usize] = Allowance::ALL;
+        }
+        a
+    });
+    scan_chunks(&ctx, chunks, scans, all.as_deref(), Some(&dirty));
+    now
 }
 
 /// Scans every chunk (or only those `only` marks), with the rays
