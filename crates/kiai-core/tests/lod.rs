@@ -338,3 +338,46 @@ fn agents_spawned_between_ticks_think_and_a_lone_sense_stage_runs() {
     }
     assert_eq!(world.lod_tier(new), Some(2), "about 200 from the middle");
 }
+
+/// [`battle`] with occluded eyes, random walls and a ray budget.
+fn walled_battle(seed: u64) -> World {
+    use kiai_core::glam::Vec2;
+    use kiai_core::perception::occlusion::{Wall, Walls};
+    use kiai_core::perception::{Occluders, PerceptionBudget};
+    let mut world = battle(600, 200.0, seed, &mass());
+    let id = world.agents().archetypes()[0];
+    let mut soldier = world
+        .archetype(id)
+        .cloned()
+        .unwrap_or_else(|| panic!("the soldier"));
+    for s in &mut soldier.senses {
+        s.occluded = true;
+    }
+    soldier.lod = vec![LodTier::new(Some(40.0), 1), LodTier::new(None, 8)];
+    world
+        .set_archetype(id, soldier)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let walls: Vec<Wall> = (0..40)
+        .map(|_| {
+            let from = Vec2::new(rng.random_range(0.0..200.0), rng.random_range(0.0..200.0));
+            let to = from + Vec2::from_angle(rng.random_range(0.0..6.28)) * 10.0;
+            Wall::new(from, to, 3.0)
+        })
+        .collect();
+    world.set_occluders(Occluders {
+        walls: Walls::build(walls, None),
+        pvs: None,
+    });
+    world.set_perception_budget(Some(PerceptionBudget {
+        max_rays_per_tick: 400,
+    }));
+    world
+}
+
+#[test]
+fn held_agents_under_a_ray_budget_run_the_same_at_any_thread_count() {
+    let one = on_threads(1, || hashes(walled_battle(4), 40));
+    let two = on_threads(2, || hashes(walled_battle(4), 40));
+    assert_eq!(one, two);
+}
