@@ -361,7 +361,7 @@ fn walled_battle(seed: u64) -> World {
     let walls: Vec<Wall> = (0..40)
         .map(|_| {
             let from = Vec2::new(rng.random_range(0.0..200.0), rng.random_range(0.0..200.0));
-            let to = from + Vec2::from_angle(rng.random_range(0.0..6.28)) * 10.0;
+            let to = from + Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU)) * 10.0;
             Wall::new(from, to, 3.0)
         })
         .collect();
