@@ -381,3 +381,79 @@ fn held_agents_under_a_ray_budget_run_the_same_at_any_thread_count() {
     let two = on_threads(2, || hashes(walled_battle(4), 40));
     assert_eq!(one, two);
 }
+
+#[test]
+fn a_held_agents_memory_ages_by_the_ticks_that_passed() {
+    // A far watcher (every 16th tick) remembers for 5 ticks; a target
+    // stands in its sight, then the game moves it away for good.
+    let mut world = World::new(WorldConfig::default());
+    let all = world
+        .factions_mut()
+        .add("all")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let watcher = world
+        .add_archetype(Archetype {
+            name: "watcher".into(),
+            senses: vec![Sense {
+                name: "around".into(),
+                shape: Shape::Sphere { radius: 10.0 },
+                filter: SenseFilter::All,
+                occluded: false,
+                lose_range: None,
+                memory_ticks: 5,
+            }],
+            lod: vec![LodTier::new(Some(10.0), 1), LodTier::new(None, 16)],
+            ..Archetype::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let post = world
+        .add_archetype(Archetype {
+            name: "post".into(),
+            ..Archetype::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let spawn = |world: &mut World, name: &str, archetype, x: f32| {
+        world
+            .spawn(AgentSpawn {
+                name: name.into(),
+                archetype,
+                faction: all,
+                position: Vec3::new(x, 0.0, 0.0),
+                facing: Vec3::X,
+            })
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let w = spawn(&mut world, "watcher", watcher, 500.0);
+    let target = spawn(&mut world, "target", post, 505.0);
+    world.set_interest_points([Vec3::ZERO]);
+    let (mut pipeline, mut decider) = (Pipeline::new(), DefaultDecider::default());
+    // Run until the watcher has thought with the target in sight.
+    let mut seen_at = None;
+    for _ in 0..40 {
+        pipeline.tick(&mut world, &mut decider);
+        if world.thinks(w) && !world.memory(w).is_empty() {
+            seen_at = Some(world.tick() - 1);
+            break;
+        }
+    }
+    let Some(seen_at) = seen_at else {
+        panic!("the watcher never thought with the target in sight");
+    };
+    world
+        .set_position(target, Vec3::new(900.0, 0.0, 0.0))
+        .unwrap_or_else(|| panic!("the target is alive"));
+    loop {
+        pipeline.tick(&mut world, &mut decider);
+        let t = world.tick() - 1;
+        let memory = world.memory(w);
+        if !world.thinks(w) {
+            // Held: memory untouched, the entry keeps the tick it was made.
+            assert!(memory.iter().all(|m| m.tick == seen_at), "tick {t}");
+            continue;
+        }
+        // At its next thinking tick, more than 5 ticks later: forgotten.
+        assert!(t > seen_at + 5, "thought again at {t}, seen at {seen_at}");
+        assert!(memory.is_empty(), "tick {t}: {memory:?}");
+        break;
+    }
+}
