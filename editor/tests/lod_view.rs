@@ -189,3 +189,53 @@ fn the_inspector_gives_the_agents_tier_and_period() {
     select(&mut h, "player");
     assert_eq!(label_starting(&h, "LOD tier "), None, "no tiers, no line");
 }
+
+#[test]
+fn the_archetype_inspector_adds_a_tier_and_saves_it_as_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lod.ron");
+    let original = std::fs::read_to_string(lod_file()).unwrap();
+    std::fs::write(&path, &original).unwrap();
+    let mut h = editor(&path);
+    h.get_by_label("Inspector").click();
+    h.run_steps(2);
+    let post = common::archetype(&h, "post");
+    h.state_mut()
+        .model
+        .apply(Command::Select(SelectCommand::Set(vec![Sel::Archetype(
+            post,
+        )])));
+    h.run_steps(3);
+    let on = h.get_by_role_and_label(Role::CheckBox, "tick LOD");
+    assert_eq!(
+        on.accesskit_node().toggled(),
+        Some(eframe::egui::accesskit::Toggled::True)
+    );
+    for row in ["tier 0", "tier 1", "tier 2"] {
+        assert!(label_starting(&h, row).is_some(), "a row `{row}`");
+    }
+    h.get_by_label("+ tier").click();
+    h.run_steps(3);
+    let lod = &h.state().doc().def().archetypes.0[post].1.lod;
+    let found: Vec<(Option<f32>, u32)> = lod.iter().map(|t| (t.within, t.every)).collect();
+    assert_eq!(
+        found,
+        [(Some(20.0), 1), (Some(45.0), 4), (Some(90.0), 8), (None, 8)]
+    );
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let changed: Vec<&str> = saved
+        .lines()
+        .zip(original.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a)
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            "            lod: [(within: 20.0, every: 1), (within: 45.0, every: 4), (within: 90.0, every: 8), (every: 8)],"
+        ]
+    );
+    assert_eq!(saved.lines().count(), original.lines().count());
+}
