@@ -204,6 +204,7 @@ fn install(
     }
     kiai.world = Some(world);
     kiai.fresh_walls = true;
+    kiai.fresh_interest = true;
 }
 
 /// What the plugin puts on an entity it makes for one of kiai's own agents

@@ -19,6 +19,9 @@
 //!   decision changed, arrived, route failed, ...) messages carry entities.
 //! - **Doors and nav edits**: [`KiaiWall`] components and
 //!   [`KiaiCommandsExt`] commands.
+//! - **Tick level of detail**: [`KiaiInterest`] on the player or camera
+//!   makes it a point of interest; agents of archetypes with `lod` tiers
+//!   far from every one think less often.
 //! - **Debug drawing** (feature `debug-draw`, on by default):
 //!   `KiaiDebugPlugin` draws walls, senses, percepts, routes, states and
 //!   fog with gizmos, switched by the `KiaiDebug` resource.
@@ -36,6 +39,7 @@ mod coords;
 mod debug_draw;
 mod entity_map;
 mod events;
+mod interest;
 mod level;
 mod lifecycle;
 mod plugin;
@@ -51,6 +55,7 @@ pub use coords::Plane;
 #[cfg(feature = "debug-draw")]
 pub use debug_draw::{KiaiDebug, KiaiDebugPlugin, state_colour};
 pub use events::{KiaiEvent, KiaiEventKind, KiaiEventKinds, KiaiPercept};
+pub use interest::KiaiInterest;
 pub use level::FromContent;
 pub use lifecycle::KiaiRefused;
 pub use plugin::{KiaiPlugin, KiaiSet};

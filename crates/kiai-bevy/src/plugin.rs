@@ -12,7 +12,7 @@ use crate::coords::Plane;
 use crate::events::{KiaiEvent, KiaiEventKinds, KiaiPercept};
 use crate::level::{SyncTimestep, build_when_ready, report_failures};
 use crate::runtime::{Deciders, Kiai, KiaiLevel};
-use crate::{lifecycle, scripts, sync};
+use crate::{interest, lifecycle, scripts, sync};
 
 /// kiai in a Bevy app: content and scripts as assets, entities with
 /// [`crate::KiaiAgent`] as agents, one kiai tick per run of `schedule`.
@@ -77,7 +77,8 @@ impl KiaiPlugin {
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KiaiSet {
     /// The level is (re)built, new entities become agents, scripts reload,
-    /// the game's bodies and walls are read.
+    /// the game's bodies, walls and points of interest
+    /// ([`crate::KiaiInterest`]) are read.
     SyncIn,
     /// One kiai tick.
     Tick,
@@ -115,6 +116,7 @@ impl Plugin for KiaiPlugin {
                         scripts::reload_scripts,
                         sync::read_bodies,
                         sync::apply_walls,
+                        interest::set_interest,
                     )
                         .chain()
                         .in_set(KiaiSet::SyncIn),

@@ -19,7 +19,8 @@
 
 pub use crate::{
     DesiredVelocity, Kiai, KiaiAgent, KiaiCommandsExt, KiaiContent, KiaiEvent, KiaiEventKind,
-    KiaiId, KiaiLevel, KiaiPercept, KiaiPlugin, KiaiScript, KiaiSet, KiaiWall, Plane, Senses,
+    KiaiId, KiaiInterest, KiaiLevel, KiaiPercept, KiaiPlugin, KiaiScript, KiaiSet, KiaiWall, Plane,
+    Senses,
 };
 
 #[cfg(feature = "debug-draw")]

@@ -30,6 +30,8 @@ pub struct Kiai {
     pub(crate) stale: bool,
     /// The world was just built: every `KiaiWall` applies, changed or not.
     pub(crate) fresh_walls: bool,
+    /// The world was just built: its points of interest are the content's.
+    pub(crate) fresh_interest: bool,
     pub(crate) plane: Plane,
     /// Problems logged so far (`file:line:col: error: ...`), oldest first.
     pub(crate) problems: Vec<String>,

@@ -629,6 +629,7 @@ pub fn empty_def() -> ContentDef {
         profiles: Default::default(),
         archetypes: Default::default(),
         agents: Vec::new(),
+        interest: Vec::new(),
     }
 }
 

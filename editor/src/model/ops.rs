@@ -62,6 +62,7 @@ pub fn default_archetype() -> ArchetypeDef {
         radius: None,
         avoidance: None,
         script: None,
+        lod: Vec::new(),
     }
 }
 
@@ -405,6 +406,7 @@ pub fn place_agent(
             pos: (x, 0.0, z),
             facing: (1.0, 0.0, 0.0),
             goal: None,
+            interest: false,
         }),
     });
     (

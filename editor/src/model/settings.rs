@@ -174,6 +174,9 @@ pub struct Overlays {
     pub avoidance: bool,
     /// The way smoothing waypoint walkers take now.
     pub smoothed: bool,
+    /// Tick level of detail: each agent's tier as a ring, and the points
+    /// of interest (only when some archetype has tiers).
+    pub lod_tiers: bool,
 }
 
 impl Default for Overlays {
@@ -192,6 +195,7 @@ impl Default for Overlays {
             bodies: false,
             avoidance: false,
             smoothed: false,
+            lod_tiers: true,
         }
     }
 }

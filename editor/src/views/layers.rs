@@ -2,7 +2,8 @@
 //! the cost heat map and what the selected agent senses; while the run
 //! plays, states, senses, percepts, routes, steering, missiles, sounds,
 //! where agents started, bodies, the velocities avoidance changed,
-//! smoothed routes, and the fog of war for a faction or all.
+//! smoothed routes, tick level of detail tiers, and the fog of war for a
+//! faction or all.
 
 use eframe::egui::{RichText, Ui};
 
@@ -50,6 +51,10 @@ pub fn switches(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     ui.checkbox(&mut o.missiles, "Missiles: heading and line to the target");
     ui.checkbox(&mut o.sounds, "This tick's sounds");
     ui.checkbox(&mut o.start_positions, "Where agents started");
+    ui.checkbox(&mut o.lod_tiers, "LOD tiers: a ring in each agent's tier colour")
+        .on_hover_text(
+            "Tick level of detail (archetypes with lod tiers): thick rings thought this tick, thin ones hold an earlier decision; crosses mark the points of interest",
+        );
     if o != m.overlays {
         out.push(Command::Settings(SettingsCommand::Overlays(o)));
     }

@@ -13,6 +13,7 @@ pub mod elevation;
 pub mod icons;
 pub mod inspector;
 pub mod layers;
+pub mod lod;
 pub mod menus;
 pub mod outliner;
 pub mod profiles;

@@ -103,6 +103,9 @@ fn decision(ctx: &ViewCtx<'_>, sim: &Sim, agent: usize, ui: &mut Ui) {
         (None, None) => "(no target)".to_owned(),
     };
     ui.label(RichText::new(format!("tick {tick}: {} {target}", state_words(d.state))).strong());
+    if let Some(held) = super::lod::held_words(sim.world(), agent) {
+        ui.label(RichText::new(held).color(ctx.palette.status[1]));
+    }
     if let Some(label) = sim.run().script_label(agent) {
         ui.label(format!("its script calls it: {label}"));
     }

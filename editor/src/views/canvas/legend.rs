@@ -192,6 +192,7 @@ fn contents(model: &Model, ui: &mut Ui, p: &Palette) {
     senses(model, scene, ui, p);
     if scene.is_live() {
         run(model, ui, p);
+        lod(model, scene, ui, p);
     }
     map(model, ui, p);
 }
@@ -305,6 +306,23 @@ fn run(model: &Model, ui: &mut Ui, p: &Palette) {
             row(ui, swatch, text, p);
         }
     }
+}
+
+/// The LOD tiers layer: each tier's ring colour and period, how a held
+/// decision looks, and the points of interest.
+fn lod(model: &Model, scene: Scene<'_>, ui: &mut Ui, p: &Palette) {
+    let Scene::Live(sim) = scene else { return };
+    let rows = super::layers::tiers::legend_rows(sim.world());
+    if !model.overlays.lod_tiers || rows.is_empty() {
+        return;
+    }
+    group(ui, "LOD tiers");
+    for (colour, text) in rows {
+        row(ui, Swatch::Ring(colour), text, p);
+    }
+    row(ui, Swatch::Ring(p.text_weak), "thin ring: decision held", p);
+    let cross = super::layers::tiers::INTEREST;
+    row(ui, Swatch::Line(cross), "point of interest (a cross)", p);
 }
 
 /// The map's own marks: inactive waypoints, picked routes, costs.

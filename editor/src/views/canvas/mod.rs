@@ -453,6 +453,9 @@ impl CanvasView {
         );
         if let crate::model::Scene::Live(sim) = scene {
             layers::movement::bodies(p, sim, o);
+            if o.lod_tiers {
+                layers::tiers::rings(p, sim);
+            }
         }
         if let (crate::model::Scene::Live(sim), Some(i), true) = (scene, selected, o.percepts) {
             layers::live::percepts(p, sim, i);

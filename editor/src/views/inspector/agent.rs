@@ -126,6 +126,11 @@ fn start_form(def: &ContentDef, i: usize, a: &AgentDef, ui: &mut Ui, out: &mut O
                     widgets::xyz(ui, goal);
                 });
             }
+            f.field(
+                "point of interest",
+                "Agents of archetypes with LOD tiers near it think more often (the player)",
+                |ui| ui.checkbox(&mut a.interest, ""),
+            );
         });
     });
 }
@@ -180,6 +185,9 @@ fn now(ctx: &ViewCtx<'_>, sim: &crate::model::sim::Sim, i: usize, ui: &mut Ui) {
                 .collect()
         })
         .unwrap_or_default();
+    if let Some(lod) = crate::views::lod::inspector_words(world, i) {
+        ui.label(lod);
+    }
     ui.label(format!(
         "senses now: {}",
         if sensed.is_empty() {

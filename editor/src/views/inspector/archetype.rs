@@ -61,6 +61,7 @@ pub(crate) fn ui(ctx: &ViewCtx<'_>, index: usize, ui: &mut Ui, out: &mut Out) {
                 decision(f, a, &names, &mut pick_script);
                 movement(f, a, &names);
                 fog_sight(f, a);
+                super::lod::tiers(f, a);
             });
             ui.add_space(4.0);
             ui.label(RichText::new("Senses").strong());

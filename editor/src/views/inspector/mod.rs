@@ -6,6 +6,7 @@
 mod agent;
 mod archetype;
 mod document;
+mod lod;
 mod memory;
 mod objects;
 mod profile;

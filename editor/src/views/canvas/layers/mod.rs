@@ -3,7 +3,8 @@
 //! names), previews ([`preview`]: sight tiles, routes, tool feedback), the
 //! agents ([`agents`]: senses, glyphs, handles, start positions) and what
 //! the run shows ([`live`]: fog, sounds, routes, steering, percepts;
-//! [`movement`]: bodies, preferred and chosen velocities, smoothed routes).
+//! [`movement`]: bodies, preferred and chosen velocities, smoothed routes;
+//! [`tiers`]: tick level of detail tiers and points of interest).
 
 pub mod agents;
 pub mod ground;
@@ -11,3 +12,4 @@ pub mod live;
 pub mod movement;
 pub mod network;
 pub mod preview;
+pub mod tiers;
