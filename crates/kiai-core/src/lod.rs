@@ -128,7 +128,7 @@ pub(crate) fn end_sense(world: &mut World) {
     let lod = &mut world.lod;
     for (at, &thinks) in lod.thought_at.iter_mut().zip(&lod.thinks) {
         if thinks {
-            *at = tick;
+            *at = tick + 1;
         }
     }
 }

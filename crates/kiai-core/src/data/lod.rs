@@ -103,14 +103,15 @@ impl LodTier {
 }
 
 /// Whether an agent at `pos` with a tier of period `every` thinks on
-/// `tick`, when it last thought at `thought_at`: one tick in `every`, at a
+/// `tick`, when it last thought before tick `since` (0 when it has not
+/// thought yet): one tick in `every`, at a
 /// phase that depends on the square of side `cell` (world units, > 0) it
 /// stands in, so that neighbours think in the same tick (the sense stage
 /// loads each neighbourhood once for all of them); and at the latest
 /// `every` ticks after it last thought (an agent that walked into a square
 /// of a later phase).
-pub(crate) fn due(pos: Vec3, cell: f32, every: u32, tick: u64, thought_at: u64) -> bool {
-    if every <= 1 || tick >= thought_at + u64::from(every) {
+pub(crate) fn due(pos: Vec3, cell: f32, every: u32, tick: u64, since: u64) -> bool {
+    if every <= 1 || tick + 1 >= since + u64::from(every) {
         return true;
     }
     let (x, z) = ((pos.x / cell).floor() as i32, (pos.z / cell).floor() as i32);
@@ -136,13 +137,25 @@ pub(crate) struct Lod {
     pub(crate) thinks: Vec<bool>,
     /// Per slot, whether its tier thinks every tick (or it has no tiers).
     pub(crate) every_tick: Vec<bool>,
-    /// Per slot, the last tick it sensed and decided.
+    /// Per slot, one more than the last tick it sensed and decided (0: it
+    /// has not yet).
     pub(crate) thought_at: Vec<u64>,
     /// Per tier index, the live agents in it after the last tier update.
     pub(crate) counts: Vec<usize>,
 }
 
 impl Lod {
+    /// A new agent moves into slot `i`: it has no tier and has not
+    /// thought yet.
+    pub(crate) fn forget(&mut self, i: usize) {
+        if let Some(t) = self.tier.get_mut(i) {
+            *t = u8::MAX;
+        }
+        if let Some(t) = self.thought_at.get_mut(i) {
+            *t = 0;
+        }
+    }
+
     /// Whether slot `i` thinks this tick (always, when LOD is off).
     #[inline]
     pub(crate) fn thinks(&self, i: usize) -> bool {

@@ -8,14 +8,19 @@ use crate::data::{AgentId, LodTier};
 use super::{World, WorldError};
 
 impl World {
-    /// Sets the points of interest (players, cameras), world units: agents
+    /// Sets the points of interest (players, cameras), world units (points
+    /// that are not finite are left out): agents
     /// whose archetype has [`LodTier`]s sense and decide as often as the
     /// tier of their distance to the nearest one says. Without any point
     /// of interest every such agent is in its last (farthest) tier. Takes
     /// effect at the next tick.
     pub fn set_interest_points(&mut self, points: impl IntoIterator<Item = Vec3>) {
         self.lod.points.clear();
-        self.lod.points.extend(points);
+        // A non-finite point is nowhere: it would put every agent at an
+        // undefined distance.
+        self.lod
+            .points
+            .extend(points.into_iter().filter(|p| p.is_finite()));
     }
 
     /// The points of interest set by [`World::set_interest_points`].
@@ -89,12 +94,16 @@ impl World {
     }
 
     /// The last tick `agent` sensed and decided (its decision since is
-    /// held); `None` when the level of detail is off.
+    /// held); `None` when the level of detail is off or it has not thought
+    /// yet.
     pub fn thought_at(&self, agent: AgentId) -> Option<u64> {
         if !self.lod.active || !self.agents.is_alive(agent) {
             return None;
         }
-        self.lod.thought_at.get(agent.index()).copied()
+        self.lod
+            .thought_at
+            .get(agent.index())
+            .and_then(|t| t.checked_sub(1))
     }
 
     /// Live agents per tier index at the last tick (index 0: the nearest

@@ -71,6 +71,8 @@ impl World {
             }
         };
         a.free.remove(&(index as u32));
+        self.lod.forget(index);
+        let a = &mut self.agents;
         let id = AgentId::new(index as u32, a.generation[index]);
         let facing = spawn.facing.try_normalize().unwrap_or(Vec3::X);
         a.alive[index] = true;
