@@ -457,3 +457,25 @@ fn a_held_agents_memory_ages_by_the_ticks_that_passed() {
         break;
     }
 }
+
+#[test]
+fn percept_events_come_from_thinking_agents_in_agent_order() {
+    use kiai_core::EventKind;
+    let mut world = battle(3_000, 400.0, 9, &mass());
+    let (mut pipeline, mut decider) = (Pipeline::new(), DefaultDecider::default());
+    let mut seen = 0;
+    for _ in 0..30 {
+        pipeline.tick(&mut world, &mut decider);
+        let agents: Vec<AgentId> = world
+            .percept_events()
+            .filter_map(|e| match e {
+                EventKind::Gained { agent, .. } | EventKind::Lost { agent, .. } => Some(agent),
+                _ => None,
+            })
+            .collect();
+        assert!(agents.windows(2).all(|w| w[0].index() <= w[1].index()));
+        assert!(agents.iter().all(|&a| world.thinks(a)));
+        seen += agents.len();
+    }
+    assert!(seen > 100, "{seen} events");
+}

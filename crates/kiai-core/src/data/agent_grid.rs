@@ -12,7 +12,12 @@
 
 use glam::{Vec2, Vec3};
 
+use rayon::prelude::*;
+
 use crate::data::{ArchetypeId, FactionId};
+
+/// Fewest agents per parallel work item of the grid's passes.
+const PAR_MIN: usize = 4096;
 
 /// Positions are read in blocks of this many by the sense stage's kernels;
 /// the position arrays are padded by one block.
@@ -74,7 +79,7 @@ impl UniformGrid {
     /// left out: they neither sense nor are sensed.
     pub(crate) fn rebuild(&mut self, positions: &[Vec3], alive: &[bool], cell_size: f32) {
         let slots = positions.len();
-        let n = alive.iter().filter(|&&a| a).count();
+        let (n, min, max) = live_extent(positions, alive);
         self.order.clear();
         self.rank.clear();
         self.xs.clear();
@@ -86,13 +91,6 @@ impl UniformGrid {
             self.dims = [0, 0];
             self.cell_start.clear();
             return;
-        }
-        let mut min = Vec2::splat(f32::INFINITY);
-        let mut max = Vec2::splat(f32::NEG_INFINITY);
-        for (p, _) in positions.iter().zip(alive).filter(|(_, a)| **a) {
-            let h = Vec2::new(p.x, p.z);
-            min = min.min(h);
-            max = max.max(h);
         }
         let extent = (max - min).max(Vec2::splat(1e-3));
         // Cells of half the reach: the query square then spans 2.5 reaches
@@ -116,15 +114,22 @@ impl UniformGrid {
         let cell_count = self.dims[0] * self.dims[1];
         self.cell_start.clear();
         self.cell_start.resize(cell_count + 1, 0);
-        for (p, &live) in positions.iter().zip(alive) {
-            if !live {
-                self.cell_of.push(u32::MAX);
-                continue;
-            }
-            let c = self.cell_index(Vec2::new(p.x, p.z));
-            self.cell_of.push(c as u32);
-            self.cell_start[c + 1] += 1;
+        let mut cell_of = std::mem::take(&mut self.cell_of);
+        let this = &*self;
+        cell_of.par_extend(
+            positions
+                .par_iter()
+                .zip(alive.par_iter())
+                .with_min_len(PAR_MIN)
+                .map(|(p, &live)| match live {
+                    true => this.cell_index(Vec2::new(p.x, p.z)) as u32,
+                    false => u32::MAX,
+                }),
+        );
+        for &c in cell_of.iter().filter(|&&c| c != u32::MAX) {
+            self.cell_start[c as usize + 1] += 1;
         }
+        self.cell_of = cell_of;
         for c in 0..cell_count {
             self.cell_start[c + 1] += self.cell_start[c];
         }
@@ -160,10 +165,10 @@ impl UniformGrid {
     }
 
     /// Copies the per-agent inputs the sense stage reads into cell order, so
-    /// that it reads them sequentially: one pass in agent order, scattering
-    /// (independent writes overlap their cache misses, where reads in the
-    /// inner loop would wait for each). `prev_rank` is the previous stage's
-    /// agent-to-position map.
+    /// that it reads them sequentially: in parallel over cell order (one
+    /// pass in agent order, scattering, overlaps its cache misses better
+    /// on one thread, but cannot be split). `prev_rank` is the previous
+    /// stage's agent-to-position map.
     pub(crate) fn gather(&mut self, agents: GatherInputs<'_>, prev_rank: &[u32]) {
         let n = self.order.len();
         let s = &mut self.sorted;
@@ -172,17 +177,24 @@ impl UniformGrid {
         s.faction.resize(n, FactionId(0));
         s.generation.resize(n, 0);
         s.prev.resize(n, u32::MAX);
-        for (i, &k) in self.rank.iter().enumerate() {
-            if k == u32::MAX {
-                continue;
-            }
-            let k = k as usize;
-            s.facing[k] = agents.facings[i];
-            s.archetype[k] = agents.archetypes[i];
-            s.faction[k] = agents.factions[i];
-            s.generation[k] = agents.generations[i];
-            s.prev[k] = prev_rank.get(i).copied().unwrap_or(u32::MAX);
-        }
+        s.facing
+            .par_iter_mut()
+            .zip(s.archetype.par_iter_mut())
+            .zip(s.faction.par_iter_mut())
+            .zip(s.generation.par_iter_mut())
+            .zip(s.prev.par_iter_mut())
+            .zip(self.order.par_iter())
+            .with_min_len(PAR_MIN)
+            .for_each(
+                |(((((facing, archetype), faction), generation), prev), &i)| {
+                    let i = i as usize;
+                    *facing = agents.facings[i];
+                    *archetype = agents.archetypes[i];
+                    *faction = agents.factions[i];
+                    *generation = agents.generations[i];
+                    *prev = prev_rank.get(i).copied().unwrap_or(u32::MAX);
+                },
+            );
     }
 
     fn axis_cell(&self, v: f32, axis: usize) -> usize {
@@ -380,4 +392,28 @@ mod tests {
         grid.for_each_near(Vec2::splat(1e6), 1.0, |i, _| found.push(i));
         assert_eq!(found, vec![1]);
     }
+}
+
+/// The number of live agents and the corners of the X-Z box around them
+/// (infinite when none), in parallel.
+fn live_extent(positions: &[Vec3], alive: &[bool]) -> (usize, Vec2, Vec2) {
+    let none = || {
+        (
+            0usize,
+            Vec2::splat(f32::INFINITY),
+            Vec2::splat(f32::NEG_INFINITY),
+        )
+    };
+    positions
+        .par_iter()
+        .zip(alive.par_iter())
+        .with_min_len(PAR_MIN)
+        .fold(none, |(n, min, max), (p, &live)| match live {
+            true => {
+                let h = Vec2::new(p.x, p.z);
+                (n + 1, min.min(h), max.max(h))
+            }
+            false => (n, min, max),
+        })
+        .reduce(none, |a, b| (a.0 + b.0, a.1.min(b.1), a.2.max(b.2)))
 }

@@ -257,7 +257,7 @@ pub(crate) fn sense(
         None => (Vec::new(), &[][..]),
     };
     if seen.is_empty() {
-        merge_events(out);
+        merge_events(out, input.thinks.map(|_| &grid.order[..]));
         update_memory(input, out, memory);
         return woken;
     }
@@ -271,7 +271,7 @@ pub(crate) fn sense(
     woken.extend(seen);
     woken.sort_unstable();
     woken.dedup();
-    merge_events(out);
+    merge_events(out, input.thinks.map(|_| &grid.order[..]));
     let input = SenseInput {
         thinks: Some(&now),
         ..*input
@@ -432,10 +432,16 @@ fn ration_rays(
 
 /// Collects the chunks' events and ray counts. Chunks hold agents in cell
 /// order; each agent's events are gathered in slot order (through the
-/// rank), in the order they were made: no sort.
-fn merge_events(out: &mut Percepts) {
+/// rank), in the order they were made: no sort. With held agents (`order`,
+/// the grid's cell order, given), few agents have events: only those are
+/// visited, sorted by slot.
+fn merge_events(out: &mut Percepts, order: Option<&[u32]>) {
     out.events.clear();
     out.rays = out.chunks.iter().map(|c| c.rays).sum();
+    if let Some(order) = order {
+        merge_sparse(out, order);
+        return;
+    }
     let Percepts {
         chunks,
         rank,
@@ -452,6 +458,30 @@ fn merge_events(out: &mut Percepts) {
             .map_or(0, |k| chunk.event_end[k] as usize);
         let end = chunk.event_end[local] as usize;
         events.extend_from_slice(&chunk.events[start..end]);
+    }
+}
+
+/// [`merge_events`] visiting only the agents with events: (slot, chunk,
+/// range of its events), sorted by slot.
+fn merge_sparse(out: &mut Percepts, order: &[u32]) {
+    let mut with: Vec<(u32, usize, usize, usize)> = Vec::new();
+    for (c, chunk) in out.chunks.iter().enumerate() {
+        if chunk.events.is_empty() {
+            continue;
+        }
+        let mut start = 0;
+        for (local, &end) in chunk.event_end.iter().enumerate() {
+            let end = end as usize;
+            if end > start {
+                with.push((order[c * CHUNK + local], c, start, end));
+            }
+            start = end;
+        }
+    }
+    with.sort_unstable_by_key(|w| w.0);
+    for (_, c, start, end) in with {
+        out.events
+            .extend_from_slice(&out.chunks[c].events[start..end]);
     }
 }
 
