@@ -307,6 +307,30 @@ impl UniformGrid {
     }
 }
 
+/// The number of live agents and the corners of the X-Z box around them
+/// (infinite when none), in parallel.
+fn live_extent(positions: &[Vec3], alive: &[bool]) -> (usize, Vec2, Vec2) {
+    let none = || {
+        (
+            0usize,
+            Vec2::splat(f32::INFINITY),
+            Vec2::splat(f32::NEG_INFINITY),
+        )
+    };
+    positions
+        .par_iter()
+        .zip(alive.par_iter())
+        .with_min_len(PAR_MIN)
+        .fold(none, |(n, min, max), (p, &live)| match live {
+            true => {
+                let h = Vec2::new(p.x, p.z);
+                (n + 1, min.min(h), max.max(h))
+            }
+            false => (n, min, max),
+        })
+        .reduce(none, |a, b| (a.0 + b.0, a.1.min(b.1), a.2.max(b.2)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,28 +416,4 @@ mod tests {
         grid.for_each_near(Vec2::splat(1e6), 1.0, |i, _| found.push(i));
         assert_eq!(found, vec![1]);
     }
-}
-
-/// The number of live agents and the corners of the X-Z box around them
-/// (infinite when none), in parallel.
-fn live_extent(positions: &[Vec3], alive: &[bool]) -> (usize, Vec2, Vec2) {
-    let none = || {
-        (
-            0usize,
-            Vec2::splat(f32::INFINITY),
-            Vec2::splat(f32::NEG_INFINITY),
-        )
-    };
-    positions
-        .par_iter()
-        .zip(alive.par_iter())
-        .with_min_len(PAR_MIN)
-        .fold(none, |(n, min, max), (p, &live)| match live {
-            true => {
-                let h = Vec2::new(p.x, p.z);
-                (n + 1, min.min(h), max.max(h))
-            }
-            false => (n, min, max),
-        })
-        .reduce(none, |a, b| (a.0 + b.0, a.1.min(b.1), a.2.max(b.2)))
 }
