@@ -57,6 +57,7 @@ mod build;
 mod check;
 mod format;
 mod load;
+pub mod navgen;
 pub mod pack;
 mod read;
 mod runs;
