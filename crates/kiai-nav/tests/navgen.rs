@@ -253,7 +253,7 @@ fn a_moved_wall_changes_only_its_neighbourhood() -> Result<(), Box<dyn std::erro
                 p,
                 new_wall.from,
                 new_wall.to,
-            )) <= reach * 1.5
+            )) <= reach
         };
         for net in [&local, &generate(&after)?] {
             let added = net.points.iter().filter(|p| !old.points.contains(p));
