@@ -23,6 +23,7 @@ pub mod fog;
 pub mod lua;
 pub mod lua_call;
 pub mod nav;
+pub mod navgen;
 pub mod perception;
 pub mod runtime;
 pub mod tick;
@@ -167,6 +168,7 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     out.extend(lua::scenarios(effort)?);
     out.extend(lua_call::scenarios(effort)?);
     out.extend(nav::scenarios(effort)?);
+    out.extend(navgen::scenarios(effort)?);
     out.extend(walkers::scenarios(effort)?);
     out.extend(fog::scenarios(effort)?);
     out.extend(avoidance::scenarios(effort)?);

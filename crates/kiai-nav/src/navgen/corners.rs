@@ -2,12 +2,17 @@
 //!
 //! Wall ends closer than [`JOIN`] are one junction. Around a junction the
 //! walls leave free sectors; a sector wider than a half turn is a convex
-//! corner of the walls inflated by the radius, and gets points on its
-//! outer arc, at most 45 degrees apart, far enough out that the straight
-//! lines between neighbouring points stay clear of the rounded wall end.
+//! corner of the walls inflated by the radius. Its outer arc is cut into
+//! equal steps of at most a quarter turn and each step gets one point on
+//! its bisector, far enough out that the corner polygon circumscribes the
+//! rounded wall end at radius + [`CORNER_MARGIN`]: the lines between
+//! neighbouring points, and along a wall's sides, stay clear of it.
 
 use std::collections::BTreeMap;
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI, TAU};
+
+/// Widest angle one corner point stands for, radians (a quarter turn).
+const MAX_STEP: f32 = FRAC_PI_2;
 
 use glam::Vec2;
 
@@ -58,8 +63,10 @@ fn arc_points(pos: Vec2, angles: &[f32], radius: f32) -> Vec<Vec2> {
     let mut out = Vec::new();
     let reach = |step: f32| (radius + CORNER_MARGIN) / (step * 0.5).cos();
     if angles.is_empty() {
-        let r = reach(FRAC_PI_4);
-        out.extend((0..8).map(|i| pos + Vec2::from_angle(i as f32 * FRAC_PI_4) * r));
+        let r = reach(MAX_STEP);
+        out.extend(
+            (0..4).map(|i| pos + Vec2::from_angle(FRAC_PI_4 + i as f32 * MAX_STEP) * r),
+        );
         return out;
     }
     for (i, &start) in angles.iter().enumerate() {
@@ -73,11 +80,11 @@ fn arc_points(pos: Vec2, angles: &[f32], radius: f32) -> Vec<Vec2> {
             continue;
         }
         let arc = gap - PI;
-        let n = (arc / FRAC_PI_4).ceil().max(1.0) as usize;
+        let n = (arc / MAX_STEP).ceil().max(1.0) as usize;
         let step = arc / n as f32;
         let r = reach(step.max(1e-3));
-        for j in 0..=n {
-            let angle = start + FRAC_PI_2 + step * j as f32;
+        for j in 0..n {
+            let angle = start + FRAC_PI_2 + step * (j as f32 + 0.5);
             out.push(pos + Vec2::from_angle(angle) * r);
         }
     }

@@ -8,8 +8,9 @@
 //! 1. **Corners.** Walls taller than [`STEP_HEIGHT`] (doors left out: they
 //!    open) are inflated by the radius. Where the inflated walls have a
 //!    convex corner (a free wall end, or the outside of a junction), points
-//!    are placed on its outer arc, at most 45 degrees apart and
-//!    [`CORNER_MARGIN`] beyond the radius. Shortest routes around walls
+//!    are placed around it, one per quarter turn at most, so that their
+//!    polygon circumscribes the rounded corner at [`CORNER_MARGIN`] beyond
+//!    the radius. Shortest routes around walls
 //!    bend only there, so linking them gives near-shortest routes.
 //! 2. **Coverage.** A world-aligned grid at the spacing, left out next to
 //!    corners, then a half-spacing sample that adds a point wherever no
