@@ -8,7 +8,9 @@
 //! sizes and coverage (the uniform grid's is measured the same way).
 
 use kiai_core::glam::Vec2;
-use kiai_nav::navgen::{GenWall, NavGenInput, generate, measure, uniform_grid};
+use kiai_nav::navgen::{
+    GenWall, GeneratedNet, NavGenInput, generate, measure, regenerate_local, uniform_grid,
+};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -100,22 +102,71 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
             ours.coverage
         ));
     }
-    Ok(vec![Scenario {
-        name: "navgen/town/2400-walls".to_owned(),
-        ours_ms: times[0],
-        peer: "uniform grid, same spacing".to_owned(),
-        peer_ms: times[1],
-        note: format!(
-            "generated: {} waypoints, {} two-way links, coverage {:.4}; uniform grid: {} \
+    let local = local_scenario(&input, &net, reps)?;
+    Ok(vec![
+        Scenario {
+            name: "navgen/town/2400-walls".to_owned(),
+            ours_ms: times[0],
+            peer: "uniform grid, same spacing".to_owned(),
+            peer_ms: times[1],
+            note: format!(
+                "generated: {} waypoints, {} two-way links, coverage {:.4}; uniform grid: {} \
              waypoints, {} links, coverage {:.4} (within 8 units along a clear line, {} samples); \
              route ratio on 8 x 8 blocks: generated {ours_ratio}, uniform grid {grid_ratio}",
-            net.points.len(),
-            net.links.len(),
-            ours.coverage,
-            grid.points.len(),
-            grid.links.len(),
-            theirs.coverage,
-            ours.samples
+                net.points.len(),
+                net.links.len(),
+                ours.coverage,
+                grid.points.len(),
+                grid.links.len(),
+                theirs.coverage,
+                ours.samples
+            ),
+        },
+        local,
+    ])
+}
+
+/// One wall of the town moved by (1.5, 0.5): [`regenerate_local`] (what
+/// the editor runs while a wall is dragged) against generating it all.
+fn local_scenario(
+    input: &NavGenInput,
+    net: &GeneratedNet,
+    reps: usize,
+) -> Result<Scenario, String> {
+    let mut moved = input.clone();
+    let i = moved.walls.len() / 2;
+    let old = moved.walls[i];
+    moved.walls[i].from += Vec2::new(1.5, 0.5);
+    moved.walls[i].to += Vec2::new(1.5, 0.5);
+    let new = moved.walls[i];
+    let zone = (
+        old.from.min(old.to).min(new.from).min(new.to),
+        old.from.max(old.to).max(new.from).max(new.to),
+    );
+    let local = regenerate_local(&moved, net, zone).map_err(|e| e.to_string())?;
+    let changed = local
+        .points
+        .iter()
+        .filter(|p| !net.points.contains(p))
+        .count();
+    let times = medians_interleaved(reps, 2, |k| {
+        let n = if k == 0 {
+            regenerate_local(&moved, net, zone).map(|n| n.points.len())
+        } else {
+            generate(&moved).map(|n| n.points.len())
+        };
+        std::hint::black_box(n.ok());
+    });
+    Ok(Scenario {
+        name: "navgen/town/one-wall-moved".to_owned(),
+        ours_ms: times[0],
+        peer: "generate it all again".to_owned(),
+        peer_ms: times[1],
+        note: format!(
+            "regenerate_local after one wall moved 1.6 units: {changed} new waypoints of {}, \
+             all within {:.1} units of the wall",
+            local.points.len(),
+            moved.local_reach()
         ),
-    }])
+    })
 }

@@ -64,9 +64,7 @@ fn arc_points(pos: Vec2, angles: &[f32], radius: f32) -> Vec<Vec2> {
     let reach = |step: f32| (radius + CORNER_MARGIN) / (step * 0.5).cos();
     if angles.is_empty() {
         let r = reach(MAX_STEP);
-        out.extend(
-            (0..4).map(|i| pos + Vec2::from_angle(FRAC_PI_4 + i as f32 * MAX_STEP) * r),
-        );
+        out.extend((0..4).map(|i| pos + Vec2::from_angle(FRAC_PI_4 + i as f32 * MAX_STEP) * r));
         return out;
     }
     for (i, &start) in angles.iter().enumerate() {

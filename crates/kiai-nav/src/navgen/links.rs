@@ -14,11 +14,13 @@ use super::walls::Obstacles;
 const PRUNE: f32 = 0.01;
 
 /// Two-way links `(a, b)`, `a < b`, between `points` in clear sight within
-/// `range` (world units), sorted, leaving out pairs `skip` refuses.
+/// `range` (world units), sorted: every pair with at least one `active`
+/// end, leaving out pairs `skip` refuses.
 pub(super) fn link_points(
     obstacles: &Obstacles,
     points: &[Vec2],
     range: f32,
+    active: impl Fn(usize) -> bool,
     skip: impl Fn(usize, usize) -> bool,
 ) -> Vec<(u32, u32)> {
     let mut index = Buckets::new(range);
@@ -26,10 +28,11 @@ pub(super) fn link_points(
         index.insert(i as u32, p);
     }
     let mut links = Vec::new();
-    for (i, &p) in points.iter().enumerate() {
+    for (i, &p) in points.iter().enumerate().filter(|&(i, _)| active(i)) {
         for j in index.near(p, range) {
-            let (a, b) = (i as u32, j);
-            if b <= a || skip(i, j as usize) {
+            let (a, b) = (i.min(j as usize) as u32, i.max(j as usize) as u32);
+            let done = (j as usize) < i && active(j as usize);
+            if a == b || done || skip(a as usize, b as usize) {
                 continue;
             }
             let q = points[j as usize];

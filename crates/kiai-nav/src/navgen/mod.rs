@@ -176,7 +176,7 @@ pub struct GenLink {
     /// Index of the other end, > `a`.
     pub b: u32,
     /// Distance from the link to the nearest blocking wall, world units,
-    /// capped at the link range (>= the radius).
+    /// capped at the spacing (>= the radius).
     pub clearance: f32,
     /// It crosses a door: closing the door blocks it at runtime.
     pub door: bool,
@@ -218,9 +218,13 @@ pub fn generate(input: &NavGenInput) -> Result<GeneratedNet, NavGenError> {
         input.cover_distance() * 0.8,
     );
     let fixed = input.fixed.len();
-    let pairs = links::link_points(&obstacles, &points, input.link_range(), |a, b| {
-        a < fixed && b < fixed
-    });
+    let pairs = links::link_points(
+        &obstacles,
+        &points,
+        input.link_range(),
+        |_| true,
+        |a, b| a < fixed && b < fixed,
+    );
     Ok(finish(input, &obstacles, points, pairs))
 }
 
@@ -266,19 +270,28 @@ pub fn regenerate_local(
         input.spacing,
         input.cover_distance() * 0.8,
     );
-    let relink = |i: usize| i >= fresh || (i < fixed && inside(zone, points[i]));
-    let mut pairs = links::link_points(&obstacles, &points, input.link_range(), |a, b| {
-        (a < fixed && b < fixed) || (!relink(a) && !relink(b))
+    let redo: Vec<bool> = (0..points.len())
+        .map(|i| i >= fresh || (i < fixed && inside(zone, points[i])))
+        .collect();
+    let relink = |i: usize| redo[i];
+    let mut pairs = links::link_points(&obstacles, &points, input.link_range(), relink, |a, b| {
+        a < fixed && b < fixed
     });
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut net = finish(input, &obstacles, points, pairs);
+    // Links far from the change keep their measured clearance (a wall
+    // within the spacing of them is inside the zone).
     for l in &previous.links {
         let (a, b) = (remap[l.a as usize], remap[l.b as usize]);
         if a != u32::MAX && b != u32::MAX && !relink(a as usize) && !relink(b as usize) {
-            pairs.push((a.min(b), a.max(b)));
+            let (a, b) = (a.min(b), a.max(b));
+            net.links.push(GenLink { a, b, ..*l });
         }
     }
-    pairs.sort_unstable();
-    pairs.dedup();
-    Ok(finish(input, &obstacles, points, pairs))
+    net.links.sort_by_key(|l| (l.a, l.b));
+    net.links.dedup_by_key(|l| (l.a, l.b));
+    Ok(net)
 }
 
 /// The blocking walls of `input`.
@@ -308,7 +321,7 @@ fn finish(
             GenLink {
                 a,
                 b,
-                clearance: obstacles.clearance(p, q, input.link_range()),
+                clearance: obstacles.clearance(p, q, input.spacing),
                 door: doors
                     .iter()
                     .any(|d| segment_segment(p, q, d.from, d.to) < 1e-3),

@@ -18,6 +18,12 @@ pub fn uniform_grid(input: &NavGenInput) -> Result<GeneratedNet, NavGenError> {
     );
     let fixed = input.fixed.len();
     let range = input.spacing * std::f32::consts::SQRT_2 * 1.001;
-    let pairs = links::link_points(&obstacles, &points, range, |a, b| a < fixed && b < fixed);
+    let pairs = links::link_points(
+        &obstacles,
+        &points,
+        range,
+        |_| true,
+        |a, b| a < fixed && b < fixed,
+    );
     Ok(finish(input, &obstacles, points, pairs))
 }
