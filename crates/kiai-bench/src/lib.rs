@@ -24,6 +24,7 @@ pub mod lod;
 pub mod lua;
 pub mod lua_call;
 pub mod nav;
+pub mod navgen;
 pub mod perception;
 pub mod runtime;
 pub mod sense_floor;
@@ -170,6 +171,7 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
     out.extend(lua::scenarios(effort)?);
     out.extend(lua_call::scenarios(effort)?);
     out.extend(nav::scenarios(effort)?);
+    out.extend(navgen::scenarios(effort)?);
     out.extend(walkers::scenarios(effort)?);
     out.extend(fog::scenarios(effort)?);
     out.extend(avoidance::scenarios(effort)?);

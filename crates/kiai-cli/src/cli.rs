@@ -10,7 +10,8 @@
 use clap::{Parser, Subcommand};
 
 use crate::commands::{
-    bench, export, fog, fork, lua_defs, migrate, path, perceive, run, select, set, test, validate,
+    bench, export, fog, fork, lua_defs, migrate, navgen, path, perceive, run, select, set, test,
+    validate,
 };
 
 /// The whole command line: one command and its flags.
@@ -58,6 +59,9 @@ pub(crate) enum Command {
     /// Set values in a content file by path, keeping comments (FILE.bak).
     #[command(long_about = set::LONG_ABOUT, after_help = set::EXAMPLES)]
     Set(set::SetArgs),
+    /// Generate waypoints and links from walls; print coverage and route quality.
+    #[command(long_about = navgen::LONG_ABOUT, after_help = navgen::EXAMPLES)]
+    Navgen(navgen::NavgenArgs),
     /// Run scenario tests (*.scenario.ron): pass/fail, why, coverage.
     #[command(long_about = test::LONG_ABOUT)]
     Test(test::TestArgs),

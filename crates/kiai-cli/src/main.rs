@@ -30,7 +30,8 @@ use clap::Parser;
 
 use cli::{Cli, Command};
 use commands::{
-    bench, export, fog, fork, lua_defs, migrate, path, perceive, run, select, set, test, validate,
+    bench, export, fog, fork, lua_defs, migrate, navgen, path, perceive, run, select, set, test,
+    validate,
 };
 
 fn main() -> ExitCode {
@@ -45,6 +46,7 @@ fn main() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Migrate(args) => migrate::run(&args),
         Command::Set(args) => set::run(&args),
+        Command::Navgen(args) => navgen::run(&args),
         Command::Test(args) => test::run(&args),
         Command::Fork(args) => fork::run(&args),
         Command::LuaDefs(args) => lua_defs::run(&args),

@@ -22,7 +22,7 @@
 //! | layer | modules | what |
 //! |---|---|---|
 //! | 0 | `format` | the serde types ([`def`]), text positions, diagnostics, size limits |
-//! | 1 | `read`, `check` | text into definitions (fast reader, `ron`, migration); the rules definitions must keep (validation, lints) |
+//! | 1 | `read`, `check`, [`navgen`] | text into definitions (fast reader, `ron`, migration); the rules definitions must keep (validation, lints); generated waypoints read from and merged into definitions |
 //! | 2 | [`pack`], [`write`](mod@write) | the binary pack (resolve, encode, decode, check); the format-preserving text writer |
 //! | 3 | `load`, [`value_path`] | [`Content`]: a file read and checked, text or pack; single values by path |
 //! | 4 | `build`, `save` | the runtime world, nav graph and export of content; atomic saves, backups and [`migrate::migrate_text`] |
@@ -57,6 +57,7 @@ mod build;
 mod check;
 mod format;
 mod load;
+pub mod navgen;
 pub mod pack;
 mod read;
 mod runs;

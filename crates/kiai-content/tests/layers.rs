@@ -5,7 +5,7 @@
 //! | layer | modules | what |
 //! |---|---|---|
 //! | 0 | `format` | the serde types (`def`), text positions, diagnostics, size limits |
-//! | 1 | `read`, `check` | text into definitions (fast reader, `ron`, migration); the rules definitions must keep (validation, lints) |
+//! | 1 | `read`, `check`, `navgen` | text into definitions (fast reader, `ron`, migration); the rules definitions must keep (validation, lints); generated waypoints read from and merged into definitions |
 //! | 2 | `pack`, `write` | the binary pack; the format-preserving text writer |
 //! | 3 | `load`, `value_path` | `Content`, a file read and checked (text or pack); single values by path |
 //! | 4 | `build`, `save` | world, nav graph and export of content; atomic saves and `migrate_text` |
@@ -29,7 +29,7 @@ use kiai_tidy::imports::{ModuleGraph, circles, module_graph};
 /// below its own.
 const LAYERS: &[&[&str]] = &[
     &["format"],
-    &["read", "check"],
+    &["read", "check", "navgen"],
     &["pack", "write"],
     &["load", "value_path"],
     &["build", "save"],

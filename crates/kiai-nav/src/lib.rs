@@ -85,6 +85,7 @@ mod graph;
 mod heap;
 mod ids;
 mod landmarks;
+pub mod navgen;
 mod point_grid;
 mod query;
 mod select;

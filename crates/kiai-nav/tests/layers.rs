@@ -2,7 +2,8 @@
 //!
 //! 1. what needs nothing of the crate: `ids`, `heap` (the open lists and
 //!    their keys), `point_grid`, `spatial`, `smooth`, and `alt` (the
-//!    landmark tables as searches read them);
+//!    landmark tables as searches read them), `navgen` (waypoints
+//!    generated from walls);
 //! 2. `error`;
 //! 3. `graph`: the editable graph;
 //! 4. `frozen`: the compact graph searches run on;
@@ -23,7 +24,15 @@ use kiai_tidy::imports::{ModuleGraph, Options, assert_layered};
 
 /// The layers, lowest first.
 const LAYERS: &[&[&str]] = &[
-    &["ids", "heap", "point_grid", "spatial", "smooth", "alt"],
+    &[
+        "ids",
+        "heap",
+        "point_grid",
+        "spatial",
+        "smooth",
+        "alt",
+        "navgen",
+    ],
     &["error"],
     &["graph"],
     &["frozen"],

@@ -10,6 +10,7 @@ pub(crate) mod fog;
 pub(crate) mod fork;
 pub(crate) mod lua_defs;
 pub(crate) mod migrate;
+pub(crate) mod navgen;
 pub(crate) mod path;
 pub(crate) mod perceive;
 pub(crate) mod run;

@@ -166,7 +166,7 @@ fn changed_values(original: &ContentDef, def: &ContentDef, paths: Vec<ValuePath>
 
 /// The text of the content file at `path` (not a pack, within the size
 /// limit, UTF-8).
-fn read_content(path: &std::path::Path) -> anyhow::Result<String> {
+pub(crate) fn read_content(path: &std::path::Path) -> anyhow::Result<String> {
     let file = path.display();
     let meta = std::fs::metadata(path).with_context(|| format!("cannot read {file}"))?;
     if meta.len() > kiai_content::MAX_FILE_BYTES {
@@ -186,7 +186,7 @@ fn read_content(path: &std::path::Path) -> anyhow::Result<String> {
 /// The errors `after` has and `before` had not (by message), one per line,
 /// if any: an edit may leave problems the file already had, but not add
 /// any.
-fn new_errors(before: &str, after: &str, file: &str) -> Option<String> {
+pub(crate) fn new_errors(before: &str, after: &str, file: &str) -> Option<String> {
     let messages = |text: &str| -> Vec<String> {
         match Content::from_str(text, file) {
             Ok(_) => Vec::new(),

@@ -1,0 +1,172 @@
+//! Waypoint generation: kiai-nav's generator (inflated-wall corners,
+//! thinned coverage grid, pruned sight links) against a uniform grid at
+//! the same spacing with 8-neighbour links (the plain way to cover a map),
+//! on a 500 x 500 town of 2,400 wall segments (400 buildings of four walls
+//! with a doorway, 400 free-standing walls), radius 0.5, spacing 8.
+//!
+//! The generated net must cover the walkable samples; the note gives both graphs'
+//! sizes and coverage (the uniform grid's is measured the same way).
+
+use kiai_core::glam::Vec2;
+use kiai_nav::navgen::{
+    GenWall, GeneratedNet, NavGenInput, generate, measure, regenerate_local, uniform_grid,
+};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::{Effort, Scenario, medians_interleaved};
+
+/// A wall of height 3 from `a` to `b`.
+fn wall(a: Vec2, b: Vec2) -> GenWall {
+    GenWall {
+        from: a,
+        to: b,
+        height: 3.0,
+        door: false,
+    }
+}
+
+/// The town of `blocks` x `blocks` blocks of 25 x 25: per block one
+/// building (a rectangle whose south wall has a 2-unit doorway) and one
+/// free-standing wall.
+pub fn town(seed: u64, blocks: u32) -> NavGenInput {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut walls = Vec::new();
+    for bz in 0..blocks {
+        for bx in 0..blocks {
+            let o = Vec2::new(bx as f32 * 25.0, bz as f32 * 25.0);
+            let (w, h) = (
+                rng.random_range(8.0..14.0f32),
+                rng.random_range(8.0..14.0f32),
+            );
+            let c = o + Vec2::new(2.0, 2.0);
+            let door = rng.random_range(1.0..w - 3.0);
+            walls.push(wall(c, c + Vec2::new(door, 0.0)));
+            walls.push(wall(c + Vec2::new(door + 2.0, 0.0), c + Vec2::new(w, 0.0)));
+            walls.push(wall(c + Vec2::new(w, 0.0), c + Vec2::new(w, h)));
+            walls.push(wall(c + Vec2::new(w, h), c + Vec2::new(0.0, h)));
+            walls.push(wall(c + Vec2::new(0.0, h), c));
+            let p = o + Vec2::new(rng.random_range(4.0..20.0), rng.random_range(19.0..23.0));
+            let angle = rng.random_range(0.0..std::f32::consts::PI);
+            walls.push(wall(
+                p,
+                p + Vec2::from_angle(angle) * rng.random_range(2.0..6.0),
+            ));
+        }
+    }
+    NavGenInput {
+        min: Vec2::ZERO,
+        max: Vec2::splat(blocks as f32 * 25.0),
+        walls,
+        fixed: Vec::new(),
+        radius: 0.5,
+        spacing: 8.0,
+    }
+}
+
+/// The generation scenario.
+pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
+    let input = town(30, 20);
+    let net = generate(&input).map_err(|e| e.to_string())?;
+    let grid = uniform_grid(&input).map_err(|e| e.to_string())?;
+    let reps = if effort.quick { 2 } else { 7 };
+    let times = medians_interleaved(reps, 2, |k| {
+        let n = if k == 0 {
+            generate(&input).map(|n| n.points.len())
+        } else {
+            uniform_grid(&input).map(|n| n.points.len())
+        };
+        std::hint::black_box(n.ok());
+    });
+    let ours = measure(&input, &net, 1).map_err(|e| e.to_string())?;
+    let theirs = measure(&input, &grid, 1).map_err(|e| e.to_string())?;
+    // Route ratios on an 8 x 8-block corner of the town (the brute-force
+    // reference is quadratic in the corners).
+    let small = town(30, 8);
+    let (small_net, small_grid) = (
+        generate(&small).map_err(|e| e.to_string())?,
+        uniform_grid(&small).map_err(|e| e.to_string())?,
+    );
+    let ratio = |n| -> Result<String, String> {
+        let q = measure(&small, n, 1).map_err(|e| e.to_string())?;
+        Ok(format!(
+            "median {:.3} max {:.3}",
+            q.median().unwrap_or(f32::NAN),
+            q.max().unwrap_or(f32::NAN)
+        ))
+    };
+    let (ours_ratio, grid_ratio) = (ratio(&small_net)?, ratio(&small_grid)?);
+    if ours.coverage < 0.999 {
+        return Err(format!(
+            "navgen covers only {:.4} of the town",
+            ours.coverage
+        ));
+    }
+    let local = local_scenario(&input, &net, reps)?;
+    Ok(vec![
+        Scenario {
+            name: "navgen/town/2400-walls".to_owned(),
+            ours_ms: times[0],
+            peer: "uniform grid, same spacing".to_owned(),
+            peer_ms: times[1],
+            note: format!(
+                "generated: {} waypoints, {} two-way links, coverage {:.4}; uniform grid: {} \
+             waypoints, {} links, coverage {:.4} (within 8 units along a clear line, {} samples); \
+             route ratio on 8 x 8 blocks: generated {ours_ratio}, uniform grid {grid_ratio}",
+                net.points.len(),
+                net.links.len(),
+                ours.coverage,
+                grid.points.len(),
+                grid.links.len(),
+                theirs.coverage,
+                ours.samples
+            ),
+        },
+        local,
+    ])
+}
+
+/// One wall of the town moved by (1.5, 0.5): [`regenerate_local`] (what
+/// the editor runs while a wall is dragged) against generating it all.
+fn local_scenario(
+    input: &NavGenInput,
+    net: &GeneratedNet,
+    reps: usize,
+) -> Result<Scenario, String> {
+    let mut moved = input.clone();
+    let i = moved.walls.len() / 2;
+    let old = moved.walls[i];
+    moved.walls[i].from += Vec2::new(1.5, 0.5);
+    moved.walls[i].to += Vec2::new(1.5, 0.5);
+    let new = moved.walls[i];
+    let zone = (
+        old.from.min(old.to).min(new.from).min(new.to),
+        old.from.max(old.to).max(new.from).max(new.to),
+    );
+    let local = regenerate_local(&moved, net, zone).map_err(|e| e.to_string())?;
+    let changed = local
+        .points
+        .iter()
+        .filter(|p| !net.points.contains(p))
+        .count();
+    let times = medians_interleaved(reps, 2, |k| {
+        let n = if k == 0 {
+            regenerate_local(&moved, net, zone).map(|n| n.points.len())
+        } else {
+            generate(&moved).map(|n| n.points.len())
+        };
+        std::hint::black_box(n.ok());
+    });
+    Ok(Scenario {
+        name: "navgen/town/one-wall-moved".to_owned(),
+        ours_ms: times[0],
+        peer: "generate it all again".to_owned(),
+        peer_ms: times[1],
+        note: format!(
+            "regenerate_local after one wall moved 1.6 units: {changed} new waypoints of {}, \
+             all within {:.1} units of the wall",
+            local.points.len(),
+            moved.local_reach()
+        ),
+    })
+}

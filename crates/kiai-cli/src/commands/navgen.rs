@@ -1,0 +1,226 @@
+//! `kiai navgen`: generate a map's waypoints and links from its walls and
+//! bounds, print how good the net is, and with `--write` merge it into the
+//! file in place (FILE.bak kept), replacing only generated waypoints and
+//! links.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Args;
+use kiai_content::navgen::{default_radius, default_spacing, gen_input, is_generated, merge};
+use kiai_content::{to_ron_preserving, write_atomic};
+use kiai_nav::navgen::{GeneratedNet, NavGenQuality, generate, measure, uniform_grid};
+use serde_json::{Value, json};
+
+use crate::commands::set::{new_errors, read_content};
+use crate::output::{REPORTED, outln, print_diagnostics, print_json};
+
+/// `kiai navgen --help`: what the command does.
+pub(crate) const LONG_ABOUT: &str = "Generate the waypoint graph of a map from its bounds and \
+    walls (doors may be crossed; closing one blocks its links at runtime) and print its quality: \
+    coverage (walkable sample points that see a waypoint within the spacing), route ratio (route \
+    through the graph against the shortest path around the walls, on random pairs) and size \
+    against a uniform grid at the same spacing.\n\n\
+    Waypoints placed by hand are kept and linked into the net. Generated waypoints carry the tag \
+    \"generated\"; links touching one are the generator's. With --write the file is edited in \
+    place (FILE.bak kept, comments kept): only generated waypoints and links change, surviving \
+    ones keep their ids and costs. The radius defaults to the archetypes' largest body radius \
+    (0.5 without archetypes), the spacing to 8 radii (at least 2).";
+
+/// `kiai navgen --help`: examples.
+pub(crate) const EXAMPLES: &str = "Examples:\n  \
+    kiai navgen content/demo/village.ron\n  \
+    kiai navgen level.ron --radius 0.6 --spacing 5 --write\n  \
+    kiai navgen level.ron --json";
+
+/// `kiai navgen`'s flags.
+#[derive(Args)]
+pub(crate) struct NavgenArgs {
+    /// Content file (.ron, newest format) with `bounds` and walls.
+    file: PathBuf,
+    /// Agent radius, world units, >= 0 (default: the largest archetype body radius).
+    #[arg(long)]
+    radius: Option<f32>,
+    /// Coverage grid spacing and coverage distance, world units, > 0.01
+    /// (default: 8 radii, at least 2).
+    #[arg(long)]
+    spacing: Option<f32>,
+    /// Merge the generated net into FILE in place (FILE.bak kept).
+    #[arg(long)]
+    write: bool,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `kiai navgen`.
+pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
+    let file = args.file.display().to_string();
+    let refuse = |message: &str| -> anyhow::Result<ExitCode> {
+        eprintln!("error: {message}");
+        Ok(REPORTED)
+    };
+    let text = match read_content(&args.file) {
+        Ok(t) => t,
+        Err(e) => return refuse(&format!("{e:#}")),
+    };
+    if kiai_content::migrate::peek_format(&text) != Some(u64::from(kiai_content::FORMAT_VERSION)) {
+        return refuse(&format!(
+            "{file} is not format {}; `kiai migrate {file}` rewrites older files first",
+            kiai_content::FORMAT_VERSION
+        ));
+    }
+    let def = match kiai_content::parse(&text, &file) {
+        Ok(def) => def,
+        Err(d) => {
+            print_diagnostics(&d.0);
+            return refuse(&format!("{file} does not read as content; fix it first"));
+        }
+    };
+    let radius = args.radius.unwrap_or_else(|| default_radius(&def));
+    let spacing = args.spacing.unwrap_or_else(|| default_spacing(radius));
+    let input = match gen_input(&def, radius, spacing) {
+        Ok(i) => i,
+        Err(e) => return refuse(&format!("{file}: {e}")),
+    };
+    let started = Instant::now();
+    let net = match generate(&input) {
+        Ok(n) => n,
+        Err(e) => return refuse(&format!("{file}: {e}")),
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let grid = uniform_grid(&input)?;
+    let grid_seconds = started.elapsed().as_secs_f64();
+    let quality = measure(&input, &net, def.seed)?;
+    let grid_quality = measure(&input, &grid, def.seed)?;
+    let merged = merge(&def, &net);
+    let written =
+        to_ron_preserving(&text, &merged).context("cannot write the generated content")?;
+    let changed = written.text != text;
+    if args.write && changed {
+        if let Some(problems) = new_errors(&text, &written.text, &file) {
+            return refuse(&format!(
+                "the generated net would make {file} invalid (nothing was written):\n{problems}"
+            ));
+        }
+        write_atomic(&args.file, written.text.as_bytes(), true)
+            .with_context(|| format!("cannot write {file}"))?;
+    }
+    let report = Report {
+        net: &net,
+        quality: &quality,
+        grid: &grid,
+        grid_quality: &grid_quality,
+        hand: def.waypoints.iter().filter(|w| !is_generated(w)).count(),
+        radius,
+        spacing,
+        seconds,
+        grid_seconds,
+        changed,
+        written: args.write && changed,
+    };
+    if args.json {
+        print_json(&report.json())?;
+    } else {
+        report.print(&file)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `kiai navgen` reports.
+struct Report<'a> {
+    net: &'a GeneratedNet,
+    quality: &'a NavGenQuality,
+    grid: &'a GeneratedNet,
+    grid_quality: &'a NavGenQuality,
+    hand: usize,
+    radius: f32,
+    spacing: f32,
+    seconds: f64,
+    grid_seconds: f64,
+    changed: bool,
+    written: bool,
+}
+
+/// A route-ratio summary as JSON (`null`s when the reference was skipped).
+fn ratio_json(q: &NavGenQuality) -> Value {
+    json!({ "median": q.median(), "max": q.max(), "pairs": q.ratios.len(), "unreached": q.unreached })
+}
+
+/// The narrowest link clearance of `net`, world units.
+fn min_clearance(net: &GeneratedNet) -> Option<f32> {
+    net.links.iter().map(|l| l.clearance).reduce(f32::min)
+}
+
+impl Report<'_> {
+    /// The `--json` object.
+    fn json(&self) -> Value {
+        json!({
+            "waypoints": self.net.points.len(),
+            "links": self.net.links.len(),
+            "hand_waypoints": self.hand,
+            "door_links": self.net.links.iter().filter(|l| l.door).count(),
+            "min_clearance": min_clearance(self.net),
+            "coverage": self.quality.coverage,
+            "cover_distance": self.spacing,
+            "samples": self.quality.samples,
+            "route_ratio": ratio_json(self.quality),
+            "radius": self.radius,
+            "spacing": self.spacing,
+            "seconds": self.seconds,
+            "grid": {
+                "waypoints": self.grid.points.len(),
+                "links": self.grid.links.len(),
+                "coverage": self.grid_quality.coverage,
+                "route_ratio": ratio_json(self.grid_quality),
+                "seconds": self.grid_seconds,
+            },
+            "changed": self.changed,
+            "written": self.written,
+        })
+    }
+
+    /// The human summary.
+    fn print(&self, file: &str) -> anyhow::Result<()> {
+        let q = self.quality;
+        let ratio = |q: &NavGenQuality| match (q.median(), q.max()) {
+            (Some(m), Some(x)) => format!(
+                "route ratio median {m:.3}, max {x:.3} ({} pairs)",
+                q.ratios.len()
+            ),
+            _ => "route ratio not measured (too many corners for the reference)".to_owned(),
+        };
+        outln(&format!(
+            "{file}: {} waypoints ({} by hand), {} two-way links in {:.3} s (radius {}, spacing {})",
+            self.net.points.len(),
+            self.hand,
+            self.net.links.len(),
+            self.seconds,
+            self.radius,
+            self.spacing
+        ))?;
+        outln(&format!(
+            "  coverage {:.1}% of {} walkable samples within {}; {}",
+            q.coverage * 100.0,
+            q.samples,
+            self.spacing,
+            ratio(q)
+        ))?;
+        outln(&format!(
+            "  uniform grid at the same spacing: {} waypoints, {} links, coverage {:.1}%, {}",
+            self.grid.points.len(),
+            self.grid.links.len(),
+            self.grid_quality.coverage * 100.0,
+            ratio(self.grid_quality)
+        ))?;
+        outln(&match (self.written, self.changed) {
+            (true, _) => format!("  wrote {file} (previous version in {file}.bak)"),
+            (false, true) => "  the file's net differs; --write merges it in".to_owned(),
+            (false, false) => "  the file already holds this net".to_owned(),
+        })?;
+        Ok(())
+    }
+}
