@@ -3,9 +3,7 @@
 //! in one run; and how even the staggered ticks are (max against mean).
 
 use kiai_core::glam::Vec3;
-use kiai_core::{
-    AgentId, Avoidance, DefaultDecider, LodTier, Pipeline, Sense, SenseFilter, Shape, World,
-};
+use kiai_core::{AgentId, Avoidance, DefaultDecider, LodTier, Pipeline, World};
 
 use crate::{Effort, Scenario};
 
@@ -25,24 +23,7 @@ pub fn mass_tiers() -> Vec<LodTier> {
 /// profiles), every agent avoiding the others, no fog; with `tiers` on
 /// every archetype and one point of interest in the middle.
 pub fn battle(n: usize, seed: u64, tiers: &[LodTier]) -> Result<World, String> {
-    let sense = |name: &str, shape| Sense {
-        name: name.into(),
-        shape,
-        filter: SenseFilter::Hostile,
-        occluded: false,
-        lose_range: None,
-        memory_ticks: 0,
-    };
-    let senses = vec![
-        sense("radar", Shape::Sphere { radius: 8.0 }),
-        sense(
-            "eyes",
-            Shape::Cone {
-                range: 15.0,
-                fov_deg: 120.0,
-            },
-        ),
-    ];
+    let senses = crate::tick::battle_senses();
     let avoidance = Some(Avoidance::default());
     let (mut world, side) = crate::tick::armies(n, seed, senses, None, avoidance)?;
     for (k, archetype) in world.archetypes().to_vec().into_iter().enumerate() {

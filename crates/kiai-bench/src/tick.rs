@@ -22,24 +22,7 @@ pub fn battle(n: usize, seed: u64) -> Result<World, String> {
 /// [`battle`] with every agent avoiding the others with `avoidance`
 /// (radius 0.5).
 pub fn battle_with(n: usize, seed: u64, avoidance: Option<Avoidance>) -> Result<World, String> {
-    let sense = |name: &str, shape| Sense {
-        name: name.into(),
-        shape,
-        filter: SenseFilter::Hostile,
-        occluded: false,
-        lose_range: None,
-        memory_ticks: 0,
-    };
-    let senses = vec![
-        sense("radar", Shape::Sphere { radius: 8.0 }),
-        sense(
-            "eyes",
-            Shape::Cone {
-                range: 15.0,
-                fov_deg: 120.0,
-            },
-        ),
-    ];
+    let senses = battle_senses();
     let sight = Sight {
         radius: 12.0,
         flashlight_fov_deg: None,
@@ -55,6 +38,29 @@ pub fn battle_with(n: usize, seed: u64, avoidance: Option<Avoidance>) -> Result<
         })
         .map_err(|e| e.to_string())?;
     Ok(world)
+}
+
+/// The battle's senses: a hostile-only sphere of radius 8 (`"radar"`) and
+/// cone of range 15 and 120° (`"eyes"`).
+pub fn battle_senses() -> Vec<Sense> {
+    let sense = |name: &str, shape| Sense {
+        name: name.into(),
+        shape,
+        filter: SenseFilter::Hostile,
+        occluded: false,
+        lose_range: None,
+        memory_ticks: 0,
+    };
+    vec![
+        sense("radar", Shape::Sphere { radius: 8.0 }),
+        sense(
+            "eyes",
+            Shape::Cone {
+                range: 15.0,
+                fov_deg: 120.0,
+            },
+        ),
+    ]
 }
 
 /// The battle's armies without fog: two hostile factions ("red", "blue") of

@@ -11,6 +11,7 @@
 
 mod cli;
 mod commands;
+mod edit_in_place;
 mod junit;
 mod load;
 mod lod;

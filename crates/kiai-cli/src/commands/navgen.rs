@@ -14,8 +14,9 @@ use kiai_content::{to_ron_preserving, write_atomic};
 use kiai_nav::navgen::{GeneratedNet, NavGenQuality, generate, measure, uniform_grid};
 use serde_json::{Value, json};
 
-use crate::commands::set::{new_errors, read_content};
-use crate::output::{REPORTED, outln, print_diagnostics, print_json};
+use crate::commands::set::new_errors;
+use crate::edit_in_place::read_for_edit;
+use crate::output::{REPORTED, outln, print_json};
 
 /// `kiai navgen --help`: what the command does.
 pub(crate) const LONG_ABOUT: &str = "Generate the waypoint graph of a map from its bounds and \
@@ -62,22 +63,9 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: {message}");
         Ok(REPORTED)
     };
-    let text = match read_content(&args.file) {
-        Ok(t) => t,
-        Err(e) => return refuse(&format!("{e:#}")),
-    };
-    if kiai_content::migrate::peek_format(&text) != Some(u64::from(kiai_content::FORMAT_VERSION)) {
-        return refuse(&format!(
-            "{file} is not format {}; `kiai migrate {file}` rewrites older files first",
-            kiai_content::FORMAT_VERSION
-        ));
-    }
-    let def = match kiai_content::parse(&text, &file) {
-        Ok(def) => def,
-        Err(d) => {
-            print_diagnostics(&d.0);
-            return refuse(&format!("{file} does not read as content; fix it first"));
-        }
+    let (text, def) = match read_for_edit(&args.file) {
+        Ok(read) => read,
+        Err(message) => return refuse(&message),
     };
     let radius = args.radius.unwrap_or_else(|| default_radius(&def));
     let spacing = args.spacing.unwrap_or_else(|| default_spacing(radius));

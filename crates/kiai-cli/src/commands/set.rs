@@ -12,7 +12,8 @@ use kiai_content::value_path::{PathError, ValuePath, get, parse_assignment, set}
 use kiai_content::{Content, Diagnostic, SpanIndex, backup_path, to_ron_preserving, write_atomic};
 use serde_json::json;
 
-use crate::output::{REPORTED, outln, plural, print_diagnostics, print_json};
+use crate::edit_in_place::read_for_edit;
+use crate::output::{REPORTED, outln, plural, print_json};
 
 /// Most changed lines a dry run prints.
 const SHOWN_LINES: usize = 40;
@@ -75,22 +76,9 @@ pub(crate) fn run(args: &SetArgs) -> anyhow::Result<ExitCode> {
         }
         Ok(REPORTED)
     };
-    let text = match read_content(&args.file) {
-        Ok(t) => t,
-        Err(e) => return refuse(&format!("{e:#}")),
-    };
-    if kiai_content::migrate::peek_format(&text) != Some(u64::from(kiai_content::FORMAT_VERSION)) {
-        return refuse(&format!(
-            "{file} is not format {}; `kiai migrate {file}` rewrites older files first",
-            kiai_content::FORMAT_VERSION
-        ));
-    }
-    let original = match kiai_content::parse(&text, &file) {
-        Ok(def) => def,
-        Err(d) => {
-            print_diagnostics(&d.0);
-            return refuse(&format!("{file} does not read as content; fix it first"));
-        }
+    let (text, original) = match read_for_edit(&args.file) {
+        Ok(read) => read,
+        Err(message) => return refuse(&message),
     };
     let edits = match apply(&original, &args.assignments) {
         Ok(edits) => edits,
@@ -162,25 +150,6 @@ fn changed_values(original: &ContentDef, def: &ContentDef, paths: Vec<ValuePath>
             })
         })
         .collect()
-}
-
-/// The text of the content file at `path` (not a pack, within the size
-/// limit, UTF-8).
-pub(crate) fn read_content(path: &std::path::Path) -> anyhow::Result<String> {
-    let file = path.display();
-    let meta = std::fs::metadata(path).with_context(|| format!("cannot read {file}"))?;
-    if meta.len() > kiai_content::MAX_FILE_BYTES {
-        anyhow::bail!(
-            "{file} is {} bytes; content files are limited to {}",
-            meta.len(),
-            kiai_content::MAX_FILE_BYTES
-        );
-    }
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {file}"))?;
-    if bytes.starts_with(&kiai_content::pack::PACK_MAGIC) {
-        anyhow::bail!("{file} is an exported pack; set values in the content it came from");
-    }
-    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{file} is not UTF-8 text"))
 }
 
 /// The errors `after` has and `before` had not (by message), one per line,
