@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use kiai_content::pack::PACK_VERSION;
 use kiai_content::{Content, Pack};
 
 #[test]
@@ -13,6 +14,13 @@ fn every_pack_seed_decodes_and_loads() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let bytes = std::fs::read(&path).unwrap();
+        let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+        assert_eq!(
+            version,
+            PACK_VERSION,
+            "{}: a seed of an older version; re-export it with `kiai export`",
+            path.display()
+        );
         Pack::decode(&bytes)
             .unwrap_or_else(|e| panic!("{}: {e}; re-export it with `kiai export`", path.display()));
         Content::from_pack_bytes(&bytes, &path.display().to_string())
