@@ -11,6 +11,7 @@ use kiai_content::migrate::{TextMigration, migrate_text};
 use kiai_content::{Content, backup_path, write_atomic};
 use serde_json::{Value, json};
 
+use crate::edit_in_place::content_bytes;
 use crate::output::{REPORTED, outln, plural, print_diagnostics, print_json};
 
 /// `kiai migrate`'s flags.
@@ -61,18 +62,7 @@ pub(crate) fn run(args: &MigrateArgs) -> anyhow::Result<ExitCode> {
 /// limit, not a pack, UTF-8; `None` when the position of an invalid byte
 /// was reported.
 fn read_text(path: &Path, file: &str) -> anyhow::Result<Option<String>> {
-    let meta = std::fs::metadata(path).with_context(|| format!("cannot read {file}"))?;
-    if meta.len() > kiai_content::MAX_FILE_BYTES {
-        anyhow::bail!(
-            "{file} is {} bytes; content files are limited to {}",
-            meta.len(),
-            kiai_content::MAX_FILE_BYTES
-        );
-    }
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {file}"))?;
-    if bytes.starts_with(&kiai_content::pack::PACK_MAGIC) {
-        anyhow::bail!("{file} is an exported pack; migrate the content it came from instead");
-    }
+    let bytes = content_bytes(path, "migrate the content it came from instead")?;
     match String::from_utf8(bytes) {
         Ok(t) => Ok(Some(t)),
         Err(_) => match Content::load(path) {

@@ -63,7 +63,7 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: {message}");
         Ok(REPORTED)
     };
-    let (text, def) = match read_for_edit(&args.file) {
+    let (text, def) = match read_for_edit(&args.file, "generate the content it came from") {
         Ok(read) => read,
         Err(message) => return refuse(&message),
     };

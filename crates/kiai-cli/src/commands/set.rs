@@ -76,7 +76,8 @@ pub(crate) fn run(args: &SetArgs) -> anyhow::Result<ExitCode> {
         }
         Ok(REPORTED)
     };
-    let (text, original) = match read_for_edit(&args.file) {
+    let (text, original) = match read_for_edit(&args.file, "set values in the content it came from")
+    {
         Ok(read) => read,
         Err(message) => return refuse(&message),
     };
