@@ -15,6 +15,32 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// Factions "red" and "blue", hostile to each other.
+fn hostile_factions(world: &mut World) -> (kiai_core::FactionId, kiai_core::FactionId) {
+    let mut add = |name: &str| {
+        world
+            .factions_mut()
+            .add(name)
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let (red, blue) = (add("red"), add("blue"));
+    world.factions_mut().set_hostile(red, blue);
+    world.factions_mut().set_hostile(blue, red);
+    (red, blue)
+}
+
+/// A sense of `shape`, not occluded, without hysteresis.
+fn sense(name: &str, shape: Shape, filter: SenseFilter, memory_ticks: u32) -> Sense {
+    Sense {
+        name: name.into(),
+        shape,
+        filter,
+        occluded: false,
+        lose_range: None,
+        memory_ticks,
+    }
+}
+
 /// Two hostile factions of walkers that see, hear and avoid, on a square of
 /// `side` world units, with the given tiers, and a point of interest in
 /// the middle.
@@ -23,30 +49,14 @@ fn battle(n: usize, side: f32, seed: u64, tiers: &[LodTier]) -> World {
         seed,
         ..WorldConfig::default()
     });
-    let red = world
-        .factions_mut()
-        .add("red")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let blue = world
-        .factions_mut()
-        .add("blue")
-        .unwrap_or_else(|e| panic!("{e}"));
-    world.factions_mut().set_hostile(red, blue);
-    world.factions_mut().set_hostile(blue, red);
-    let sense = |name: &str, shape| Sense {
-        name: name.into(),
-        shape,
-        filter: SenseFilter::Hostile,
-        occluded: false,
-        lose_range: None,
-        memory_ticks: 30,
-    };
+    let (red, blue) = hostile_factions(&mut world);
+    let remembers = |name: &str, shape| sense(name, shape, SenseFilter::Hostile, 30);
     let soldier = world
         .add_archetype(Archetype {
             name: "soldier".into(),
             senses: vec![
-                sense("near", Shape::Sphere { radius: 4.0 }),
-                sense(
+                remembers("near", Shape::Sphere { radius: 4.0 }),
+                remembers(
                     "eyes",
                     Shape::Cone {
                         range: 15.0,
@@ -169,29 +179,13 @@ fn far_tiers_change_the_run_and_spread_the_work() {
 /// far agent walking straight at it, thinking every 16 ticks.
 fn approach() -> (World, AgentId, AgentId) {
     let mut world = World::new(WorldConfig::default());
-    let red = world
-        .factions_mut()
-        .add("red")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let blue = world
-        .factions_mut()
-        .add("blue")
-        .unwrap_or_else(|e| panic!("{e}"));
-    world.factions_mut().set_hostile(red, blue);
-    world.factions_mut().set_hostile(blue, red);
+    let (red, blue) = hostile_factions(&mut world);
     let tiers = vec![LodTier::new(Some(10.0), 1), LodTier::new(None, 16)];
-    let sense = |radius| Sense {
-        name: "around".into(),
-        shape: Shape::Sphere { radius },
-        filter: SenseFilter::Hostile,
-        occluded: false,
-        lose_range: None,
-        memory_ticks: 0,
-    };
+    let around = |radius| sense("around", Shape::Sphere { radius }, SenseFilter::Hostile, 0);
     let guard = world
         .add_archetype(Archetype {
             name: "guard".into(),
-            senses: vec![sense(20.0)],
+            senses: vec![around(20.0)],
             lod: tiers.clone(),
             ..Archetype::default()
         })
@@ -200,15 +194,16 @@ fn approach() -> (World, AgentId, AgentId) {
         .add_archetype(Archetype {
             name: "runner".into(),
             senses: vec![
-                sense(20.0),
-                Sense {
-                    name: "ears".into(),
-                    shape: Shape::Hearing {
+                around(20.0),
+                sense(
+                    "ears",
+                    Shape::Hearing {
                         threshold: 0.5,
                         falloff: Falloff::InverseSquare,
                     },
-                    ..sense(0.0)
-                },
+                    SenseFilter::Hostile,
+                    0,
+                ),
             ],
             movement: Movement::Walker {
                 min_speed: 1.0,
@@ -394,14 +389,12 @@ fn a_held_agents_memory_ages_by_the_ticks_that_passed() {
     let watcher = world
         .add_archetype(Archetype {
             name: "watcher".into(),
-            senses: vec![Sense {
-                name: "around".into(),
-                shape: Shape::Sphere { radius: 10.0 },
-                filter: SenseFilter::All,
-                occluded: false,
-                lose_range: None,
-                memory_ticks: 5,
-            }],
+            senses: vec![sense(
+                "around",
+                Shape::Sphere { radius: 10.0 },
+                SenseFilter::All,
+                5,
+            )],
             lod: vec![LodTier::new(Some(10.0), 1), LodTier::new(None, 16)],
             ..Archetype::default()
         })
