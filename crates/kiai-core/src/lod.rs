@@ -63,7 +63,6 @@ pub(crate) fn begin_tick(world: &mut World) {
             *every_tick = tiers[t].every == 1;
         });
     promote_chases(world);
-    count_tiers(world);
 }
 
 /// The points of interest the game set, and where the agents that are
@@ -100,22 +99,6 @@ fn promote_chases(world: &mut World) {
     }
     for i in wake {
         world.lod.thinks[i] = true;
-    }
-}
-
-/// Live agents per tier index, for reports.
-fn count_tiers(world: &mut World) {
-    let lod = &mut world.lod;
-    lod.counts.clear();
-    for (i, &t) in lod.tier.iter().enumerate() {
-        if !world.agents.alive[i] {
-            continue;
-        }
-        let t = usize::from(t);
-        if lod.counts.len() <= t {
-            lod.counts.resize(t + 1, 0);
-        }
-        lod.counts[t] += 1;
     }
 }
 

@@ -140,8 +140,6 @@ pub(crate) struct Lod {
     /// Per slot, one more than the last tick it sensed and decided (0: it
     /// has not yet).
     pub(crate) thought_at: Vec<u64>,
-    /// Per tier index, the live agents in it after the last tier update.
-    pub(crate) counts: Vec<usize>,
 }
 
 impl Lod {

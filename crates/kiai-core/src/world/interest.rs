@@ -107,14 +107,23 @@ impl World {
     }
 
     /// Live agents per tier index at the last tick (index 0: the nearest
-    /// tier of every archetype, and agents without tiers); empty when the
-    /// level of detail is off.
-    pub fn lod_counts(&self) -> &[usize] {
-        if self.lod.active {
-            &self.lod.counts
-        } else {
-            &[]
+    /// tier of every archetype, and agents without tiers; agents spawned
+    /// since have no tier yet); empty when the level of detail is off.
+    /// Counted when asked, one pass over the agents.
+    pub fn lod_counts(&self) -> Vec<usize> {
+        let mut counts = Vec::new();
+        if !self.lod.active {
+            return counts;
         }
+        let tiers = self.lod.tier.iter().zip(&self.agents.alive);
+        for (&t, _) in tiers.filter(|(t, alive)| **alive && **t != u8::MAX) {
+            let t = usize::from(t);
+            if counts.len() <= t {
+                counts.resize(t + 1, 0);
+            }
+            counts[t] += 1;
+        }
+        counts
     }
 
     /// Whether slot `i` is in a tier that thinks every tick (or has no
