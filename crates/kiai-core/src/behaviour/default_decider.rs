@@ -100,17 +100,13 @@ impl Decider for DefaultDecider {
                     .for_each(|(i, ((m, o), t))| *t = decide_one(i, m, o));
             }
             None => {
-                let thinking = world.thinking();
                 minds
                     .par_iter_mut()
                     .zip(out.par_iter_mut())
                     .enumerate()
                     .with_min_len(PAR_MIN)
                     .for_each(|(i, (m, o))| {
-                        // Held agents keep `o` (tick level of detail).
-                        if thinking.is_none_or(|t| t[i]) {
-                            decide_one(i, m, o);
-                        }
+                        decide_one(i, m, o);
                     });
             }
         }

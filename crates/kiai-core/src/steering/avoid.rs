@@ -114,29 +114,20 @@ struct Context<'a> {
     lod: Option<&'a Lod>,
 }
 
-/// What the tick level of detail lets an agent that avoids do this tick.
-enum Plan {
-    /// Plan avoidance (ORCA).
-    Avoid,
-    /// Keep its velocity: held agents move on as they moved last tick,
-    /// and tiers without avoidance take the preferred velocity as it is.
-    Keep,
-}
-
 impl Context<'_> {
-    fn plan(&self, i: usize, archetype: &Archetype) -> Plan {
+    /// Whether agent `i`, whose archetype avoids, plans its avoidance this
+    /// tick: with the tick level of detail, held agents move on as they
+    /// moved last tick, and tiers without avoidance take the preferred
+    /// velocity as it is.
+    fn plans(&self, i: usize, archetype: &Archetype) -> bool {
         let Some(lod) = self.lod else {
-            return Plan::Avoid;
+            return true;
         };
         let tier = lod
             .tier
             .get(i)
             .and_then(|&t| archetype.lod.get(usize::from(t)));
-        match tier {
-            Some(t) if !t.avoidance => Plan::Keep,
-            _ if lod.thinks(i) => Plan::Avoid,
-            _ => Plan::Keep,
-        }
+        tier.is_none_or(|t| t.avoidance) && lod.thinks(i)
     }
 }
 
@@ -270,7 +261,7 @@ fn avoid_chunk(
             continue;
         };
         let preferred = ctx.preferred[i];
-        if let Plan::Keep = ctx.plan(i, archetype) {
+        if !ctx.plans(i, archetype) {
             continue;
         }
         let v = avoid(
