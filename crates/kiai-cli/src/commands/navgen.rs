@@ -63,10 +63,11 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: {message}");
         Ok(REPORTED)
     };
-    let (text, def) = match read_for_edit(&args.file, "generate the content it came from") {
-        Ok(read) => read,
-        Err(message) => return refuse(&message),
-    };
+    let (text, def) =
+        match read_for_edit(&args.file, "run `kiai navgen` on the content it came from") {
+            Ok(read) => read,
+            Err(message) => return refuse(&message),
+        };
     let radius = args.radius.unwrap_or_else(|| default_radius(&def));
     let spacing = args.spacing.unwrap_or_else(|| default_spacing(radius));
     let input = match gen_input(&def, radius, spacing) {
