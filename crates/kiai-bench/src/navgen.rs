@@ -1,11 +1,14 @@
 //! Waypoint generation: kiai-nav's generator (inflated-wall corners,
-//! thinned coverage grid, pruned sight links) against a uniform grid at
-//! the same spacing with 8-neighbour links (the plain way to cover a map),
+//! thinned coverage grid, pruned sight links) against a uniform grid with
+//! 8-neighbour links (the plain way to cover a map) of the same coverage,
 //! on a 500 x 500 town of 2,400 wall segments (400 buildings of four walls
 //! with a doorway, 400 free-standing walls), radius 0.5, spacing 8.
 //!
-//! The generated net must cover the walkable samples; the note gives both graphs'
-//! sizes and coverage (the uniform grid's is measured the same way).
+//! Coverage is measured the same way for both (a walkable sample sees a
+//! waypoint within 8 units along a clear line). The generated net must
+//! cover every sample; the grid's spacing is the largest of 8, 7, …, 1
+//! units that covers as much, found before timing. The note gives both
+//! graphs' sizes and coverage, and the grid at the generator's spacing.
 
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{
@@ -15,6 +18,47 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::{Effort, Scenario, medians_interleaved};
+
+/// Uniform grid spacings tried for equal coverage, as fractions of the
+/// generator's spacing (8, 7, …, 1 units at spacing 8).
+const GRID_FRACTIONS: [f32; 8] = [1.0, 0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125];
+
+/// The coarsest uniform grid (see [`GRID_FRACTIONS`]) whose coverage of
+/// `input`'s town, measured at `input`'s coverage distance, reaches
+/// `target`: its input (the spacing changed), net and coverage, and the
+/// coverage of every spacing tried before it, as text.
+fn grid_of_coverage(
+    input: &NavGenInput,
+    target: f32,
+) -> Result<(NavGenInput, GeneratedNet, f32, String), String> {
+    let mut last = None;
+    let mut tried = Vec::new();
+    for f in GRID_FRACTIONS {
+        let at = NavGenInput {
+            spacing: input.spacing * f,
+            ..input.clone()
+        };
+        let grid = uniform_grid(&at).map_err(|e| e.to_string())?;
+        // Measured against the generator's input: the same samples and
+        // the same coverage distance.
+        let coverage = measure_coverage(input, &grid)?;
+        if coverage >= target {
+            return Ok((at, grid, coverage, tried.join(", ")));
+        }
+        tried.push(format!("{} covers {coverage:.4}", at.spacing));
+        last = Some((at, grid, coverage, tried.join(", ")));
+    }
+    last.ok_or_else(|| "no grid spacing to try".to_owned())
+}
+
+/// The coverage of `net` on `input`'s town (on the whole town `measure`
+/// skips the route pairs: its brute-force reference is quadratic in the
+/// corners).
+fn measure_coverage(input: &NavGenInput, net: &GeneratedNet) -> Result<f32, String> {
+    measure(input, net, 1)
+        .map(|q| q.coverage)
+        .map_err(|e| e.to_string())
+}
 
 /// A wall of height 3 from `a` to `b`.
 fn wall(a: Vec2, b: Vec2) -> GenWall {
@@ -68,24 +112,28 @@ pub fn town(seed: u64, blocks: u32) -> NavGenInput {
 pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     let input = town(30, 20);
     let net = generate(&input).map_err(|e| e.to_string())?;
-    let grid = uniform_grid(&input).map_err(|e| e.to_string())?;
+    let ours = measure_coverage(&input, &net)?;
+    let same_spacing = uniform_grid(&input).map_err(|e| e.to_string())?;
+    let (grid_input, grid, theirs, tried) = grid_of_coverage(&input, ours)?;
     let reps = if effort.quick { 2 } else { 7 };
     let times = medians_interleaved(reps, 2, |k| {
         let n = if k == 0 {
             generate(&input).map(|n| n.points.len())
         } else {
-            uniform_grid(&input).map(|n| n.points.len())
+            uniform_grid(&grid_input).map(|n| n.points.len())
         };
         std::hint::black_box(n.ok());
     });
-    let ours = measure(&input, &net, 1).map_err(|e| e.to_string())?;
-    let theirs = measure(&input, &grid, 1).map_err(|e| e.to_string())?;
     // Route ratios on an 8 x 8-block corner of the town (the brute-force
     // reference is quadratic in the corners).
     let small = town(30, 8);
+    let small_grid_input = NavGenInput {
+        spacing: grid_input.spacing,
+        ..small.clone()
+    };
     let (small_net, small_grid) = (
         generate(&small).map_err(|e| e.to_string())?,
-        uniform_grid(&small).map_err(|e| e.to_string())?,
+        uniform_grid(&small_grid_input).map_err(|e| e.to_string())?,
     );
     let ratio = |n| -> Result<String, String> {
         let q = measure(&small, n, 1).map_err(|e| e.to_string())?;
@@ -96,30 +144,33 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
         ))
     };
     let (ours_ratio, grid_ratio) = (ratio(&small_net)?, ratio(&small_grid)?);
-    if ours.coverage < 0.999 {
-        return Err(format!(
-            "navgen covers only {:.4} of the town",
-            ours.coverage
-        ));
+    if ours < 0.999 {
+        return Err(format!("navgen covers only {ours:.4} of the town"));
     }
     let local = local_scenario(&input, &net, reps)?;
     Ok(vec![
         Scenario {
             name: "navgen/town/2400-walls".to_owned(),
             ours_ms: times[0],
-            peer: "uniform grid, same spacing".to_owned(),
+            peer: format!(
+                "uniform grid of the same coverage (spacing {})",
+                grid_input.spacing
+            ),
             peer_ms: times[1],
             note: format!(
-                "generated: {} waypoints, {} two-way links, coverage {:.4}; uniform grid: {} \
-             waypoints, {} links, coverage {:.4} (within 8 units along a clear line, {} samples); \
-             route ratio on 8 x 8 blocks: generated {ours_ratio}, uniform grid {grid_ratio}",
+                "generated: {} waypoints, {} two-way links, coverage {ours:.4}; uniform grid at \
+                 spacing {}: {} waypoints, {} links, coverage {theirs:.4} (within {} units along \
+                 a clear line); coarser grids: {tried}; at the generator's spacing the grid has \
+                 {} waypoints and {} links; route ratio on 8 x 8 blocks: generated \
+                 {ours_ratio}, uniform grid {grid_ratio}",
                 net.points.len(),
                 net.links.len(),
-                ours.coverage,
+                grid_input.spacing,
                 grid.points.len(),
                 grid.links.len(),
-                theirs.coverage,
-                ours.samples
+                input.cover_distance(),
+                same_spacing.points.len(),
+                same_spacing.links.len(),
             ),
         },
         local,
