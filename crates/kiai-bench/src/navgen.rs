@@ -7,55 +7,23 @@
 //! Coverage is measured the same way for both (a walkable sample sees a
 //! waypoint within 8 units along a clear line). The generated net must
 //! cover every sample; the grid's spacing is the largest of 8, 7, …, 1
-//! units that covers as much, found before timing. The note gives both
+//! units that covers as much ([`uniform_grid_covering`]), found before
+//! timing. The note gives both
 //! graphs' sizes and coverage, and the grid at the generator's spacing.
 
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{
     GenWall, GeneratedNet, NavGenInput, generate, measure, regenerate_local, uniform_grid,
+    uniform_grid_covering,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::{Effort, Scenario, medians_interleaved};
 
-/// Uniform grid spacings tried for equal coverage, as fractions of the
-/// generator's spacing (8, 7, …, 1 units at spacing 8).
-const GRID_FRACTIONS: [f32; 8] = [1.0, 0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125];
-
-/// The coarsest uniform grid (see [`GRID_FRACTIONS`]) whose coverage of
-/// `input`'s town, measured at `input`'s coverage distance, reaches
-/// `target`: its input (the spacing changed), net and coverage, and the
-/// coverage of every spacing tried before it, as text.
-fn grid_of_coverage(
-    input: &NavGenInput,
-    target: f32,
-) -> Result<(NavGenInput, GeneratedNet, f32, String), String> {
-    let mut last = None;
-    let mut tried = Vec::new();
-    for f in GRID_FRACTIONS {
-        let at = NavGenInput {
-            spacing: input.spacing * f,
-            ..input.clone()
-        };
-        let grid = uniform_grid(&at).map_err(|e| e.to_string())?;
-        // Measured against the generator's input: the same samples and
-        // the same coverage distance.
-        let coverage = measure_coverage(input, &grid)?;
-        if coverage >= target {
-            return Ok((at, grid, coverage, tried.join(", ")));
-        }
-        tried.push(format!("{} covers {coverage:.4}", at.spacing));
-        last = Some((at, grid, coverage, tried.join(", ")));
-    }
-    last.ok_or_else(|| "no grid spacing to try".to_owned())
-}
-
-/// The coverage of `net` on `input`'s town (on the whole town `measure`
-/// skips the route pairs: its brute-force reference is quadratic in the
-/// corners).
+/// The coverage of `net` on `input`'s town.
 fn measure_coverage(input: &NavGenInput, net: &GeneratedNet) -> Result<f32, String> {
-    measure(input, net, 1)
+    kiai_nav::navgen::measure_coverage(input, net, 1)
         .map(|q| q.coverage)
         .map_err(|e| e.to_string())
 }
@@ -114,7 +82,18 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     let net = generate(&input).map_err(|e| e.to_string())?;
     let ours = measure_coverage(&input, &net)?;
     let same_spacing = uniform_grid(&input).map_err(|e| e.to_string())?;
-    let (grid_input, grid, theirs, tried) = grid_of_coverage(&input, ours)?;
+    let covering = uniform_grid_covering(&input, ours, 1).map_err(|e| e.to_string())?;
+    let (grid, theirs) = (&covering.net, covering.quality.coverage);
+    let grid_input = NavGenInput {
+        spacing: covering.spacing,
+        ..input.clone()
+    };
+    let tried = covering
+        .tried
+        .iter()
+        .map(|(s, c)| format!("{s} covers {c:.4}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let reps = if effort.quick { 2 } else { 7 };
     let times = medians_interleaved(reps, 2, |k| {
         let n = if k == 0 {

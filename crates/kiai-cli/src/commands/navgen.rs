@@ -11,7 +11,10 @@ use anyhow::Context;
 use clap::Args;
 use kiai_content::navgen::{default_radius, default_spacing, gen_input, is_generated, merge};
 use kiai_content::{to_ron_preserving, write_atomic};
-use kiai_nav::navgen::{GeneratedNet, NavGenQuality, generate, measure, uniform_grid};
+use kiai_nav::navgen::{
+    CoveringGrid, GeneratedNet, NavGenQuality, generate, measure, uniform_grid,
+    uniform_grid_covering,
+};
 use serde_json::{Value, json};
 
 use crate::commands::set::new_errors;
@@ -23,7 +26,8 @@ pub(crate) const LONG_ABOUT: &str = "Generate the waypoint graph of a map from i
     walls (doors may be crossed; closing one blocks its links at runtime) and print its quality: \
     coverage (walkable sample points that see a waypoint within the spacing), route ratio (route \
     through the graph against the shortest path around the walls, on random pairs) and size \
-    against a uniform grid at the same spacing.\n\n\
+    against a uniform grid of the same coverage (the coarsest of 1, 7/8, ..., 1/8 of the spacing \
+    that covers as much).\n\n\
     Waypoints placed by hand are kept and linked into the net. Generated waypoints carry the tag \
     \"generated\"; links touching one are the generator's. With --write the file is edited in \
     place (FILE.bak kept, comments kept): only generated waypoints and links change, surviving \
@@ -80,11 +84,15 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return refuse(&format!("{file}: {e}")),
     };
     let seconds = started.elapsed().as_secs_f64();
-    let started = Instant::now();
-    let grid = uniform_grid(&input)?;
-    let grid_seconds = started.elapsed().as_secs_f64();
     let quality = measure(&input, &net, def.seed)?;
-    let grid_quality = measure(&input, &grid, def.seed)?;
+    let grid = uniform_grid_covering(&input, quality.coverage, def.seed)?;
+    // Timed apart from the search for its spacing.
+    let started = Instant::now();
+    uniform_grid(&kiai_nav::navgen::NavGenInput {
+        spacing: grid.spacing,
+        ..input.clone()
+    })?;
+    let grid_seconds = started.elapsed().as_secs_f64();
     let merged = merge(&def, &net);
     let written =
         to_ron_preserving(&text, &merged).context("cannot write the generated content")?;
@@ -102,7 +110,6 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
         net: &net,
         quality: &quality,
         grid: &grid,
-        grid_quality: &grid_quality,
         hand: def.waypoints.iter().filter(|w| !is_generated(w)).count(),
         radius,
         spacing,
@@ -123,8 +130,8 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
 struct Report<'a> {
     net: &'a GeneratedNet,
     quality: &'a NavGenQuality,
-    grid: &'a GeneratedNet,
-    grid_quality: &'a NavGenQuality,
+    /// The uniform grid of the same coverage.
+    grid: &'a CoveringGrid,
     hand: usize,
     radius: f32,
     spacing: f32,
@@ -161,11 +168,15 @@ impl Report<'_> {
             "spacing": self.spacing,
             "seconds": self.seconds,
             "grid": {
-                "waypoints": self.grid.points.len(),
-                "links": self.grid.links.len(),
-                "coverage": self.grid_quality.coverage,
-                "route_ratio": ratio_json(self.grid_quality),
+                "spacing": self.grid.spacing,
+                "waypoints": self.grid.net.points.len(),
+                "links": self.grid.net.links.len(),
+                "coverage": self.grid.quality.coverage,
+                "route_ratio": ratio_json(&self.grid.quality),
                 "seconds": self.grid_seconds,
+                "coarser": self.grid.tried.iter()
+                    .map(|&(spacing, coverage)| json!({ "spacing": spacing, "coverage": coverage }))
+                    .collect::<Vec<_>>(),
             },
             "changed": self.changed,
             "written": self.written,
@@ -198,12 +209,19 @@ impl Report<'_> {
             self.spacing,
             ratio(q)
         ))?;
+        let g = self.grid;
+        let which = if g.quality.coverage >= q.coverage {
+            "uniform grid of the same coverage"
+        } else {
+            "finest uniform grid tried (it covers less)"
+        };
         outln(&format!(
-            "  uniform grid at the same spacing: {} waypoints, {} links, coverage {:.1}%, {}",
-            self.grid.points.len(),
-            self.grid.links.len(),
-            self.grid_quality.coverage * 100.0,
-            ratio(self.grid_quality)
+            "  {which}: spacing {}, {} waypoints, {} links, coverage {:.1}%, {}",
+            g.spacing,
+            g.net.points.len(),
+            g.net.links.len(),
+            g.quality.coverage * 100.0,
+            ratio(&g.quality)
         ))?;
         outln(&match (self.written, self.changed) {
             (true, _) => format!("  wrote {file} (previous version in {file}.bak)"),

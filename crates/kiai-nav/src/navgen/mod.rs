@@ -35,8 +35,10 @@ mod walls;
 use glam::Vec2;
 
 pub use corners::{CORNER_MARGIN, JOIN};
-pub use quality::{MAX_REFERENCE_CORNERS, NavGenQuality, PAIR_SPACINGS, SAMPLE_MARGIN, measure};
-pub use uniform::uniform_grid;
+pub use quality::{
+    MAX_REFERENCE_CORNERS, NavGenQuality, PAIR_SPACINGS, SAMPLE_MARGIN, measure, measure_coverage,
+};
+pub use uniform::{CoveringGrid, GRID_FRACTIONS, uniform_grid, uniform_grid_covering};
 
 use walls::{Obstacles, segment_segment};
 

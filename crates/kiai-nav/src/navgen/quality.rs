@@ -71,6 +71,26 @@ pub fn measure(
     net: &GeneratedNet,
     seed: u64,
 ) -> Result<NavGenQuality, NavGenError> {
+    measure_with(input, net, seed, true)
+}
+
+/// [`measure`]'s coverage alone (no route pairs: `ratios` empty), on the
+/// same samples; for trying many nets cheaply.
+pub fn measure_coverage(
+    input: &NavGenInput,
+    net: &GeneratedNet,
+    seed: u64,
+) -> Result<NavGenQuality, NavGenError> {
+    measure_with(input, net, seed, false)
+}
+
+/// [`measure`], with or without the route pairs.
+fn measure_with(
+    input: &NavGenInput,
+    net: &GeneratedNet,
+    seed: u64,
+    routes: bool,
+) -> Result<NavGenQuality, NavGenError> {
     input.check()?;
     let obstacles = obstacles(input);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -106,6 +126,9 @@ pub fn measure(
         samples: samples.len() - pockets,
         ..NavGenQuality::default()
     };
+    if !routes {
+        return Ok(quality);
+    }
     if corners.len() > MAX_REFERENCE_CORNERS {
         return Ok(quality);
     }

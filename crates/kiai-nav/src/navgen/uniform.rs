@@ -1,7 +1,79 @@
 //! [`uniform_grid`]: the plain alternative the generator is measured
-//! against, a world-aligned grid at the spacing with 8-neighbour links.
+//! against, a world-aligned grid at the spacing with 8-neighbour links;
+//! and [`uniform_grid_covering`], the coarsest such grid that covers as
+//! much as a given net.
 
-use super::{GeneratedNet, NavGenError, NavGenInput, cover, finish, links, obstacles};
+use super::{
+    GeneratedNet, NavGenError, NavGenInput, NavGenQuality, cover, finish, links, measure,
+    measure_coverage, obstacles,
+};
+
+/// Uniform grid spacings [`uniform_grid_covering`] tries, as fractions of
+/// the input's spacing, coarsest first (8, 7, …, 1 units at spacing 8).
+pub const GRID_FRACTIONS: [f32; 8] = [1.0, 0.875, 0.75, 0.625, 0.5, 0.375, 0.25, 0.125];
+
+/// A uniform grid chosen for its coverage ([`uniform_grid_covering`]).
+#[derive(Clone, Debug)]
+pub struct CoveringGrid {
+    /// Its spacing, world units (a fraction of the input's, see
+    /// [`GRID_FRACTIONS`]).
+    pub spacing: f32,
+    /// The grid.
+    pub net: GeneratedNet,
+    /// Its quality, measured as [`measure`] does with the input's coverage
+    /// distance (route ratios included).
+    pub quality: NavGenQuality,
+    /// The coarser spacings tried before it and their coverage (0..=1), in
+    /// the order tried.
+    pub tried: Vec<(f32, f32)>,
+}
+
+/// The coarsest uniform grid (spacings in [`GRID_FRACTIONS`] of
+/// `input.spacing`) whose coverage of `input`'s map, measured at the
+/// input's coverage distance on the samples of `seed`, reaches `target`
+/// (0..=1); the finest that could be built when none does (a grid finer
+/// than the spacing limit, or with too many samples, ends the search).
+/// Compares the generator with a grid of the same coverage (`kiai
+/// navgen`, `kiai bench`).
+pub fn uniform_grid_covering(
+    input: &NavGenInput,
+    target: f32,
+    seed: u64,
+) -> Result<CoveringGrid, NavGenError> {
+    let mut chosen = (input.spacing, uniform_grid(input)?);
+    let mut tried = Vec::new();
+    for f in GRID_FRACTIONS {
+        let spacing = input.spacing * f;
+        if f < 1.0 {
+            let at = NavGenInput {
+                spacing,
+                ..input.clone()
+            };
+            let Ok(grid) = uniform_grid(&at) else {
+                break;
+            };
+            chosen = (spacing, grid);
+        }
+        // Measured against `input`: the same samples and coverage distance.
+        let coverage = measure_coverage(input, &chosen.1, seed)?.coverage;
+        if coverage >= target {
+            break;
+        }
+        tried.push((spacing, coverage));
+    }
+    if tried.last().is_some_and(|&(s, _)| s == chosen.0) {
+        // None reached the target: the finest is the answer, not a try.
+        tried.pop();
+    }
+    let (spacing, net) = chosen;
+    let quality = measure(input, &net, seed)?;
+    Ok(CoveringGrid {
+        spacing,
+        net,
+        quality,
+        tried,
+    })
+}
 
 /// A uniform grid at `input.spacing` over the walkable box: every
 /// walkable grid point (after the fixed waypoints), linked to its 8

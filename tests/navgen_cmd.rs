@@ -1,0 +1,102 @@
+//! `kiai navgen FILE` as a user runs it: the four lines it prints, the
+//! `--json` figures (the uniform grid compared at the same coverage),
+//! `--write` editing in place with comments kept and a second run
+//! changing no byte, and a map without bounds refused with what to add.
+
+mod common;
+
+use std::path::Path;
+
+use common::{json, kiai, stdout};
+
+const FORTRESS: &str = "content/demo/fortress.ron";
+const GENERATED: &str = "content/examples/fortress_generated.ron";
+
+fn text(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap_or_else(|| panic!("non-UTF-8 temp path"))
+}
+
+#[test]
+fn the_shipped_generated_fortress_is_what_navgen_makes() {
+    let out = stdout(&["navgen", GENERATED]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with(&format!("{GENERATED}: ")), "{out}");
+    assert!(lines[1].starts_with("  coverage 100.0% of 2000"), "{out}");
+    assert!(
+        lines[2].starts_with("  uniform grid of the same coverage: spacing "),
+        "{out}"
+    );
+    assert_eq!(lines[3], "  the file already holds this net", "{out}");
+}
+
+#[test]
+fn json_compares_with_a_uniform_grid_of_the_same_coverage() {
+    let j = json(&["navgen", FORTRESS, "--json"]);
+    let coverage = j["coverage"].as_f64().unwrap_or(0.0);
+    assert!(coverage >= 0.999, "{j}");
+    let grid = &j["grid"];
+    assert!(grid["coverage"].as_f64().unwrap_or(0.0) >= coverage, "{j}");
+    let spacing = grid["spacing"].as_f64().unwrap_or(0.0);
+    assert!(spacing > 0.0 && spacing <= j["spacing"].as_f64().unwrap_or(0.0));
+    // Every coarser spacing tried covered less.
+    for tried in grid["coarser"].as_array().into_iter().flatten() {
+        assert!(tried["spacing"].as_f64().unwrap_or(0.0) > spacing, "{j}");
+        assert!(tried["coverage"].as_f64().unwrap_or(1.0) < coverage, "{j}");
+    }
+    assert!(grid["waypoints"].as_u64().unwrap_or(0) > 0, "{j}");
+    assert_eq!(
+        j["changed"], true,
+        "the demo has hand-placed waypoints only"
+    );
+    assert_eq!(j["written"], false);
+}
+
+#[test]
+fn write_edits_in_place_keeps_comments_and_a_second_run_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("fortress.ron");
+    let before = text(&common::root().join(FORTRESS));
+    std::fs::write(&file, &before).unwrap_or_else(|e| panic!("{e}"));
+    let out = stdout(&["navgen", path_str(&file), "--write"]);
+    assert!(
+        out.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("  wrote ")),
+        "{out}"
+    );
+    let once = text(&file);
+    assert_eq!(text(&dir.path().join("fortress.ron.bak")), before);
+    for comment in before.lines().filter(|l| l.trim_start().starts_with("//")) {
+        assert!(once.contains(comment), "lost the comment {comment:?}");
+    }
+    assert!(once.contains(r#"tags: ["generated"]"#));
+    let again = stdout(&["navgen", path_str(&file), "--write"]);
+    assert_eq!(
+        again.lines().last(),
+        Some("  the file already holds this net"),
+        "{again}"
+    );
+    assert_eq!(text(&file), once, "regenerating changed bytes");
+    let check = kiai(&["validate", path_str(&file)]);
+    let said = String::from_utf8_lossy(&check.stderr);
+    assert!(check.status.success() && said.contains("0 errors"), "{said}");
+}
+
+#[test]
+fn a_map_without_bounds_is_refused_with_what_to_add() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("open.ron");
+    let level =
+        "(format: 2, name: \"open\", walls: [(from: (0.0, 0.0), to: (5.0, 0.0), height: 3.0)])\n";
+    std::fs::write(&file, level).unwrap_or_else(|e| panic!("{e}"));
+    let out = kiai(&["navgen", path_str(&file), "--write"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("add `bounds"), "{err}");
+    assert_eq!(text(&file), level, "the file was touched");
+}
