@@ -84,7 +84,10 @@ fn write_edits_in_place_keeps_comments_and_a_second_run_changes_nothing() {
     assert_eq!(text(&file), once, "regenerating changed bytes");
     let check = kiai(&["validate", path_str(&file)]);
     let said = String::from_utf8_lossy(&check.stderr);
-    assert!(check.status.success() && said.contains("0 errors"), "{said}");
+    assert!(
+        check.status.success() && said.contains("0 errors"),
+        "{said}"
+    );
 }
 
 #[test]
