@@ -71,8 +71,13 @@ pub fn print_group(scenarios: impl FnOnce(Effort) -> Result<Vec<Scenario>, Strin
     let quick = std::env::args().any(|a| a == "--quick");
     match scenarios(Effort { quick }) {
         Ok(list) => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
             for s in list {
-                println!("{s}");
+                // A closed pipe (`| head`) ends the listing, quietly.
+                if writeln!(out, "{s}").is_err() {
+                    return;
+                }
             }
         }
         Err(e) => {
