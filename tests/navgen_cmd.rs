@@ -5,20 +5,10 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{json, kiai, stdout};
+use common::{json, kiai, path_str, read_text, stdout};
 
 const FORTRESS: &str = "content/demo/fortress.ron";
 const GENERATED: &str = "content/examples/fortress_generated.ron";
-
-fn text(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap_or_else(|| panic!("non-UTF-8 temp path"))
-}
 
 #[test]
 fn the_shipped_generated_fortress_is_what_navgen_makes() {
@@ -60,7 +50,7 @@ fn json_compares_with_a_uniform_grid_of_the_same_coverage() {
 fn write_edits_in_place_keeps_comments_and_a_second_run_changes_nothing() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let file = dir.path().join("fortress.ron");
-    let before = text(&common::root().join(FORTRESS));
+    let before = read_text(&common::root().join(FORTRESS));
     std::fs::write(&file, &before).unwrap_or_else(|e| panic!("{e}"));
     let out = stdout(&["navgen", path_str(&file), "--write"]);
     assert!(
@@ -69,8 +59,8 @@ fn write_edits_in_place_keeps_comments_and_a_second_run_changes_nothing() {
             .is_some_and(|l| l.starts_with("  wrote ")),
         "{out}"
     );
-    let once = text(&file);
-    assert_eq!(text(&dir.path().join("fortress.ron.bak")), before);
+    let once = read_text(&file);
+    assert_eq!(read_text(&dir.path().join("fortress.ron.bak")), before);
     for comment in before.lines().filter(|l| l.trim_start().starts_with("//")) {
         assert!(once.contains(comment), "lost the comment {comment:?}");
     }
@@ -81,7 +71,7 @@ fn write_edits_in_place_keeps_comments_and_a_second_run_changes_nothing() {
         Some("  the file already holds this net"),
         "{again}"
     );
-    assert_eq!(text(&file), once, "regenerating changed bytes");
+    assert_eq!(read_text(&file), once, "regenerating changed bytes");
     let check = kiai(&["validate", path_str(&file)]);
     let said = String::from_utf8_lossy(&check.stderr);
     assert!(
@@ -101,5 +91,5 @@ fn a_map_without_bounds_is_refused_with_what_to_add() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("add `bounds"), "{err}");
-    assert_eq!(text(&file), level, "the file was touched");
+    assert_eq!(read_text(&file), level, "the file was touched");
 }

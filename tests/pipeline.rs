@@ -6,11 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{json, kiai, path_json, root, stdout};
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap_or_else(|| panic!("non-UTF-8 temp path"))
-}
+use common::{json, kiai, path_json, path_str, root, stdout};
 
 /// Drops the timings, which differ between runs.
 fn without_timing(mut v: serde_json::Value) -> serde_json::Value {

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{kiai, root};
+use common::{kiai, path_str, read_text, root};
 
 /// A level with one of everything the examples name, and comments.
 const LEVEL: &str = r#"// A level for `kiai set`.
@@ -41,14 +41,6 @@ fn level(dir: &Path) -> PathBuf {
     let file = dir.join("level.ron");
     std::fs::write(&file, LEVEL).unwrap_or_else(|e| panic!("{e}"));
     file
-}
-
-fn text(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap_or_else(|| panic!("non-UTF-8 temp path"))
 }
 
 #[test]
@@ -89,12 +81,12 @@ fn each_kind_of_path_changes_only_its_value() {
         assert_eq!(json["changed"], serde_json::json!([path]), "{assignment}");
         assert_eq!(json["written"], true, "{assignment}");
         assert_eq!(
-            text(&file),
+            read_text(&file),
             LEVEL.replacen(before, after, 1),
             "{assignment}"
         );
         assert_eq!(
-            text(&dir.path().join("level.ron.bak")),
+            read_text(&dir.path().join("level.ron.bak")),
             LEVEL,
             "{assignment}"
         );
@@ -126,7 +118,7 @@ fn several_values_at_once_and_a_value_already_set() {
         "pos: (5.0, 2.5, 5.0)",
         1,
     );
-    assert_eq!(text(&file), expected);
+    assert_eq!(read_text(&file), expected);
     // Nothing to change: nothing written, not even a backup.
     std::fs::remove_file(dir.path().join("level.ron.bak")).unwrap_or_else(|e| panic!("{e}"));
     let again = kiai(&["set", f, "seed=7", "--json"]);
@@ -156,7 +148,7 @@ fn a_dry_run_shows_the_lines_and_writes_nothing() {
                 .to_owned(),
         ]
     );
-    assert_eq!(text(&file), LEVEL);
+    assert_eq!(read_text(&file), LEVEL);
     assert!(!dir.path().join("level.ron.bak").exists());
 }
 

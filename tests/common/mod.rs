@@ -59,3 +59,21 @@ pub(crate) fn path_json(file: &str, from: &str, to: &str, list: &str) -> serde_j
         "--json",
     ])
 }
+
+/// A file's text; panics naming the file when it does not read.
+#[allow(
+    dead_code,
+    reason = "each test binary uses its own subset of these helpers"
+)]
+pub(crate) fn read_text(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// A temporary path as a command-line argument.
+#[allow(
+    dead_code,
+    reason = "each test binary uses its own subset of these helpers"
+)]
+pub(crate) fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap_or_else(|| panic!("non-UTF-8 temp path"))
+}
