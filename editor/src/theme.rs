@@ -64,6 +64,10 @@ pub struct Palette {
     pub waypoint: Color32,
     /// Inactive waypoints: the ring and the cross.
     pub waypoint_inactive: Color32,
+    /// Generated waypoints (tag `generated`): smaller, and this colour.
+    pub waypoint_generated: Color32,
+    /// The Generate waypoints panel's preview of a net.
+    pub navgen_preview: Color32,
     /// Selected objects.
     pub selected: Color32,
     /// The object under the pointer.
@@ -163,6 +167,8 @@ impl Palette {
             link: Color32::from_gray(115),
             waypoint: Color32::from_gray(225),
             waypoint_inactive: oi::ORANGE,
+            waypoint_generated: Color32::from_rgb(120, 200, 180),
+            navgen_preview: oi::REDDISH_PURPLE,
             selected: Color32::from_rgb(255, 236, 90),
             hover: oi::SKY_BLUE,
             wall: Color32::from_rgb(205, 180, 140),
@@ -245,6 +251,8 @@ impl Palette {
             link: Color32::from_gray(150),
             waypoint: Color32::from_gray(40),
             waypoint_inactive: Color32::from_rgb(190, 80, 0),
+            waypoint_generated: Color32::from_rgb(0, 120, 95),
+            navgen_preview: Color32::from_rgb(170, 60, 130),
             selected: Color32::from_rgb(200, 120, 0),
             hover: oi::BLUE,
             wall: Color32::from_rgb(120, 90, 60),

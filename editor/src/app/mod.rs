@@ -270,6 +270,9 @@ impl EditorApp {
         egui::Panel::top("menu").show(ui, |ui| views::menus::ui(&ctx, ui, out));
         egui::Panel::top("tools").show(ui, |ui| views::toolbar::ui(&ctx, ui, out));
         egui::Panel::top("transport").show(ui, |ui| views::transport::ui(&ctx, ui, out));
+        if self.model.navgen.open {
+            egui::Panel::top("navgen").show(ui, |ui| views::navgen::ui(&ctx, ui, out));
+        }
         if self.model.what_if.is_some() {
             egui::Panel::top("what_if").show(ui, |ui| views::what_if::ui(&ctx, ui, out));
         }

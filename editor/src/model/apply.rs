@@ -4,12 +4,12 @@
 //! `what_if.rs`, beside the what-if they change.
 
 use super::command::{
-    AddCommand, BreakpointCommand, Command, ConsoleCommand, EditCommand, RunCommand, SelectCommand,
-    SettingsCommand,
+    AddCommand, BreakpointCommand, Command, ConsoleCommand, EditCommand, NavGenCommand, RunCommand,
+    SelectCommand, SettingsCommand,
 };
 use super::doc::Edit;
 use super::selection::Sel;
-use super::{Model, STEP_TO_EVENT, ops, sim, what_if};
+use super::{Model, STEP_TO_EVENT, navgen, ops, sim, what_if};
 
 impl Model {
     /// Applies one command.
@@ -23,6 +23,7 @@ impl Model {
             Command::Breakpoint(c) => self.apply_breakpoint(c),
             Command::Console(c) => self.apply_console(c),
             Command::WhatIf(c) => what_if::apply(self, c),
+            Command::NavGen(c) => self.apply_navgen(c),
             Command::Say(message) => self.say(message),
         }
     }
@@ -79,6 +80,7 @@ impl Model {
             EditCommand::ComputePvs => {
                 self.op(ops::compute_pvs(self.doc.def()));
             }
+            EditCommand::GenerateWaypoints => self.generate_waypoints(),
             EditCommand::ToggleActive => {
                 self.op(ops::toggle_active(
                     self.doc.def(),
@@ -109,6 +111,31 @@ impl Model {
                     self.tools.cost_list = 0;
                 }
             }
+        }
+    }
+
+    fn apply_navgen(&mut self, command: NavGenCommand) {
+        match command {
+            NavGenCommand::Open => self.navgen.open(self.doc.def()),
+            NavGenCommand::Params { radius, spacing } => {
+                self.navgen.radius = radius;
+                self.navgen.spacing = spacing;
+            }
+            NavGenCommand::Close => self.navgen.close(),
+        }
+    }
+
+    /// Merges the panel's preview (made for this revision: the app
+    /// prepares the model before the views run) and closes the panel.
+    fn generate_waypoints(&mut self) {
+        self.navgen.prepare(self.doc.def(), self.doc.revision());
+        let op = match self.navgen.preview() {
+            Some(Ok(preview)) => navgen::apply(self.doc.def(), preview),
+            Some(Err(why)) => Err(format!("cannot generate waypoints: {why}")),
+            None => Err("open Edit → Generate waypoints… first".into()),
+        };
+        if self.op(op) {
+            self.navgen.close();
         }
     }
 

@@ -34,6 +34,8 @@ pub enum Command {
     Console(ConsoleCommand),
     /// "What if…": fork the run with changes and compare.
     WhatIf(WhatIfCommand),
+    /// The Generate waypoints panel.
+    NavGen(NavGenCommand),
     /// Shows a message in the status bar.
     Say(String),
 }
@@ -59,6 +61,9 @@ pub enum EditCommand {
     AutoConnect,
     /// Fills every region's `sees` list by sample rays.
     ComputePvs,
+    /// Merges the Generate waypoints panel's preview into the map (one
+    /// undo step) and closes the panel.
+    GenerateWaypoints,
     /// Switches the selected waypoints on or off.
     ToggleActive,
     /// Links or unlinks two waypoints (content ids).
@@ -180,4 +185,20 @@ pub enum WhatIfCommand {
         /// Keep the edits as the document's.
         keep: bool,
     },
+}
+
+/// The Generate waypoints panel (Edit → Generate waypoints…).
+#[derive(Clone, Debug, PartialEq)]
+pub enum NavGenCommand {
+    /// Opens the panel; its preview is drawn over the map.
+    Open,
+    /// New parameters: agent radius and spacing, world units.
+    Params {
+        /// Agent radius (>= 0).
+        radius: f32,
+        /// Coverage spacing and distance (> 0.01).
+        spacing: f32,
+    },
+    /// Closes the panel without changing the map.
+    Close,
 }

@@ -10,6 +10,7 @@ pub mod command;
 pub mod doc;
 pub mod files;
 pub mod memory;
+pub mod navgen;
 pub mod ops;
 pub mod scene;
 pub mod selection;
@@ -24,8 +25,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub use command::{
-    AddCommand, BreakpointCommand, Command, ConsoleCommand, EditCommand, RunCommand, SelectCommand,
-    SettingsCommand, WhatIfCommand,
+    AddCommand, BreakpointCommand, Command, ConsoleCommand, EditCommand, NavGenCommand, RunCommand,
+    SelectCommand, SettingsCommand, WhatIfCommand,
 };
 pub use doc::{Document, Edit, Item};
 pub use scene::Scene;
@@ -72,6 +73,8 @@ pub struct Model {
     pub trace_file: Option<TraceFile>,
     /// kiai-content's diagnostics of the document.
     pub validation: Validation,
+    /// The Generate waypoints panel and its preview.
+    pub navgen: navgen::NavGen,
     /// Message in the status bar and when it was set.
     pub status: Option<(String, Instant)>,
     /// Recently opened files.
@@ -128,6 +131,7 @@ impl Model {
             what_if: None,
             trace_file: None,
             validation,
+            navgen: navgen::NavGen::default(),
             status: None,
             recent: files::Recent::default(),
             autosave_every: AUTOSAVE_INTERVAL,
@@ -348,6 +352,7 @@ impl Model {
         self.prepare_path();
         self.prepare_differs();
         self.prepare_memory();
+        self.navgen.prepare(self.doc.def(), self.doc.revision());
     }
 
     /// Reads the selected agent's `agent.memory` when the tick, the agent

@@ -5,7 +5,8 @@ use eframe::egui::{self, Button, Ui};
 
 use super::{Out, Pane, PathFor, UiIntent, ViewCtx, icons, layers};
 use crate::model::{
-    AddCommand, Command, EditCommand, RunCommand, SelectCommand, Theme, WhatIfCommand,
+    AddCommand, Command, EditCommand, NavGenCommand, RunCommand, SelectCommand, Theme,
+    WhatIfCommand,
 };
 
 /// Draws the menu bar.
@@ -126,6 +127,13 @@ fn edit(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
         .clicked()
     {
         out.push(Command::Edit(EditCommand::ComputePvs));
+    }
+    if ui
+        .button("Generate waypoints…")
+        .on_hover_text("Generate the waypoint net from the walls and bounds, with a preview")
+        .clicked()
+    {
+        out.push(Command::NavGen(NavGenCommand::Open));
     }
     ui.separator();
     for (text, command) in [

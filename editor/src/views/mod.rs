@@ -15,6 +15,7 @@ pub mod inspector;
 pub mod layers;
 pub mod lod;
 pub mod menus;
+pub mod navgen;
 pub mod outliner;
 pub mod profiles;
 pub mod status;

@@ -402,6 +402,9 @@ impl CanvasView {
         layers::ground::walls(p, def, &model.selection);
         layers::preview::path(p, model.tools.path_pick, model.path_preview(), &geometry);
         layers::network::waypoints(p, &network);
+        if let (true, Some(Ok(preview))) = (model.navgen.open, model.navgen.preview()) {
+            layers::preview::navgen(p, &preview.net);
+        }
         self.draw_agents(model, scene, crowd.is_some(), p);
         self.draw_feedback(model, &geometry, p);
         self.geometry = Some(geometry);

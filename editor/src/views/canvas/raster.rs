@@ -244,7 +244,9 @@ fn draw_map(
     }
     let half = ((2.5 * ppp).round() as i32).max(1);
     for (w, &p) in f.def.waypoints.iter().zip(positions) {
-        if w.active {
+        if w.active && kiai_content::navgen::is_generated(w) {
+            c.square(to_px(p), (half - 1).max(1), f.palette.waypoint_generated);
+        } else if w.active {
             c.square(to_px(p), half, f.palette.waypoint);
         } else {
             c.ring(to_px(p), half + 2, f.palette.waypoint_inactive);

@@ -166,12 +166,16 @@ pub fn waypoints(p: &mut Paint<'_>, n: &Network<'_>) {
             inactive(p, &mut dots, at, selected);
             continue;
         }
-        let colour = if selected {
-            p.palette.selected
-        } else {
-            p.palette.waypoint
+        // Generated waypoints: smaller and in their own colour, so the
+        // designer's own stand out.
+        let generated = kiai_content::navgen::is_generated(w);
+        let colour = match (selected, generated) {
+            (true, _) => p.palette.selected,
+            (false, true) => p.palette.waypoint_generated,
+            (false, false) => p.palette.waypoint,
         };
-        dots.add_colored_rect(Rect::from_center_size(at, Vec2::splat(2.0 * half)), colour);
+        let side = if generated { 1.4 * half } else { 2.0 * half };
+        dots.add_colored_rect(Rect::from_center_size(at, Vec2::splat(side)), colour);
     }
     p.painter.add(Shape::mesh(dots));
     if let Some(h) = n.hover

@@ -101,3 +101,29 @@ pub fn tool(p: &mut Paint<'_>, feedback: &Feedback) {
         }
     }
 }
+
+/// The Generate waypoints panel's preview: the net's links as thin lines
+/// and its generated waypoints as rings, in the preview colour (hand-placed
+/// waypoints, kept, are drawn by the map already).
+pub fn navgen(p: &mut Paint<'_>, net: &kiai_nav::navgen::GeneratedNet) {
+    let colour = p.palette.navgen_preview;
+    let at = |i: u32| {
+        let v = net.points[i as usize];
+        to_scene(v.x, v.y)
+    };
+    let cull = p.cull(10.0);
+    let thin = p.stroke(1.0, colour.gamma_multiply(0.7));
+    for l in &net.links {
+        let (a, b) = (at(l.a), at(l.b));
+        if cull.contains(a) || cull.contains(b) {
+            p.painter.line_segment([a, b], thin);
+        }
+    }
+    let ring = p.stroke(1.5, colour);
+    for i in net.fixed..net.points.len() {
+        let c = at(i as u32);
+        if cull.contains(c) {
+            p.painter.circle_stroke(c, 3.5 * p.px, ring);
+        }
+    }
+}

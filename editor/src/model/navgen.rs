@@ -1,0 +1,199 @@
+//! Edit → Generate waypoints: the panel's parameters, a preview of the net
+//! kiai-nav generates from the map's bounds and walls (drawn over the map
+//! before anything changes), and the one undoable edit that merges it in
+//! as `kiai navgen --write` does (kiai-content's `merge`: hand-placed
+//! waypoints and links kept and linked in, generated ones replaced, costs
+//! painted on surviving links kept).
+
+use kiai_content::def::ContentDef;
+use kiai_content::navgen::{default_radius, default_spacing, gen_input, is_generated, merge};
+use kiai_nav::navgen::{GeneratedNet, generate, measure_coverage};
+
+use super::doc::{Edit, Item};
+use super::ops::Op;
+
+/// Seed of the coverage samples (the figure is the same at every seed to
+/// within a sample or two; a fixed one keeps it still while typing).
+const SAMPLES_SEED: u64 = 1;
+
+/// The Generate waypoints panel.
+#[derive(Clone, Debug, Default)]
+pub struct NavGen {
+    /// Whether the panel is open (its preview is drawn while it is).
+    pub open: bool,
+    /// Agent radius, world units (>= 0).
+    pub radius: f32,
+    /// Coverage spacing and distance, world units (> 0.01).
+    pub spacing: f32,
+    /// The preview, and the inputs it was made for.
+    preview: Option<(PreviewKey, Result<Preview, String>)>,
+}
+
+/// What a preview was made for: document revision, radius and spacing
+/// (their bits).
+type PreviewKey = (u64, u32, u32);
+
+/// What the panel's parameters generate now.
+#[derive(Clone, Debug)]
+pub struct Preview {
+    /// The generated net (hand-placed waypoints first, as fixed points).
+    pub net: GeneratedNet,
+    /// How many of its waypoints were placed by hand.
+    pub hand: usize,
+    /// Fraction (0..=1) of walkable samples that see a waypoint within
+    /// the spacing along a clear line.
+    pub coverage: f32,
+    /// Generation time, seconds (wall clock, shown only).
+    pub seconds: f64,
+}
+
+impl NavGen {
+    /// Opens the panel with the defaults for `def` (the archetypes'
+    /// largest body radius, 8 radii of spacing), keeping parameters the
+    /// designer already typed.
+    pub fn open(&mut self, def: &ContentDef) {
+        if !(self.radius.is_finite() && self.spacing > 0.0) {
+            self.radius = default_radius(def);
+            self.spacing = default_spacing(self.radius);
+        }
+        self.open = true;
+    }
+
+    /// Closes the panel and forgets the preview.
+    pub fn close(&mut self) {
+        self.open = false;
+        self.preview = None;
+    }
+
+    /// Generates the preview for `def` at `revision` unless the one held is
+    /// for the same revision and parameters.
+    pub fn prepare(&mut self, def: &ContentDef, revision: u64) {
+        if !self.open {
+            return;
+        }
+        let key = (revision, self.radius.to_bits(), self.spacing.to_bits());
+        if self.preview.as_ref().is_none_or(|(k, _)| *k != key) {
+            self.preview = Some((key, preview(def, self.radius, self.spacing)));
+        }
+    }
+
+    /// The preview of the last [`NavGen::prepare`]: the net, or why none
+    /// can be generated.
+    pub fn preview(&self) -> Option<&Result<Preview, String>> {
+        self.preview.as_ref().map(|(_, p)| p)
+    }
+}
+
+/// The net `def`'s walls and bounds generate at `radius` and `spacing`.
+fn preview(def: &ContentDef, radius: f32, spacing: f32) -> Result<Preview, String> {
+    // Timed for the panel only; nothing depends on it.
+    let started = std::time::Instant::now();
+    let input = gen_input(def, radius, spacing).map_err(|e| e.to_string())?;
+    let net = generate(&input).map_err(|e| e.to_string())?;
+    let seconds = started.elapsed().as_secs_f64();
+    let coverage = measure_coverage(&input, &net, SAMPLES_SEED)
+        .map_err(|e| e.to_string())?
+        .coverage;
+    Ok(Preview {
+        hand: input.fixed.len(),
+        net,
+        coverage,
+        seconds,
+    })
+}
+
+/// The edit that merges `net` into `def`: every waypoint and link
+/// replaced by the merged ones (one undo step), as `kiai navgen --write`
+/// writes them.
+pub fn apply(def: &ContentDef, preview: &Preview) -> Result<Op, String> {
+    let merged = merge(def, &preview.net);
+    if merged.waypoints == def.waypoints && merged.links == def.links {
+        return Err("the map already holds this net: nothing to generate".into());
+    }
+    let mut edits = Vec::with_capacity(
+        def.links.len() + def.waypoints.len() + merged.waypoints.len() + merged.links.len(),
+    );
+    // Links first (they name waypoints), from the end so indices hold.
+    for (index, l) in def.links.iter().enumerate().rev() {
+        edits.push(Edit::Remove {
+            index,
+            item: Item::Link(l.clone()),
+        });
+    }
+    for (index, w) in def.waypoints.iter().enumerate().rev() {
+        edits.push(Edit::Remove {
+            index,
+            item: Item::Waypoint(w.clone()),
+        });
+    }
+    for (index, w) in merged.waypoints.iter().enumerate() {
+        edits.push(Edit::Insert {
+            index,
+            item: Item::Waypoint(w.clone()),
+        });
+    }
+    for (index, l) in merged.links.iter().enumerate() {
+        edits.push(Edit::Insert {
+            index,
+            item: Item::Link(l.clone()),
+        });
+    }
+    let generated = merged.waypoints.iter().filter(|w| is_generated(w)).count();
+    let message = format!(
+        "generated {generated} waypoints and {} links ({} placed by hand kept); coverage {:.1}%",
+        merged.links.len(),
+        preview.hand,
+        preview.coverage * 100.0
+    );
+    Ok((Edit::Batch(edits), message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn village() -> ContentDef {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../content/demo/village.ron");
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        kiai_content::parse(&text, path).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    #[test]
+    fn applying_the_preview_is_what_kiai_navgen_writes_and_undoes_exactly() {
+        let def = village();
+        let mut panel = NavGen::default();
+        panel.open(&def);
+        panel.prepare(&def, 1);
+        let Some(Ok(preview)) = panel.preview() else {
+            panic!(
+                "no preview: {:?}",
+                panel.preview().map(|p| p.as_ref().err())
+            );
+        };
+        assert!(preview.coverage > 0.999, "{}", preview.coverage);
+        let (edit, message) = apply(&def, preview).unwrap_or_else(|e| panic!("{e}"));
+        assert!(message.starts_with("generated "), "{message}");
+        let mut after = def.clone();
+        edit.apply(&mut after).unwrap_or_else(|e| panic!("{e}"));
+        let input = gen_input(&def, panel.radius, panel.spacing).unwrap_or_else(|e| panic!("{e}"));
+        let net = generate(&input).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(after, merge(&def, &net));
+        edit.inverse()
+            .apply(&mut after)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(after, def, "undo restores the map exactly");
+    }
+
+    #[test]
+    fn a_map_without_bounds_says_what_to_add() {
+        let mut def = village();
+        def.bounds = None;
+        let mut panel = NavGen::default();
+        panel.open(&def);
+        panel.prepare(&def, 1);
+        let Some(Err(why)) = panel.preview() else {
+            panic!("a preview without bounds");
+        };
+        assert!(why.contains("add `bounds"), "{why}");
+    }
+}

@@ -1,0 +1,190 @@
+//! Edit → Generate waypoints as a designer uses it on the village: the
+//! bar with its parameters and the preview drawn over the map before
+//! anything changes, Generate as one undo step, generated waypoints drawn
+//! apart from the designer's own, and the saved file byte for byte what
+//! `kiai navgen --write` writes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
+
+use eframe::egui::{self, Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use kiai_editor::EditorApp;
+use kiai_editor::theme::Palette;
+
+mod common;
+use common::{Shot, colour_distance, editor, kiai_cli, pixel, render, root, screen};
+
+fn rgb(c: egui::Color32) -> [u8; 3] {
+    [c.r(), c.g(), c.b()]
+}
+
+/// The village copied into a temporary directory (so saving writes there).
+fn village(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let file = dir.join(name);
+    std::fs::copy(root().join("content/demo/village.ron"), &file).unwrap();
+    file
+}
+
+/// Opens Edit → Generate waypoints… as a user does.
+fn open_panel(h: &mut Harness<'_, EditorApp>) {
+    h.get_by_label("Edit").click();
+    h.run_steps(2);
+    h.get_by_label("Generate waypoints…").click();
+    h.run_steps(3);
+}
+
+/// How many of `points` (screen) show `colour` at their centre.
+fn showing(image: &Shot, points: &[Pos2], colour: egui::Color32) -> usize {
+    points
+        .iter()
+        .filter(|&&p| colour_distance(pixel(image, p), rgb(colour)) < 40.0)
+        .count()
+}
+
+#[test]
+fn the_preview_is_drawn_before_generate_and_generate_is_one_undo_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = village(dir.path(), "village.ron");
+    let original = std::fs::read_to_string(&file).unwrap();
+    let mut h = editor(&file);
+    let before = h.state().doc().def().clone();
+    open_panel(&mut h);
+    assert!(h.query_by_label("Generate waypoints").is_some(), "the bar");
+    let preview = h.state().model.navgen.preview().cloned();
+    let Some(Ok(preview)) = preview else {
+        panic!("no preview: {preview:?}");
+    };
+    let label = format!(
+        "preview: {} waypoints ({} by hand), {} links, coverage 100.0% within 4 u, generated in",
+        preview.net.points.len(),
+        preview.hand,
+        preview.net.links.len()
+    );
+    assert!(
+        h.query_by_label_contains(&label).is_some(),
+        "the bar says what it will make: {label}"
+    );
+    assert_eq!(
+        h.state().doc().def(),
+        &before,
+        "the preview changes nothing"
+    );
+
+    // The preview's rings are drawn where its generated waypoints are.
+    let palette = Palette::dark();
+    let image = render(&mut h);
+    let rings: Vec<Pos2> = preview.net.points[preview.net.fixed..]
+        .iter()
+        .map(|p| screen(&h, p.x, p.y))
+        .filter(|p| p.x > 350.0 && p.x < 1050.0 && p.y > 150.0 && p.y < 800.0)
+        .collect();
+    assert!(
+        rings.len() >= 50,
+        "{} preview waypoints on the map",
+        rings.len()
+    );
+    // A ring of radius 3.5 points: look on it, right of the centre.
+    let on_ring: Vec<Pos2> = rings.iter().map(|p| *p + egui::vec2(3.5, 0.0)).collect();
+    let drawn = showing(&image, &on_ring, palette.navgen_preview);
+    assert!(
+        drawn * 10 >= rings.len() * 6,
+        "{drawn} of {} preview rings drawn",
+        rings.len()
+    );
+
+    h.get_by_label("Generate").click();
+    h.run_steps(3);
+    assert!(!h.state().model.navgen.open, "Generate closes the bar");
+    let after = h.state().doc().def().clone();
+    assert_eq!(after.waypoints.len(), preview.net.points.len());
+    assert!(
+        after
+            .waypoints
+            .iter()
+            .skip(preview.hand)
+            .all(|w| w.tags.iter().any(|t| t == "generated"))
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc().def(), &before, "one Ctrl+Z undoes it all");
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc().def(), &after, "and redo brings it back");
+
+    // Saved, the file is what `kiai navgen --write` makes of the village.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    let saved = std::fs::read_to_string(&file).unwrap();
+    let cli = village(dir.path(), "by_cli.ron");
+    let out = kiai_cli(&["navgen", cli.to_str().unwrap(), "--write"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(saved, std::fs::read_to_string(&cli).unwrap());
+    for comment in original
+        .lines()
+        .filter(|l| l.trim_start().starts_with("//"))
+    {
+        assert!(saved.contains(comment), "lost {comment:?}");
+    }
+}
+
+#[test]
+fn generated_waypoints_are_drawn_apart_from_the_designers_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = village(dir.path(), "village.ron");
+    let mut h = editor(&file);
+    open_panel(&mut h);
+    h.get_by_label("Generate").click();
+    h.run_steps(3);
+    let palette = Palette::dark();
+    let image = render(&mut h);
+    let def = h.state().doc().def().clone();
+    let inside = |p: &Pos2| p.x > 350.0 && p.x < 1050.0 && p.y > 150.0 && p.y < 800.0;
+    let (mut hand, mut generated) = (Vec::new(), Vec::new());
+    for w in def.waypoints.iter().filter(|w| w.active) {
+        let at = screen(&h, w.pos.0, w.pos.2);
+        if !inside(&at) {
+            continue;
+        }
+        if w.tags.iter().any(|t| t == "generated") {
+            generated.push(at);
+        } else {
+            hand.push(at);
+        }
+    }
+    assert!(hand.len() >= 20 && generated.len() >= 50);
+    let g = showing(&image, &generated, palette.waypoint_generated);
+    let hd = showing(&image, &hand, palette.waypoint);
+    assert!(
+        g * 10 >= generated.len() * 7,
+        "{g} of {} generated",
+        generated.len()
+    );
+    assert!(hd * 10 >= hand.len() * 7, "{hd} of {} by hand", hand.len());
+    // And not the other way round.
+    assert!(showing(&image, &generated, palette.waypoint) * 10 < generated.len());
+}
+
+#[test]
+fn a_map_without_bounds_gets_a_message_and_no_generate() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("open.ron");
+    std::fs::write(
+        &file,
+        "(format: 2, name: \"open\", walls: [(from: (0.0, 0.0), to: (5.0, 0.0), height: 3.0)])\n",
+    )
+    .unwrap();
+    let mut h = editor(&file);
+    open_panel(&mut h);
+    assert!(
+        h.query_by_label_contains("add `bounds").is_some(),
+        "the bar says what to add"
+    );
+    h.get_by_label("Generate").click();
+    h.run_steps(2);
+    assert!(h.state().doc().def().waypoints.is_empty());
+}
