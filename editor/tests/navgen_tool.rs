@@ -10,6 +10,7 @@ use eframe::egui::{self, Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use kiai_editor::EditorApp;
+use kiai_editor::model::{Command, Sel, SelectCommand};
 use kiai_editor::theme::Palette;
 
 mod common;
@@ -187,4 +188,89 @@ fn a_map_without_bounds_gets_a_message_and_no_generate() {
     h.get_by_label("Generate").click();
     h.run_steps(2);
     assert!(h.state().doc().def().waypoints.is_empty());
+}
+
+/// The waypoints of `def` as (x, z) bit patterns, to compare sets.
+fn places(def: &kiai_content::def::ContentDef) -> Vec<(u32, u32)> {
+    let mut v: Vec<(u32, u32)> = def
+        .waypoints
+        .iter()
+        .map(|w| (w.pos.0.to_bits(), w.pos.2.to_bits()))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn the_generated_net_follows_a_dragged_wall_near_it_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fortress.ron");
+    std::fs::copy(
+        root().join("content/examples/fortress_generated.ron"),
+        &file,
+    )
+    .unwrap();
+    let mut h = editor(&file);
+    let before = h.state().doc().def().clone();
+    // The vault's wall, (10, 0) to (10, 30): its north end dragged to (18, 24).
+    let k = before
+        .walls
+        .iter()
+        .position(|w| w.from == (10.0, 0.0) && w.to == (10.0, 30.0))
+        .expect("the vault's wall");
+    h.state_mut()
+        .model
+        .apply(Command::Select(SelectCommand::Set(vec![Sel::Wall(k)])));
+    h.run_steps(2);
+    let (from, to) = (screen(&h, 10.0, 30.0), screen(&h, 18.0, 24.0));
+    h.hover_at(from);
+    h.step();
+    common::press(&mut h, from, true, Modifiers::NONE);
+    h.step();
+    for s in 1..=8 {
+        h.hover_at(from + (to - from) * (s as f32 / 8.0));
+        h.step();
+    }
+    let during = h.state().doc().def().clone();
+    assert_ne!(
+        places(&during),
+        places(&before),
+        "the net follows while dragging"
+    );
+    common::press(&mut h, to, false, Modifiers::NONE);
+    h.run_steps(2);
+    let after = h.state().doc().def().clone();
+    let wall = &after.walls[k];
+    assert!(wall.to.0 > 15.0, "the wall moved: {wall:?}");
+    // Every waypoint that appeared or went lies near the wall's old or new place.
+    let reach = 4.0 * 2.5 + 4.0 + 0.5 + 1.0;
+    let (lo, hi) = (
+        (10.0 - reach, -reach),
+        (wall.to.0.max(10.0) + reach, 30.0 + reach),
+    );
+    let old = places(&before);
+    let new = places(&after);
+    let changed: Vec<&(u32, u32)> = old
+        .iter()
+        .filter(|p| new.binary_search(p).is_err())
+        .chain(new.iter().filter(|p| old.binary_search(p).is_err()))
+        .collect();
+    assert!(!changed.is_empty(), "some waypoints changed");
+    for &&(x, z) in &changed {
+        let (x, z) = (f32::from_bits(x), f32::from_bits(z));
+        assert!(
+            x >= lo.0 && x <= hi.0 && z >= lo.1 && z <= hi.1,
+            "({x}, {z}) changed, far from the wall"
+        );
+    }
+    assert!(
+        changed.len() * 4 < old.len(),
+        "{} of {} changed",
+        changed.len(),
+        old.len()
+    );
+    // One step: the wall and the net come back together.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc().def(), &before);
 }

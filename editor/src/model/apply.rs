@@ -7,7 +7,7 @@ use super::command::{
     AddCommand, BreakpointCommand, Command, ConsoleCommand, EditCommand, NavGenCommand, RunCommand,
     SelectCommand, SettingsCommand,
 };
-use super::doc::Edit;
+use super::doc::{Edit, Item};
 use super::selection::Sel;
 use super::{Model, STEP_TO_EVENT, navgen, ops, sim, what_if};
 
@@ -56,14 +56,24 @@ impl Model {
     }
 
     fn apply_edit(&mut self, command: EditCommand) {
+        if !matches!(command, EditCommand::Preview(_) | EditCommand::Record(_)) {
+            // A drag the net followed ended without being recorded.
+            self.navgen.follow = None;
+        }
         match command {
             EditCommand::Apply(e) => self.edit(e),
-            EditCommand::Preview(e) => {
-                if let Err(err) = self.doc.preview_edit(&e) {
-                    self.say(format!("edit refused: {err}"));
+            EditCommand::Preview(e) => self.preview_edit(&e),
+            EditCommand::Record(e) => match self.navgen.follow.take() {
+                Some(follow) => {
+                    let net = follow.edit(self.doc.def());
+                    self.doc.record(Edit::Batch(vec![e, net]));
+                    self.say(format!(
+                        "the generated waypoints followed the wall (regenerated around it in {:.1} ms)",
+                        follow.seconds * 1e3
+                    ));
                 }
-            }
-            EditCommand::Record(e) => self.doc.record(e),
+                None => self.doc.record(e),
+            },
             EditCommand::Undo => self.undo(),
             EditCommand::Redo => {
                 if self.doc.redo() {
@@ -111,6 +121,29 @@ impl Model {
                     self.tools.cost_list = 0;
                 }
             }
+        }
+    }
+
+    /// A drag's live edit; a wall dragged on a map with generated
+    /// waypoints takes the net along (regenerated around the wall).
+    fn preview_edit(&mut self, e: &Edit) {
+        let wall = match e {
+            Edit::Set {
+                old: Item::Wall(old),
+                new: Item::Wall(new),
+                ..
+            } => Some((old.clone(), new.clone())),
+            _ => None,
+        };
+        if wall.is_some() && self.navgen.follow.is_none() {
+            self.navgen.follow = navgen::Follow::start(self.doc.def(), &self.navgen);
+        }
+        if let Err(err) = self.doc.preview_edit(e) {
+            self.say(format!("edit refused: {err}"));
+            return;
+        }
+        if let (Some((old, new)), Some(follow)) = (wall, self.navgen.follow.as_mut()) {
+            self.doc.preview(|def| follow.update(def, (&old, &new)));
         }
     }
 
@@ -186,7 +219,8 @@ impl Model {
             }
             AddCommand::Wall(from, to) => {
                 let index = def.walls.len();
-                self.op(Ok(ops::place_wall(def, from, to)));
+                let op = navgen::with_net(def, &self.navgen, ops::place_wall(def, from, to));
+                self.op(Ok(op));
                 self.selection.set([Sel::Wall(index)]);
             }
             AddCommand::Region(polygon) => {

@@ -5,9 +5,10 @@
 //! waypoints and links kept and linked in, generated ones replaced, costs
 //! painted on surviving links kept).
 
-use kiai_content::def::ContentDef;
+use kiai_content::def::{ContentDef, LinkDef, WallDef, WaypointDef};
 use kiai_content::navgen::{default_radius, default_spacing, gen_input, is_generated, merge};
-use kiai_nav::navgen::{GeneratedNet, generate, measure_coverage};
+use kiai_core::glam::Vec2;
+use kiai_nav::navgen::{GeneratedNet, generate, measure_coverage, regenerate_local};
 
 use super::doc::{Edit, Item};
 use super::ops::Op;
@@ -27,6 +28,8 @@ pub struct NavGen {
     pub spacing: f32,
     /// The preview, and the inputs it was made for.
     preview: Option<(PreviewKey, Result<Preview, String>)>,
+    /// The wall drag the generated net follows, if one is under way.
+    pub follow: Option<Follow>,
 }
 
 /// What a preview was made for: document revision, radius and spacing
@@ -110,34 +113,10 @@ pub fn apply(def: &ContentDef, preview: &Preview) -> Result<Op, String> {
     if merged.waypoints == def.waypoints && merged.links == def.links {
         return Err("the map already holds this net: nothing to generate".into());
     }
-    let mut edits = Vec::with_capacity(
-        def.links.len() + def.waypoints.len() + merged.waypoints.len() + merged.links.len(),
+    let edit = replace_net(
+        (&def.waypoints, &def.links),
+        (&merged.waypoints, &merged.links),
     );
-    // Links first (they name waypoints), from the end so indices hold.
-    for (index, l) in def.links.iter().enumerate().rev() {
-        edits.push(Edit::Remove {
-            index,
-            item: Item::Link(l.clone()),
-        });
-    }
-    for (index, w) in def.waypoints.iter().enumerate().rev() {
-        edits.push(Edit::Remove {
-            index,
-            item: Item::Waypoint(w.clone()),
-        });
-    }
-    for (index, w) in merged.waypoints.iter().enumerate() {
-        edits.push(Edit::Insert {
-            index,
-            item: Item::Waypoint(w.clone()),
-        });
-    }
-    for (index, l) in merged.links.iter().enumerate() {
-        edits.push(Edit::Insert {
-            index,
-            item: Item::Link(l.clone()),
-        });
-    }
     let generated = merged.waypoints.iter().filter(|w| is_generated(w)).count();
     let message = format!(
         "generated {generated} waypoints and {} links ({} placed by hand kept); coverage {:.1}%",
@@ -145,7 +124,142 @@ pub fn apply(def: &ContentDef, preview: &Preview) -> Result<Op, String> {
         preview.hand,
         preview.coverage * 100.0
     );
-    Ok((Edit::Batch(edits), message))
+    Ok((edit, message))
+}
+
+/// The edit that replaces the waypoints and links `old` by `new` (links
+/// first, from the end, so that indices hold and no link names a missing
+/// waypoint for longer than the edit).
+fn replace_net(old: (&[WaypointDef], &[LinkDef]), new: (&[WaypointDef], &[LinkDef])) -> Edit {
+    let mut edits = Vec::with_capacity(old.0.len() + old.1.len() + new.0.len() + new.1.len());
+    for (index, l) in old.1.iter().enumerate().rev() {
+        edits.push(Edit::Remove {
+            index,
+            item: Item::Link(l.clone()),
+        });
+    }
+    for (index, w) in old.0.iter().enumerate().rev() {
+        edits.push(Edit::Remove {
+            index,
+            item: Item::Waypoint(w.clone()),
+        });
+    }
+    for (index, w) in new.0.iter().enumerate() {
+        edits.push(Edit::Insert {
+            index,
+            item: Item::Waypoint(w.clone()),
+        });
+    }
+    for (index, l) in new.1.iter().enumerate() {
+        edits.push(Edit::Insert {
+            index,
+            item: Item::Link(l.clone()),
+        });
+    }
+    Edit::Batch(edits)
+}
+
+/// A wall being dragged on a map with generated waypoints: the net follows
+/// it, regenerated only around the wall ([`regenerate_local`]) each frame.
+#[derive(Clone, Debug)]
+pub struct Follow {
+    /// The waypoints and links when the drag began.
+    waypoints: Vec<WaypointDef>,
+    links: Vec<LinkDef>,
+    /// The net generated from the map when the drag began.
+    net: GeneratedNet,
+    /// Agent radius and spacing it was generated with.
+    radius: f32,
+    spacing: f32,
+    /// Time of the last regeneration, seconds (shown only).
+    pub seconds: f64,
+}
+
+/// `op` (a new wall) with the generated net regenerated around the wall,
+/// as one step, when `def` has generated waypoints; `op` itself otherwise.
+pub fn with_net(def: &ContentDef, panel: &NavGen, op: Op) -> Op {
+    let (edit, message) = op;
+    let Some(mut follow) = Follow::start(def, panel) else {
+        return (edit, message);
+    };
+    let mut after = def.clone();
+    let Some(wall) = edit
+        .apply(&mut after)
+        .ok()
+        .and_then(|()| after.walls.last().cloned())
+    else {
+        return (edit, message);
+    };
+    follow.update(&mut after, (&wall, &wall));
+    let net = follow.edit(&after);
+    (
+        Edit::Batch(vec![edit, net]),
+        format!("{message}; the generated waypoints around it regenerated"),
+    )
+}
+
+/// Whether `def` has generated waypoints (so that moving walls moves them).
+pub fn has_generated(def: &ContentDef) -> bool {
+    def.waypoints.iter().any(is_generated)
+}
+
+impl Follow {
+    /// Starts following walls on `def` (before the drag changed it), with
+    /// the panel's last parameters (`kiai navgen`'s defaults when it was
+    /// not used); `None` when nothing is generated there or no net can be
+    /// (no bounds).
+    pub fn start(def: &ContentDef, panel: &NavGen) -> Option<Self> {
+        if !has_generated(def) {
+            return None;
+        }
+        let (radius, spacing) = if panel.spacing > 0.0 {
+            (panel.radius, panel.spacing)
+        } else {
+            let r = default_radius(def);
+            (r, default_spacing(r))
+        };
+        let input = gen_input(def, radius, spacing).ok()?;
+        let net = generate(&input).ok()?;
+        Some(Self {
+            waypoints: def.waypoints.clone(),
+            links: def.links.clone(),
+            net,
+            radius,
+            spacing,
+            seconds: 0.0,
+        })
+    }
+
+    /// Regenerates around `moved` (a wall's place at the drag's start and
+    /// now) and writes the merged waypoints and links into `def` (whose
+    /// walls are the current ones).
+    pub fn update(&mut self, def: &mut ContentDef, moved: (&WallDef, &WallDef)) {
+        // Timed for the status bar only.
+        let started = std::time::Instant::now();
+        let Ok(input) = gen_input(def, self.radius, self.spacing) else {
+            return;
+        };
+        let ends =
+            [moved.0.from, moved.0.to, moved.1.from, moved.1.to].map(|(x, z)| Vec2::new(x, z));
+        let zone = ends
+            .iter()
+            .fold((ends[0], ends[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+        let Ok(net) = regenerate_local(&input, &self.net, zone) else {
+            return;
+        };
+        def.waypoints.clone_from(&self.waypoints);
+        def.links.clone_from(&self.links);
+        let merged = merge(def, &net);
+        def.waypoints = merged.waypoints;
+        def.links = merged.links;
+        self.seconds = started.elapsed().as_secs_f64();
+    }
+
+    /// The edit from the drag's start to `def` now, waypoints and links
+    /// only (the wall's own edit goes beside it).
+    pub fn edit(&self, def: &ContentDef) -> Edit {
+        replace_net((&self.waypoints, &self.links), (&def.waypoints, &def.links))
+    }
 }
 
 #[cfg(test)]
