@@ -9,19 +9,53 @@ use common::{json, kiai, path_str, read_text, stdout};
 
 const FORTRESS: &str = "content/demo/fortress.ron";
 const GENERATED: &str = "content/examples/fortress_generated.ron";
+const VILLAGE: &str = "content/examples/village_generated.ron";
 
 #[test]
-fn the_shipped_generated_fortress_is_what_navgen_makes() {
-    let out = stdout(&["navgen", GENERATED]);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 4, "{out}");
-    assert!(lines[0].starts_with(&format!("{GENERATED}: ")), "{out}");
-    assert!(lines[1].starts_with("  coverage 100.0% of 2000"), "{out}");
-    assert!(
-        lines[2].starts_with("  uniform grid of the same coverage: spacing "),
-        "{out}"
-    );
-    assert_eq!(lines[3], "  the file already holds this net", "{out}");
+fn the_shipped_generated_maps_are_what_navgen_makes() {
+    for file in [GENERATED, VILLAGE] {
+        let out = stdout(&["navgen", file]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out}");
+        assert!(lines[0].starts_with(&format!("{file}: ")), "{out}");
+        assert!(lines[1].starts_with("  coverage 100.0% of 2000"), "{out}");
+        assert!(
+            lines[2].starts_with("  uniform grid of the same coverage: spacing "),
+            "{out}"
+        );
+        assert_eq!(lines[3], "  the file already holds this net", "{out}");
+    }
+}
+
+#[test]
+fn the_generated_village_validates_clean_and_its_people_walk_the_net() {
+    let check = kiai(&["validate", VILLAGE]);
+    let said = String::from_utf8_lossy(&check.stderr);
+    assert!(said.contains("0 errors, 0 warnings"), "{said}");
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let positions = dir.path().join("positions.jsonl");
+    stdout(&[
+        "run",
+        VILLAGE,
+        "--ticks",
+        "300",
+        "--positions",
+        path_str(&positions),
+    ]);
+    let mut walked: std::collections::BTreeMap<String, (f64, [f64; 2])> = Default::default();
+    for line in read_text(&positions).lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}"));
+        let name = r["agent"].as_str().unwrap_or("?").to_owned();
+        let at = [
+            r["pos"][0].as_f64().unwrap_or(0.0),
+            r["pos"][2].as_f64().unwrap_or(0.0),
+        ];
+        let e = walked.entry(name).or_insert((0.0, at));
+        e.0 += ((at[0] - e.1[0]).powi(2) + (at[1] - e.1[1]).powi(2)).sqrt();
+        e.1 = at;
+    }
+    let far = walked.values().filter(|(d, _)| *d > 20.0).count();
+    assert!(far >= 4, "{walked:?}");
 }
 
 #[test]
