@@ -127,3 +127,62 @@ fn a_map_without_bounds_is_refused_with_what_to_add() {
     assert!(err.contains("add `bounds"), "{err}");
     assert_eq!(read_text(&file), level, "the file was touched");
 }
+
+#[test]
+fn validate_warns_where_a_generated_net_leaves_walkable_ground_uncovered() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("village.ron");
+    let text = read_text(&common::root().join(VILLAGE));
+    // A hole: the generated waypoints of the north-east corner deleted,
+    // with their links.
+    let field = |l: &str, name: &str| -> Option<f32> {
+        let rest = l.split(name).nth(1)?;
+        rest.split([',', ')']).next()?.trim().parse().ok()
+    };
+    let gone: Vec<u32> = text
+        .lines()
+        .filter(|l| l.contains("tags: [\"generated\"]"))
+        .filter(|l| {
+            let x = field(l, "pos: (").unwrap_or(0.0);
+            let z = l
+                .split("pos: (")
+                .nth(1)
+                .and_then(|p| p.split(',').nth(2))
+                .and_then(|v| v.trim_end_matches(')').trim().parse::<f32>().ok())
+                .unwrap_or(0.0);
+            x > 80.0 && z > 50.0
+        })
+        .filter_map(|l| field(l, "(id: ").map(|id| id as u32))
+        .collect();
+    assert!(gone.len() >= 5, "the corner had generated waypoints");
+    let names = |l: &str| -> bool {
+        let id = |name| field(l, name).map(|v| v as u32);
+        [id("(id: "), id("(from: "), id("to: ")]
+            .iter()
+            .flatten()
+            .any(|i| gone.contains(i))
+            && !l.contains("walls")
+    };
+    let holed: String = text
+        .lines()
+        .filter(|l| !(l.trim_start().starts_with('(') && names(l)))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&file, &holed).unwrap_or_else(|e| panic!("{e}"));
+    let out = kiai(&["validate", path_str(&file)]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    let warning = said
+        .lines()
+        .find(|l| l.contains("no waypoint within 4 units covers the walkable ground at ("))
+        .unwrap_or_else(|| panic!("no coverage warning:\n{said}"));
+    assert!(warning.contains(": warning: "), "{warning}");
+    assert!(
+        warning.contains("kiai navgen"),
+        "says what to run: {warning}"
+    );
+    // Regenerated, the hole is filled and the warning gone.
+    stdout(&["navgen", path_str(&file), "--write"]);
+    let again = kiai(&["validate", path_str(&file)]);
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(!said.contains("covers the walkable ground"), "{said}");
+}

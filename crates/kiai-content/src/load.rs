@@ -11,6 +11,7 @@ use crate::format::diag::{Diagnostic, Diagnostics};
 use crate::format::limits::MAX_FILE_BYTES;
 use crate::format::locate::{Pos, SpanIndex};
 use crate::format::script_path::script_path;
+use crate::navgen;
 use crate::pack::{PACK_MAGIC, Pack, PackError};
 use crate::read::migrate::{self, Change};
 use crate::read::parse::{end_of, parse_any};
@@ -226,6 +227,9 @@ impl Content {
         let parsed = parse_any(text, file, &spans)?;
         let mut diagnostics = migrate::diagnostics(&parsed.errors, &spans, file);
         diagnostics.extend(check::content(&parsed.def, &spans, file));
+        if !diagnostics.iter().any(Diagnostic::is_error) {
+            diagnostics.extend(navgen::coverage::warnings(&parsed.def, &spans, file));
+        }
         if let Some(from) = parsed.from
             && !diagnostics.iter().any(Diagnostic::is_error)
         {

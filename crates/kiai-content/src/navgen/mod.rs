@@ -13,6 +13,8 @@
 
 use std::collections::BTreeMap;
 
+pub(crate) mod coverage;
+
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{GenWall, GeneratedNet, NavGenInput};
 

@@ -44,6 +44,9 @@ pub struct NavGenQuality {
     pub ratios: Vec<f32>,
     /// Pairs the reference connects and the graph does not.
     pub unreached: usize,
+    /// The walkable samples no waypoint covers (pockets left out), in
+    /// sample order: where the net has holes.
+    pub uncovered: Vec<Vec2>,
 }
 
 impl NavGenQuality {
@@ -108,7 +111,7 @@ fn measure_with(
     };
     let samples = random_walkable(&obstacles, input, &mut rng, SAMPLES);
     let corners = corners::corner_points(&obstacles);
-    let (mut covered, mut pockets) = (0, 0);
+    let (mut covered, mut pockets, mut uncovered) = (0, 0, Vec::new());
     for &p in &samples {
         if !sees(p, input.cover_distance()).is_empty() {
             covered += 1;
@@ -119,11 +122,14 @@ fn measure_with(
             .any(|&q| obstacles.clear(p, q))
         {
             pockets += 1;
+        } else {
+            uncovered.push(p);
         }
     }
     let mut quality = NavGenQuality {
         coverage: covered as f32 / (samples.len() - pockets).max(1) as f32,
         samples: samples.len() - pockets,
+        uncovered,
         ..NavGenQuality::default()
     };
     if !routes {
