@@ -127,6 +127,7 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
         return Err(format!("navgen covers only {ours:.4} of the town"));
     }
     let local = local_scenario(&input, &net, reps)?;
+    let village = village_scenario(reps)?;
     Ok(vec![
         Scenario {
             name: "navgen/town/2400-walls".to_owned(),
@@ -153,7 +154,56 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
             ),
         },
         local,
+        village,
     ])
+}
+
+/// The generated village (content/examples/village_generated.ron): one
+/// house wall's end dragged 3 units, regenerated around it as the editor
+/// does each frame of the drag, against generating the village again.
+fn village_scenario(reps: usize) -> Result<Scenario, String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../content/examples/village_generated.ron"
+    );
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let def = kiai_content::parse(&text, path).map_err(|e| format!("{path}: {e:?}"))?;
+    let (radius, spacing) = {
+        let r = kiai_content::navgen::default_radius(&def);
+        (r, kiai_content::navgen::default_spacing(r))
+    };
+    let input =
+        kiai_content::navgen::gen_input(&def, radius, spacing).map_err(|e| e.to_string())?;
+    let net = generate(&input).map_err(|e| e.to_string())?;
+    let mut moved = input.clone();
+    let old = moved.walls[0];
+    moved.walls[0].to += Vec2::new(3.0, 0.0);
+    let new = moved.walls[0];
+    let zone = (
+        old.from.min(old.to).min(new.from).min(new.to),
+        old.from.max(old.to).max(new.from).max(new.to),
+    );
+    let times = medians_interleaved(reps, 2, |k| {
+        let n = if k == 0 {
+            regenerate_local(&moved, &net, zone).map(|n| n.points.len())
+        } else {
+            generate(&moved).map(|n| n.points.len())
+        };
+        std::hint::black_box(n.ok());
+    });
+    Ok(Scenario {
+        name: "navgen/village/one-wall-dragged".to_owned(),
+        ours_ms: times[0],
+        peer: "generate it all again".to_owned(),
+        peer_ms: times[1],
+        note: format!(
+            "content/examples/village_generated.ron ({} walls, {} waypoints): a house wall's end \
+             moved 3 units and the net regenerated around it, what the editor does each frame \
+             of a wall drag (one frame: 16.7 ms)",
+            input.walls.len(),
+            net.points.len()
+        ),
+    })
 }
 
 /// One wall of the town moved by (1.5, 0.5): [`regenerate_local`] (what
