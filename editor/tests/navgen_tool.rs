@@ -274,3 +274,45 @@ fn the_generated_net_follows_a_dragged_wall_near_it_only() {
     h.run_steps(2);
     assert_eq!(h.state().doc().def(), &before);
 }
+
+#[test]
+fn the_validation_panel_warns_about_ground_the_net_leaves_uncovered() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("village.ron");
+    std::fs::copy(root().join("content/examples/village_generated.ron"), &file).unwrap();
+    let mut h = editor(&file);
+    h.get_by_label("Validation").click();
+    h.run_steps(3);
+    // The generated waypoints of the north-east corner selected and deleted.
+    let corner: Vec<Sel> = h
+        .state()
+        .doc()
+        .def()
+        .waypoints
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| {
+            w.tags.iter().any(|t| t == "generated") && w.pos.0 > 80.0 && w.pos.2 > 50.0
+        })
+        .map(|(i, _)| Sel::Waypoint(i))
+        .collect();
+    assert!(corner.len() >= 5);
+    h.state_mut()
+        .model
+        .apply(Command::Select(SelectCommand::Set(corner)));
+    h.state_mut()
+        .model
+        .apply(Command::Edit(kiai_editor::model::EditCommand::Delete));
+    let start = std::time::Instant::now();
+    while h
+        .query_by_label_contains("no waypoint within 4 units covers the walkable ground at (")
+        .is_none()
+    {
+        assert!(
+            start.elapsed().as_secs() < 10,
+            "no coverage warning in the panel"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+}
