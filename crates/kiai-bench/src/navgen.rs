@@ -179,18 +179,7 @@ fn village_scenario(reps: usize) -> Result<Scenario, String> {
     let old = moved.walls[0];
     moved.walls[0].to += Vec2::new(3.0, 0.0);
     let new = moved.walls[0];
-    let zone = (
-        old.from.min(old.to).min(new.from).min(new.to),
-        old.from.max(old.to).max(new.from).max(new.to),
-    );
-    let times = medians_interleaved(reps, 2, |k| {
-        let n = if k == 0 {
-            regenerate_local(&moved, &net, zone).map(|n| n.points.len())
-        } else {
-            generate(&moved).map(|n| n.points.len())
-        };
-        std::hint::black_box(n.ok());
-    });
+    let times = local_against_all(&moved, &net, zone_of(old, new), reps);
     Ok(Scenario {
         name: "navgen/village/one-wall-dragged".to_owned(),
         ours_ms: times[0],
@@ -219,24 +208,14 @@ fn local_scenario(
     moved.walls[i].from += Vec2::new(1.5, 0.5);
     moved.walls[i].to += Vec2::new(1.5, 0.5);
     let new = moved.walls[i];
-    let zone = (
-        old.from.min(old.to).min(new.from).min(new.to),
-        old.from.max(old.to).max(new.from).max(new.to),
-    );
+    let zone = zone_of(old, new);
     let local = regenerate_local(&moved, net, zone).map_err(|e| e.to_string())?;
     let changed = local
         .points
         .iter()
         .filter(|p| !net.points.contains(p))
         .count();
-    let times = medians_interleaved(reps, 2, |k| {
-        let n = if k == 0 {
-            regenerate_local(&moved, net, zone).map(|n| n.points.len())
-        } else {
-            generate(&moved).map(|n| n.points.len())
-        };
-        std::hint::black_box(n.ok());
-    });
+    let times = local_against_all(&moved, net, zone, reps);
     Ok(Scenario {
         name: "navgen/town/one-wall-moved".to_owned(),
         ours_ms: times[0],
@@ -248,5 +227,32 @@ fn local_scenario(
             local.points.len(),
             moved.local_reach()
         ),
+    })
+}
+
+/// The box holding a wall's old and new places.
+fn zone_of(old: GenWall, new: GenWall) -> (Vec2, Vec2) {
+    (
+        old.from.min(old.to).min(new.from).min(new.to),
+        old.from.max(old.to).max(new.from).max(new.to),
+    )
+}
+
+/// Median ms of [`regenerate_local`] of `net` after walls changed in
+/// `zone` (`moved` is the new input) and of generating `moved` anew,
+/// interleaved.
+fn local_against_all(
+    moved: &NavGenInput,
+    net: &GeneratedNet,
+    zone: (Vec2, Vec2),
+    reps: usize,
+) -> Vec<f64> {
+    medians_interleaved(reps, 2, |k| {
+        let n = if k == 0 {
+            regenerate_local(moved, net, zone).map(|n| n.points.len())
+        } else {
+            generate(moved).map(|n| n.points.len())
+        };
+        std::hint::black_box(n.ok());
     })
 }
