@@ -44,28 +44,42 @@ pub fn pick(def: &ContentDef, p: Pos2, r: f32) -> Option<Sel> {
 }
 
 /// The object other than an agent under scene point `p` within `r`:
-/// waypoints, then walls, links, regions.
+/// the nearer of the nearest waypoint and wall (the waypoint on a tie:
+/// one standing on a wall's end is picked over the wall), then links,
+/// regions. Nearer, not waypoints first: generated waypoints stand half
+/// a unit from walls, and a click on a wall's line must pick the wall.
 pub fn pick_objects(def: &ContentDef, p: Pos2, r: f32) -> Option<Sel> {
-    if let Some(i) = nearest(
+    let waypoint = nearest(
         (p, r),
         def.waypoints
             .iter()
             .enumerate()
             .map(|(i, w)| (i, to_scene(w.pos.0, w.pos.2))),
-    ) {
-        return Some(Sel::Waypoint(i));
-    }
+    )
+    .map(|i| {
+        let w = &def.waypoints[i];
+        (i, to_scene(w.pos.0, w.pos.2).distance(p))
+    });
     let seg =
         |a: (f32, f32), b: (f32, f32)| segment_distance(p, to_scene(a.0, a.1), to_scene(b.0, b.1));
-    if let Some((i, _)) = def
+    let wall = def
         .walls
         .iter()
         .enumerate()
         .map(|(i, w)| (i, seg(w.from, w.to)))
         .filter(|(_, d)| *d <= r)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-    {
-        return Some(Sel::Wall(i));
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    match (waypoint, wall) {
+        (Some((w, dw)), Some((k, dk))) => {
+            return Some(if dk < dw {
+                Sel::Wall(k)
+            } else {
+                Sel::Waypoint(w)
+            });
+        }
+        (Some((w, _)), None) => return Some(Sel::Waypoint(w)),
+        (None, Some((k, _))) => return Some(Sel::Wall(k)),
+        (None, None) => {}
     }
     let positions: std::collections::HashMap<u32, (f32, f32)> = def
         .waypoints
@@ -127,4 +141,44 @@ pub fn links_near(def: &ContentDef, p: Pos2, radius: f32) -> Vec<usize> {
             (segment_distance(p, *a, *b) <= radius).then_some(i)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_click_on_a_walls_line_picks_the_wall_not_the_waypoint_beside_it() {
+        let mut def = crate::model::doc::empty_def();
+        def.walls.push(kiai_content::def::WallDef {
+            from: (0.0, 0.0),
+            to: (10.0, 0.0),
+            height: 3.0,
+            name: None,
+            door: false,
+            open: false,
+        });
+        def.waypoints.push(kiai_content::def::WaypointDef {
+            id: 1,
+            pos: (5.0, 0.0, 0.5),
+            active: true,
+            name: None,
+            tags: vec!["generated".into()],
+        });
+        let r = 1.0;
+        assert_eq!(
+            pick_objects(&def, to_scene(5.0, 0.0), r),
+            Some(Sel::Wall(0))
+        );
+        assert_eq!(
+            pick_objects(&def, to_scene(5.0, 0.5), r),
+            Some(Sel::Waypoint(0))
+        );
+        // A waypoint on the wall's end wins the tie.
+        def.waypoints[0].pos = (10.0, 0.0, 0.0);
+        assert_eq!(
+            pick_objects(&def, to_scene(10.0, 0.0), r),
+            Some(Sel::Waypoint(0))
+        );
+    }
 }
