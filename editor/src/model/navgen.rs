@@ -6,7 +6,9 @@
 //! painted on surviving links kept).
 
 use kiai_content::def::{ContentDef, LinkDef, WallDef, WaypointDef};
-use kiai_content::navgen::{default_radius, default_spacing, gen_input, is_generated, merge};
+use kiai_content::navgen::{
+    default_radius, default_spacing, gen_input, has_generated, is_generated, merge,
+};
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{GeneratedNet, generate, measure_coverage, regenerate_local};
 
@@ -55,11 +57,19 @@ impl NavGen {
     /// largest body radius, 8 radii of spacing), keeping parameters the
     /// designer already typed.
     pub fn open(&mut self, def: &ContentDef) {
-        if !(self.radius.is_finite() && self.spacing > 0.0) {
-            self.radius = default_radius(def);
-            self.spacing = default_spacing(self.radius);
-        }
+        (self.radius, self.spacing) = self.params(def);
         self.open = true;
+    }
+
+    /// The agent radius and spacing the designer last set in the panel, or
+    /// `kiai navgen`'s defaults for `def` before they set any.
+    fn params(&self, def: &ContentDef) -> (f32, f32) {
+        if self.radius.is_finite() && self.spacing > 0.0 {
+            (self.radius, self.spacing)
+        } else {
+            let r = default_radius(def);
+            (r, default_spacing(r))
+        }
     }
 
     /// Closes the panel and forgets the preview.
@@ -198,11 +208,6 @@ pub fn with_net(def: &ContentDef, panel: &NavGen, op: Op) -> Op {
     )
 }
 
-/// Whether `def` has generated waypoints (so that moving walls moves them).
-pub fn has_generated(def: &ContentDef) -> bool {
-    def.waypoints.iter().any(is_generated)
-}
-
 impl Follow {
     /// Starts following walls on `def` (before the drag changed it), with
     /// the panel's last parameters (`kiai navgen`'s defaults when it was
@@ -212,12 +217,7 @@ impl Follow {
         if !has_generated(def) {
             return None;
         }
-        let (radius, spacing) = if panel.spacing > 0.0 {
-            (panel.radius, panel.spacing)
-        } else {
-            let r = default_radius(def);
-            (r, default_spacing(r))
-        };
+        let (radius, spacing) = panel.params(def);
         let input = gen_input(def, radius, spacing).ok()?;
         let net = generate(&input).ok()?;
         Some(Self {

@@ -6,7 +6,7 @@
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{GeneratedNet, measure_coverage};
 
-use super::{default_radius, default_spacing, gen_input, is_generated};
+use super::{default_radius, default_spacing, gen_input, has_generated};
 use crate::format::def::ContentDef;
 use crate::format::diag::Diagnostic;
 use crate::format::locate::SpanIndex;
@@ -19,7 +19,7 @@ const SEED: u64 = 1;
 /// walkable ground uncovered; none otherwise, and none for maps without
 /// generated waypoints or bounds (their nets are the designer's own).
 pub(crate) fn warnings(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnostic> {
-    if !def.waypoints.iter().any(is_generated) {
+    if !has_generated(def) {
         return Vec::new();
     }
     let radius = default_radius(def);

@@ -55,6 +55,12 @@ pub fn is_generated(w: &WaypointDef) -> bool {
     w.tags.iter().any(|t| t == GENERATED_TAG)
 }
 
+/// Whether `def` has generated waypoints (its net is, at least in part,
+/// the generator's).
+pub fn has_generated(def: &ContentDef) -> bool {
+    def.waypoints.iter().any(is_generated)
+}
+
 /// The largest body radius of the content's archetypes (world units), or
 /// [`DEFAULT_RADIUS`] when there are none.
 pub fn default_radius(def: &ContentDef) -> f32 {
