@@ -203,11 +203,13 @@ impl UniformGrid {
         } else {
             self.origin.y
         };
-        let c = ((v - origin) * self.inv_cell).floor();
-        if c.is_nan() || c < 0.0 {
-            0
-        } else {
+        // Truncation is the floor here: negative and NaN go to cell 0
+        // first (and no library call runs per agent).
+        let c = (v - origin) * self.inv_cell;
+        if c >= 0.0 {
             (c as usize).min(self.dims[axis] - 1)
+        } else {
+            0
         }
     }
 

@@ -1,8 +1,9 @@
 //! The sense stage's inner loops: per shape, a bit per neighbour saying
 //! whether the shape contains it, computed over fixed blocks of
-//! straight-line arithmetic the compiler vectorises.
+//! vectors of four lanes.
 
 use glam::Vec3;
+use wide::f32x4;
 
 use super::neighbourhood::Neighbourhood;
 use crate::data::CompiledShape;
@@ -11,9 +12,9 @@ pub(crate) use crate::data::agent_grid::BLOCK;
 
 /// Writes into `mask` whether `shape` of an agent at `eye` facing `facing`
 /// contains each element of `near` (bit `e % 64` of word `e / 64` for
-/// element `e`). The sphere and cone work on fixed blocks of straight-line
-/// arithmetic, which the compiler vectorises; they compute exactly what
-/// [`CompiledShape::contains`] computes, operation for operation.
+/// element `e`). The sphere and cone work on fixed blocks of four-lane
+/// vectors ([`wide::f32x4`]; one move-mask per four bits); every bit is
+/// what [`CompiledShape::contains`] says (see [`cone_block`]).
 pub(crate) fn shape_mask(
     shape: CompiledShape,
     eye: Vec3,
@@ -69,17 +70,17 @@ fn block_mask(
     }
 }
 
-/// Packs a block of 0/1 flags into the low bits of a word (bit `e` for
-/// flag `e`): per eight flags, one multiplication gathers the low bit of
-/// each byte into the top byte.
+/// The lanes of a block, four at a time.
+const QUADS: usize = BLOCK / 4;
+
+/// A block's coordinates as [`QUADS`] vectors of four lanes.
 #[inline(always)]
-fn pack(flags: [u8; BLOCK]) -> u64 {
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let v = u128::from_le_bytes(flags);
-    let (lo, hi) = (v as u64, (v >> 64) as u64);
-    (lo.wrapping_mul(GATHER) >> 56) | (hi.wrapping_mul(GATHER) >> 56) << 8
+fn quads(v: &[f32; BLOCK]) -> [f32x4; QUADS] {
+    let (chunks, _) = v.as_chunks::<4>();
+    std::array::from_fn(|q| f32x4::new(chunks[q]))
 }
 
+/// The sphere's bits: `radius_sq > |d|²`, as `contains`.
 #[inline(always)]
 fn sphere_block(
     eye: Vec3,
@@ -88,14 +89,26 @@ fn sphere_block(
     y: &[f32; BLOCK],
     z: &[f32; BLOCK],
 ) -> u64 {
-    let mut hit = [0u8; BLOCK];
-    for e in 0..BLOCK {
-        let (dx, dy, dz) = (x[e] - eye.x, y[e] - eye.y, z[e] - eye.z);
-        hit[e] = u8::from(radius_sq > dx * dx + dy * dy + dz * dz);
-    }
-    pack(hit)
+    let (x, y, z) = (quads(x), quads(y), quads(z));
+    let (ex, ey, ez) = (
+        f32x4::splat(eye.x),
+        f32x4::splat(eye.y),
+        f32x4::splat(eye.z),
+    );
+    let r2 = f32x4::splat(radius_sq);
+    (0..QUADS).fold(0u64, |bits, q| {
+        let (dx, dy, dz) = (x[q] - ex, y[q] - ey, z[q] - ez);
+        let inside = r2.simd_gt(dx * dx + dy * dy + dz * dz);
+        bits | u64::from(inside.to_bitmask()) << (4 * q)
+    })
 }
 
+/// The cone's bits without a square root or a division: the angle test
+/// squared, `(facing · d)² > cos² |d|²` with the sign of `facing · d`.
+/// Where that is too close to call in f32 (within [`ANGLE_BAND`] of the
+/// edge, about 1 in 10⁴ candidates), the block is computed again by
+/// [`cone_block_exact`], so every bit is what [`CompiledShape::contains`]
+/// says.
 #[inline(always)]
 fn cone_block(
     eye: Vec3,
@@ -106,15 +119,78 @@ fn cone_block(
     y: &[f32; BLOCK],
     z: &[f32; BLOCK],
 ) -> u64 {
-    let mut hit = [0u8; BLOCK];
+    let (qx, qy, qz) = (quads(x), quads(y), quads(z));
+    let (ex, ey, ez) = (
+        f32x4::splat(eye.x),
+        f32x4::splat(eye.y),
+        f32x4::splat(eye.z),
+    );
+    let (fx, fy, fz) = (
+        f32x4::splat(facing.x),
+        f32x4::splat(facing.y),
+        f32x4::splat(facing.z),
+    );
+    let cos_sq = f32x4::splat(cos_half_fov * cos_half_fov);
+    let (range, band, zero) = (
+        f32x4::splat(range_sq),
+        f32x4::splat(ANGLE_BAND),
+        f32x4::ZERO,
+    );
+    let ahead = cos_half_fov >= 0.0;
+    let (mut hit, mut unsure) = (0u64, 0u64);
+    for q in 0..QUADS {
+        let (dx, dy, dz) = (qx[q] - ex, qy[q] - ey, qz[q] - ez);
+        let dist_sq = dx * dx + dy * dy + dz * dz;
+        let along = fx * dx + fy * dy + fz * dz;
+        // > 0: the cosine of the angle to the target is further from 0
+        // than the half field of view's.
+        let m = along * along - cos_sq * dist_sq;
+        let within = range.simd_gt(dist_sq) & dist_sq.simd_ne(zero);
+        let inside = if ahead {
+            along.simd_gt(zero) & m.simd_gt(zero)
+        } else {
+            along.simd_ge(zero) | m.simd_lt(zero)
+        };
+        // NaN (a degenerate facing) is never clear either.
+        let clear = m.abs().simd_gt(band * dist_sq);
+        hit |= u64::from((within & inside).to_bitmask()) << (4 * q);
+        unsure |= u64::from((within & !clear).to_bitmask()) << (4 * q);
+    }
+    if unsure != 0 {
+        return cone_block_exact(eye, facing, range_sq, cos_half_fov, x, y, z);
+    }
+    hit
+}
+
+/// How close to the cone's edge [`cone_block`]'s squared test defers to
+/// the exact one, relative to the squared distance: `|(f·d)² − cos²|d|²|`
+/// below `1e-4 |d|²`. The squared test's f32 error is below `1e-6 |d|²`
+/// and the exact test's below `1e-6` in the cosine, so outside the band
+/// both agree with the real numbers and with each other.
+const ANGLE_BAND: f32 = 1e-4;
+
+/// The cone's bits as [`CompiledShape::contains`] computes them, operation
+/// for operation (the rare blocks [`cone_block`] cannot call).
+#[inline(never)]
+fn cone_block_exact(
+    eye: Vec3,
+    facing: Vec3,
+    range_sq: f32,
+    cos_half_fov: f32,
+    x: &[f32; BLOCK],
+    y: &[f32; BLOCK],
+    z: &[f32; BLOCK],
+) -> u64 {
+    let mut hit = 0u64;
     for e in 0..BLOCK {
         let (dx, dy, dz) = (x[e] - eye.x, y[e] - eye.y, z[e] - eye.z);
         let dist_sq = dx * dx + dy * dy + dz * dz;
         let inv = 1.0 / dist_sq.sqrt();
         let dot = facing.x * (dx * inv) + facing.y * (dy * inv) + facing.z * (dz * inv);
-        hit[e] = u8::from((range_sq > dist_sq) & (dist_sq != 0.0) & (dot > cos_half_fov));
+        let inside = (range_sq > dist_sq) & (dist_sq != 0.0) & (dot > cos_half_fov);
+        hit |= u64::from(inside) << e;
     }
-    pack(hit)
+    hit
 }
 
 /// Calls `f` with the index of every set bit of `mask`, ascending.
@@ -125,6 +201,62 @@ pub(crate) fn for_each_bit(mask: &[u64], mut f: impl FnMut(usize)) {
         while bits != 0 {
             f(w * 64 + bits.trailing_zeros() as usize);
             bits &= bits - 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod kernel_tests {
+    use super::*;
+    use crate::data::Shape;
+
+    /// Points on and around the cone's edge (where the squared test is
+    /// too close to call), plus the eye itself and points out of range,
+    /// for fields of view below and above 180°: every bit equals
+    /// `CompiledShape::contains`.
+    #[test]
+    fn the_cone_kernel_equals_contains_at_its_edge() {
+        let mut state = 0x2545_f491_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as f32 / u32::MAX as f32
+        };
+        for fov in [1.0f32, 60.0, 90.0, 120.0, 179.9, 180.0, 200.0, 300.0, 359.0] {
+            let shape = Shape::Cone {
+                range: 15.0,
+                fov_deg: fov,
+            }
+            .compile();
+            let eye = Vec3::new(next() * 100.0, next(), next() * 100.0);
+            let facing = Vec3::new(next() - 0.5, 0.0, next() - 0.5).normalize();
+            let half = (fov / 2.0).to_radians();
+            let mut near = Neighbourhood::default();
+            for k in 0..4096 {
+                // Angles within a hair of the edge, either side, and some anywhere.
+                let off = match k % 4 {
+                    0 => (next() - 0.5) * 1e-5,
+                    1 => (next() - 0.5) * 1e-3,
+                    2 => (next() - 0.5) * 6.3,
+                    _ => 0.0,
+                };
+                let side = if k % 8 < 4 { 1.0 } else { -1.0 };
+                let a = facing.z.atan2(facing.x) + side * (half + off);
+                let r = if k % 97 == 0 { 0.0 } else { next() * 17.0 };
+                let p = eye + Vec3::new(a.cos() * r, (next() - 0.5) * 0.1, a.sin() * r);
+                near.xs.push(p.x);
+                near.ys.push(p.y);
+                near.zs.push(p.z);
+            }
+            near.padded = near.xs.len();
+            let mut mask = Vec::new();
+            shape_mask(shape, eye, facing, &near, &mut mask);
+            for e in 0..near.padded {
+                let p = Vec3::new(near.xs[e], near.ys[e], near.zs[e]);
+                let bit = mask[e / 64] >> (e % 64) & 1 != 0;
+                assert_eq!(bit, shape.contains(eye, facing, p), "fov {fov}, point {e}");
+            }
         }
     }
 }

@@ -15,35 +15,46 @@ pub(crate) fn sort_distinct(ids: &mut [AgentId]) {
         ids.sort_unstable();
         return;
     }
-    let mut keys = [u32::MAX; RANK_SORT_MAX];
-    for (k, id) in keys.iter_mut().zip(ids.iter()) {
-        *k = id.slot();
+    // Slots with the sign bit flipped compare as signed integers in the
+    // order of the slots (one vector compare, where unsigned needs three).
+    let mut keys = [i32::MAX; RANK_SORT_MAX];
+    let mut generations = [0u32; RANK_SORT_MAX];
+    for ((k, g), id) in keys.iter_mut().zip(&mut generations).zip(ids.iter()) {
+        *k = (id.slot() ^ SIGN) as i32;
+        *g = id.generation();
     }
     // Every key's rank at once: one pass per key compared against all
-    // (fixed width, vectorised). Padding keys (u32::MAX) rank last.
+    // (fixed width, vectorised). Padding keys (the largest) rank last.
     let mut rank = [0u32; RANK_SORT_MAX];
-    if n <= RANK_SORT_MAX / 2 {
+    if n <= RANK_SORT_MAX / 4 {
+        rank_pass::<{ RANK_SORT_MAX / 4 }>(&keys, n, &mut rank);
+    } else if n <= RANK_SORT_MAX / 2 {
         rank_pass::<{ RANK_SORT_MAX / 2 }>(&keys, n, &mut rank);
     } else {
         rank_pass::<RANK_SORT_MAX>(&keys, n, &mut rank);
     }
-    let mut out = [AgentId::new(0, 0); RANK_SORT_MAX];
-    for (&id, &r) in ids.iter().zip(&rank[..n]) {
-        out[r as usize % RANK_SORT_MAX] = id;
+    // Each id written once, straight to its place (the ranks of distinct
+    // keys are a permutation of 0..n).
+    for ((&key, &generation), &r) in keys.iter().zip(&generations).zip(&rank[..n]) {
+        if let Some(to) = ids.get_mut(r as usize) {
+            *to = AgentId::new(key as u32 ^ SIGN, generation);
+        }
     }
-    ids.copy_from_slice(&out[..n]);
 }
+
+/// The sign bit of a 32-bit key.
+const SIGN: u32 = 0x8000_0000;
 
 /// `rank[i]` += the number of the first `n` keys smaller than `keys[i]`,
 /// for the first `W` keys.
 #[inline(always)]
 fn rank_pass<const W: usize>(
-    keys: &[u32; RANK_SORT_MAX],
+    keys: &[i32; RANK_SORT_MAX],
     n: usize,
     rank: &mut [u32; RANK_SORT_MAX],
 ) {
     let (Ok(lanes), Ok(rank)) = (
-        <&[u32; W]>::try_from(&keys[..W]),
+        <&[i32; W]>::try_from(&keys[..W]),
         <&mut [u32; W]>::try_from(&mut rank[..W]),
     ) else {
         return;
