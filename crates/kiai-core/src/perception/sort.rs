@@ -28,6 +28,8 @@ pub(crate) fn sort_distinct(ids: &mut [AgentId]) {
     let mut rank = [0u32; RANK_SORT_MAX];
     if n <= RANK_SORT_MAX / 4 {
         rank_pass::<{ RANK_SORT_MAX / 4 }>(&keys, n, &mut rank);
+    } else if n <= RANK_SORT_MAX * 3 / 8 {
+        rank_pass::<{ RANK_SORT_MAX * 3 / 8 }>(&keys, n, &mut rank);
     } else if n <= RANK_SORT_MAX / 2 {
         rank_pass::<{ RANK_SORT_MAX / 2 }>(&keys, n, &mut rank);
     } else {

@@ -438,6 +438,11 @@ fn ration_rays(
 fn merge_events(out: &mut Percepts, order: Option<&[u32]>) {
     out.events.clear();
     out.rays = out.chunks.iter().map(|c| c.rays).sum();
+    // A quiet stage (nothing gained, lost, heard or received) visits no
+    // agent.
+    if out.chunks.iter().all(|c| c.events.is_empty()) {
+        return;
+    }
     if let Some(order) = order {
         merge_sparse(out, order);
         return;
