@@ -177,19 +177,14 @@ const ANGLE_BAND: f32 = 1e-4;
 /// for operation (the rare blocks [`cone_block`] cannot call).
 #[inline(never)]
 fn cone_block_exact(cone: Cone, (x, y, z): Xyz<'_>) -> u64 {
-    let Cone {
-        eye,
-        facing,
-        range_sq,
-        cos_half_fov,
-    } = cone;
+    let (eye, facing) = (cone.eye, cone.facing);
     let mut hit = 0u64;
     for e in 0..BLOCK {
         let (dx, dy, dz) = (x[e] - eye.x, y[e] - eye.y, z[e] - eye.z);
         let dist_sq = dx * dx + dy * dy + dz * dz;
         let inv = 1.0 / dist_sq.sqrt();
         let dot = facing.x * (dx * inv) + facing.y * (dy * inv) + facing.z * (dz * inv);
-        let inside = (range_sq > dist_sq) & (dist_sq != 0.0) & (dot > cos_half_fov);
+        let inside = (cone.range_sq > dist_sq) & (dist_sq != 0.0) & (dot > cone.cos_half_fov);
         hit |= u64::from(inside) << e;
     }
     hit
