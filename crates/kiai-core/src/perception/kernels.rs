@@ -24,21 +24,15 @@ pub(crate) fn shape_mask(
 ) {
     // One loop per shape, so that nothing of the others' set-up runs.
     match shape {
-        CompiledShape::Sphere { radius_sq } => block_mask(near, mask, |x, y, z| {
-            sphere_block(eye, radius_sq, (x, y, z))
-        }),
+        CompiledShape::Sphere { radius_sq } => {
+            block_mask(near, mask, |x, y, z| sphere_block(eye, radius_sq, x, y, z))
+        }
         CompiledShape::Cone {
             range_sq,
             cos_half_fov,
-        } => {
-            let cone = Cone {
-                eye,
-                facing,
-                range_sq,
-                cos_half_fov,
-            };
-            block_mask(near, mask, |x, y, z| cone_block(cone, (x, y, z)))
-        }
+        } => block_mask(near, mask, |x, y, z| {
+            cone_block(eye, facing, range_sq, cos_half_fov, x, y, z)
+        }),
         _ => block_mask(near, mask, |x, y, z| {
             let mut bits = 0u64;
             for e in 0..BLOCK {
@@ -76,8 +70,8 @@ fn block_mask(
     }
 }
 
-/// A cone as the kernels test it: the eye, the unit facing, the squared
-/// range and the cosine of half the field of view.
+/// A cone as [`cone_block_exact`] tests it: the eye, the unit facing,
+/// the squared range and the cosine of half the field of view.
 #[derive(Clone, Copy)]
 struct Cone {
     eye: Vec3,
@@ -88,12 +82,6 @@ struct Cone {
 
 /// One block's coordinates: x, y and z of its [`BLOCK`] elements.
 type Xyz<'a> = (&'a [f32; BLOCK], &'a [f32; BLOCK], &'a [f32; BLOCK]);
-
-/// `v`'s components, each in all four lanes.
-#[inline(always)]
-fn lanes(v: Vec3) -> (f32x4, f32x4, f32x4) {
-    (f32x4::splat(v.x), f32x4::splat(v.y), f32x4::splat(v.z))
-}
 
 /// The lanes of a block, four at a time.
 const QUADS: usize = BLOCK / 4;
@@ -107,9 +95,19 @@ fn quads(v: &[f32; BLOCK]) -> [f32x4; QUADS] {
 
 /// The sphere's bits: `radius_sq > |d|²`, as `contains`.
 #[inline(always)]
-fn sphere_block(eye: Vec3, radius_sq: f32, (x, y, z): Xyz<'_>) -> u64 {
+fn sphere_block(
+    eye: Vec3,
+    radius_sq: f32,
+    x: &[f32; BLOCK],
+    y: &[f32; BLOCK],
+    z: &[f32; BLOCK],
+) -> u64 {
     let (x, y, z) = (quads(x), quads(y), quads(z));
-    let (ex, ey, ez) = lanes(eye);
+    let (ex, ey, ez) = (
+        f32x4::splat(eye.x),
+        f32x4::splat(eye.y),
+        f32x4::splat(eye.z),
+    );
     let r2 = f32x4::splat(radius_sq);
     (0..QUADS).fold(0u64, |bits, q| {
         let (dx, dy, dz) = (x[q] - ex, y[q] - ey, z[q] - ez);
@@ -125,15 +123,26 @@ fn sphere_block(eye: Vec3, radius_sq: f32, (x, y, z): Xyz<'_>) -> u64 {
 /// [`cone_block_exact`], so every bit is what [`CompiledShape::contains`]
 /// says.
 #[inline(always)]
-fn cone_block(cone: Cone, (x, y, z): Xyz<'_>) -> u64 {
-    let Cone {
-        eye,
-        facing,
-        range_sq,
-        cos_half_fov,
-    } = cone;
+fn cone_block(
+    eye: Vec3,
+    facing: Vec3,
+    range_sq: f32,
+    cos_half_fov: f32,
+    x: &[f32; BLOCK],
+    y: &[f32; BLOCK],
+    z: &[f32; BLOCK],
+) -> u64 {
     let (qx, qy, qz) = (quads(x), quads(y), quads(z));
-    let ((ex, ey, ez), (fx, fy, fz)) = (lanes(eye), lanes(facing));
+    let (ex, ey, ez) = (
+        f32x4::splat(eye.x),
+        f32x4::splat(eye.y),
+        f32x4::splat(eye.z),
+    );
+    let (fx, fy, fz) = (
+        f32x4::splat(facing.x),
+        f32x4::splat(facing.y),
+        f32x4::splat(facing.z),
+    );
     let cos_sq = f32x4::splat(cos_half_fov * cos_half_fov);
     let (range, band, zero) = (
         f32x4::splat(range_sq),
@@ -161,6 +170,12 @@ fn cone_block(cone: Cone, (x, y, z): Xyz<'_>) -> u64 {
         unsure |= u64::from((within & !clear).to_bitmask()) << (4 * q);
     }
     if unsure != 0 {
+        let cone = Cone {
+            eye,
+            facing,
+            range_sq,
+            cos_half_fov,
+        };
         return cone_block_exact(cone, (x, y, z));
     }
     hit
