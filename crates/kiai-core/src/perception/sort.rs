@@ -15,29 +15,42 @@ pub(crate) fn sort_distinct(ids: &mut [AgentId]) {
         ids.sort_unstable();
         return;
     }
+    // The narrowest width that holds the list: every array below is that
+    // wide, so a short list zeroes and compares little.
+    if n <= RANK_SORT_MAX / 4 {
+        rank_sort::<{ RANK_SORT_MAX / 4 }>(ids);
+    } else if n <= RANK_SORT_MAX * 3 / 8 {
+        rank_sort::<{ RANK_SORT_MAX * 3 / 8 }>(ids);
+    } else if n <= RANK_SORT_MAX / 2 {
+        rank_sort::<{ RANK_SORT_MAX / 2 }>(ids);
+    } else {
+        rank_sort::<RANK_SORT_MAX>(ids);
+    }
+}
+
+/// [`sort_distinct`] for at most `W` ids: each id's rank is the count of
+/// smaller slots, found by comparing every slot against all at once
+/// (fixed width, vectorised), and each id is written once, straight to
+/// its place (the ranks of distinct slots are a permutation of 0..n).
+#[inline(always)]
+fn rank_sort<const W: usize>(ids: &mut [AgentId]) {
+    let n = ids.len();
     // Slots with the sign bit flipped compare as signed integers in the
     // order of the slots (one vector compare, where unsigned needs three).
-    let mut keys = [i32::MAX; RANK_SORT_MAX];
-    let mut generations = [0u32; RANK_SORT_MAX];
+    // Padding keys (the largest) rank last.
+    let mut keys = [i32::MAX; W];
+    let mut generations = [0u32; W];
     for ((k, g), id) in keys.iter_mut().zip(&mut generations).zip(ids.iter()) {
         *k = (id.slot() ^ SIGN) as i32;
         *g = id.generation();
     }
-    // Every key's rank at once: one pass per key compared against all
-    // (fixed width, vectorised). Padding keys (the largest) rank last.
-    let mut rank = [0u32; RANK_SORT_MAX];
-    if n <= RANK_SORT_MAX / 4 {
-        rank_pass::<{ RANK_SORT_MAX / 4 }>(&keys, n, &mut rank);
-    } else if n <= RANK_SORT_MAX * 3 / 8 {
-        rank_pass::<{ RANK_SORT_MAX * 3 / 8 }>(&keys, n, &mut rank);
-    } else if n <= RANK_SORT_MAX / 2 {
-        rank_pass::<{ RANK_SORT_MAX / 2 }>(&keys, n, &mut rank);
-    } else {
-        rank_pass::<RANK_SORT_MAX>(&keys, n, &mut rank);
+    let mut rank = [0u32; W];
+    for &other in &keys[..n.min(W)] {
+        for i in 0..W {
+            rank[i] += u32::from(other < keys[i]);
+        }
     }
-    // Each id written once, straight to its place (the ranks of distinct
-    // keys are a permutation of 0..n).
-    for ((&key, &generation), &r) in keys.iter().zip(&generations).zip(&rank[..n]) {
+    for ((&key, &generation), &r) in keys.iter().zip(&generations).zip(&rank[..n.min(W)]) {
         if let Some(to) = ids.get_mut(r as usize) {
             *to = AgentId::new(key as u32 ^ SIGN, generation);
         }
@@ -46,27 +59,6 @@ pub(crate) fn sort_distinct(ids: &mut [AgentId]) {
 
 /// The sign bit of a 32-bit key.
 const SIGN: u32 = 0x8000_0000;
-
-/// `rank[i]` += the number of the first `n` keys smaller than `keys[i]`,
-/// for the first `W` keys.
-#[inline(always)]
-fn rank_pass<const W: usize>(
-    keys: &[i32; RANK_SORT_MAX],
-    n: usize,
-    rank: &mut [u32; RANK_SORT_MAX],
-) {
-    let (Ok(lanes), Ok(rank)) = (
-        <&[i32; W]>::try_from(&keys[..W]),
-        <&mut [u32; W]>::try_from(&mut rank[..W]),
-    ) else {
-        return;
-    };
-    for &other in &keys[..n] {
-        for i in 0..W {
-            rank[i] += u32::from(other < lanes[i]);
-        }
-    }
-}
 
 /// Longest list [`sort_distinct`] sorts by rank.
 const RANK_SORT_MAX: usize = 32;
