@@ -86,11 +86,12 @@ type Xyz<'a> = (&'a [f32; BLOCK], &'a [f32; BLOCK], &'a [f32; BLOCK]);
 /// The lanes of a block, four at a time.
 const QUADS: usize = BLOCK / 4;
 
-/// A block's coordinates as [`QUADS`] vectors of four lanes.
+/// Quad `q` (lanes `4q..4q + 4`) of a block's coordinates, loaded when
+/// used (all twelve at once would not fit the vector registers).
 #[inline(always)]
-fn quads(v: &[f32; BLOCK]) -> [f32x4; QUADS] {
+fn quad(v: &[f32; BLOCK], q: usize) -> f32x4 {
     let (chunks, _) = v.as_chunks::<4>();
-    std::array::from_fn(|q| f32x4::new(chunks[q]))
+    f32x4::new(chunks[q % QUADS])
 }
 
 /// The sphere's bits: `radius_sq > |d|²`, as `contains`.
@@ -102,7 +103,6 @@ fn sphere_block(
     y: &[f32; BLOCK],
     z: &[f32; BLOCK],
 ) -> u64 {
-    let (x, y, z) = (quads(x), quads(y), quads(z));
     let (ex, ey, ez) = (
         f32x4::splat(eye.x),
         f32x4::splat(eye.y),
@@ -110,7 +110,7 @@ fn sphere_block(
     );
     let r2 = f32x4::splat(radius_sq);
     (0..QUADS).fold(0u64, |bits, q| {
-        let (dx, dy, dz) = (x[q] - ex, y[q] - ey, z[q] - ez);
+        let (dx, dy, dz) = (quad(x, q) - ex, quad(y, q) - ey, quad(z, q) - ez);
         let inside = r2.simd_gt(dx * dx + dy * dy + dz * dz);
         bits | u64::from(inside.to_bitmask()) << (4 * q)
     })
@@ -132,7 +132,6 @@ fn cone_block(
     y: &[f32; BLOCK],
     z: &[f32; BLOCK],
 ) -> u64 {
-    let (qx, qy, qz) = (quads(x), quads(y), quads(z));
     let (ex, ey, ez) = (
         f32x4::splat(eye.x),
         f32x4::splat(eye.y),
@@ -152,7 +151,7 @@ fn cone_block(
     let ahead = cos_half_fov >= 0.0;
     let (mut hit, mut unsure) = (0u64, 0u64);
     for q in 0..QUADS {
-        let (dx, dy, dz) = (qx[q] - ex, qy[q] - ey, qz[q] - ez);
+        let (dx, dy, dz) = (quad(x, q) - ex, quad(y, q) - ey, quad(z, q) - ez);
         let dist_sq = dx * dx + dy * dy + dz * dz;
         let along = fx * dx + fy * dy + fz * dz;
         // > 0: the cosine of the angle to the target is further from 0
