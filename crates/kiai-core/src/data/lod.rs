@@ -182,6 +182,9 @@ impl Lod {
 
 #[cfg(test)]
 mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
     use super::*;
 
     fn mass() -> Vec<LodTier> {
@@ -208,11 +211,9 @@ mod tests {
             -2_147_483_648.0,
             -2_147_483_904.0,
         ];
-        let mut x = 0x1234_5678_u32;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x1234_5678);
         for _ in 0..100_000 {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x: u32 = rng.random();
             v.push(f32::from_bits(x));
             v.push((x as i32) as f32 / 1024.0);
         }

@@ -218,6 +218,9 @@ pub(crate) fn for_each_bit(mask: &[u64], mut f: impl FnMut(usize)) {
 
 #[cfg(test)]
 mod kernel_tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
     use super::*;
     use crate::data::Shape;
 
@@ -227,13 +230,8 @@ mod kernel_tests {
     /// `CompiledShape::contains`.
     #[test]
     fn the_cone_kernel_equals_contains_at_its_edge() {
-        let mut state = 0x2545_f491_u32;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state as f32 / u32::MAX as f32
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(0x2545_f491);
+        let mut next = move || rng.random::<f32>();
         for fov in [1.0f32, 60.0, 90.0, 120.0, 179.9, 180.0, 200.0, 300.0, 359.0] {
             let shape = Shape::Cone {
                 range: 15.0,
