@@ -5,7 +5,7 @@
 
 use eframe::egui::{self, RichText, Ui};
 
-use super::{Out, ViewCtx};
+use super::{Out, ViewCtx, widgets};
 use crate::model::{Command, EditCommand, NavGenCommand};
 
 /// Draws the bar (nothing while the panel is closed).
@@ -18,19 +18,9 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, out: &mut Out) {
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new("Generate waypoints").strong());
         ui.label("agent radius");
-        let r = ui.add(
-            egui::DragValue::new(&mut radius)
-                .range(0.0..=100.0)
-                .speed(0.05)
-                .suffix(" u"),
-        );
+        let r = ui.add(widgets::distance(&mut radius, 0.0..=100.0));
         ui.label("spacing");
-        let s = ui.add(
-            egui::DragValue::new(&mut spacing)
-                .range(0.05..=1000.0)
-                .speed(0.1)
-                .suffix(" u"),
-        );
+        let s = ui.add(widgets::distance(&mut spacing, 0.05..=1000.0).speed(0.1));
         if r.changed() || s.changed() {
             out.push(Command::NavGen(NavGenCommand::Params { radius, spacing }));
         }
