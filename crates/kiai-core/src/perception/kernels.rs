@@ -83,6 +83,12 @@ struct Cone {
 /// One block's coordinates: x, y and z of its [`BLOCK`] elements.
 type Xyz<'a> = (&'a [f32; BLOCK], &'a [f32; BLOCK], &'a [f32; BLOCK]);
 
+/// `v`'s components, each in all four lanes.
+#[inline(always)]
+fn lanes(v: Vec3) -> (f32x4, f32x4, f32x4) {
+    (f32x4::splat(v.x), f32x4::splat(v.y), f32x4::splat(v.z))
+}
+
 /// The lanes of a block, four at a time.
 const QUADS: usize = BLOCK / 4;
 
@@ -103,11 +109,7 @@ fn sphere_block(
     y: &[f32; BLOCK],
     z: &[f32; BLOCK],
 ) -> u64 {
-    let (ex, ey, ez) = (
-        f32x4::splat(eye.x),
-        f32x4::splat(eye.y),
-        f32x4::splat(eye.z),
-    );
+    let (ex, ey, ez) = lanes(eye);
     let r2 = f32x4::splat(radius_sq);
     (0..QUADS).fold(0u64, |bits, q| {
         let (dx, dy, dz) = (quad(x, q) - ex, quad(y, q) - ey, quad(z, q) - ez);
@@ -132,16 +134,7 @@ fn cone_block(
     y: &[f32; BLOCK],
     z: &[f32; BLOCK],
 ) -> u64 {
-    let (ex, ey, ez) = (
-        f32x4::splat(eye.x),
-        f32x4::splat(eye.y),
-        f32x4::splat(eye.z),
-    );
-    let (fx, fy, fz) = (
-        f32x4::splat(facing.x),
-        f32x4::splat(facing.y),
-        f32x4::splat(facing.z),
-    );
+    let ((ex, ey, ez), (fx, fy, fz)) = (lanes(eye), lanes(facing));
     let cos_sq = f32x4::splat(cos_half_fov * cos_half_fov);
     let (range, band, zero) = (
         f32x4::splat(range_sq),
