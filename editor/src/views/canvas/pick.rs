@@ -70,14 +70,8 @@ pub fn pick_objects(def: &ContentDef, p: Pos2, r: f32) -> Option<Sel> {
         .filter(|(_, d)| *d <= r)
         .min_by(|a, b| a.1.total_cmp(&b.1));
     match (waypoint, wall) {
-        (Some((w, dw)), Some((k, dk))) => {
-            return Some(if dk < dw {
-                Sel::Wall(k)
-            } else {
-                Sel::Waypoint(w)
-            });
-        }
-        (Some((w, _)), None) => return Some(Sel::Waypoint(w)),
+        (Some((_, dw)), Some((k, dk))) if dk < dw => return Some(Sel::Wall(k)),
+        (Some((w, _)), _) => return Some(Sel::Waypoint(w)),
         (None, Some((k, _))) => return Some(Sel::Wall(k)),
         (None, None) => {}
     }
