@@ -214,22 +214,8 @@ impl Pipeline {
         decider.decide(world, &mut minds, &mut self.decisions);
         world.agents.mind = minds;
         std::mem::swap(&mut world.agents.decision, &mut self.decisions);
-        // `self.decisions` holds the previous ones now. Agents that do not
-        // think this tick keep theirs, whatever the decider wrote.
-        if let Some(thinks) = world.lod.thinking(world.agents.len()) {
-            for ((new, old), &thinks) in world
-                .agents
-                .decision
-                .iter_mut()
-                .zip(&self.decisions)
-                .zip(thinks)
-            {
-                if !thinks {
-                    *new = *old;
-                }
-            }
-        }
-        world.record_decision_changes(&self.decisions);
+        // `self.decisions` holds the previous ones now.
+        world.settle_decisions(&self.decisions);
         decider.apply(world);
     }
 }

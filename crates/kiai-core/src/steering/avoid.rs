@@ -88,6 +88,9 @@ struct Local {
     /// Walls in reach: (distance, index), sorted.
     near_walls: Vec<(f32, u32)>,
     segments: Vec<OrcaSegment>,
+    /// (slot, velocity) of the chunk's agents whose velocity with
+    /// avoidance differs from the one they prefer, in the order computed.
+    chosen: Vec<(u32, Vec3)>,
 }
 
 /// What every agent's avoidance reads.
@@ -135,9 +138,6 @@ impl Context<'_> {
 /// the first).
 #[derive(Debug, Default)]
 pub(crate) struct AvoidScratch {
-    /// The velocity each agent chose, in the grid's cell order (`None`:
-    /// the one it preferred).
-    chosen: Vec<Option<Vec3>>,
     /// Slots in the order they are computed.
     order: Vec<u32>,
     /// Every agent in the grid as a neighbour, in the grid's cell order.
@@ -172,7 +172,6 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
         return;
     }
     let AvoidScratch {
-        chosen,
         order,
         peers,
         locals,
@@ -211,26 +210,20 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
         // No grid of this tick (a stage run alone): slot order.
         order.extend(0..position.len() as u32);
     }
-    chosen.clear();
-    chosen.resize(order.len(), None);
     // One chunk of agents per scratch, kept between ticks: rayon's
     // per-job scratch (`for_each_init`) allocated a hundred times a tick.
     let chunks = order.len().div_ceil(PAR_MIN);
     if locals.len() < chunks {
         locals.resize_with(chunks, Local::default);
     }
-    chosen
-        .par_chunks_mut(PAR_MIN)
-        .zip(order.par_chunks(PAR_MIN))
+    order
+        .par_chunks(PAR_MIN)
         .zip(locals.par_iter_mut())
         .enumerate()
-        .for_each(|(c, ((chosen, order), local))| {
-            avoid_chunk(&ctx, c * PAR_MIN, (order, chosen), local);
+        .for_each(|(c, (order, local))| {
+            avoid_chunk(&ctx, c * PAR_MIN, order, local);
         });
-    for (&slot, v) in order.iter().zip(chosen.iter()) {
-        let Some(v) = *v else {
-            continue;
-        };
+    for &(slot, v) in locals[..chunks].iter().flat_map(|l| &l.chosen) {
         let (i, f) = (slot as usize, &mut desired_facing[slot as usize]);
         let followed = desired_velocity[i]
             .try_normalize()
@@ -242,17 +235,18 @@ pub(crate) fn run(world: &mut World, grid: &UniformGrid, scratch: &mut AvoidScra
     }
 }
 
-/// Sets `chosen[k]` to the velocity the agent `order[k]` chooses, if it
-/// avoids and that differs from the one it prefers; `first` is the place
-/// of `order[0]` in the order of computation.
-fn avoid_chunk(
-    ctx: &Context<'_>,
-    first: usize,
-    (order, chosen): (&[u32], &mut [Option<Vec3>]),
-    local: &mut Local,
-) {
-    for (k, (out, &slot)) in chosen.iter_mut().zip(order).enumerate() {
+/// Fills `local.chosen` with the agents of `order` that avoid and the
+/// velocities they choose, where those differ from the ones they prefer;
+/// `first` is the place of `order[0]` in the order of computation.
+fn avoid_chunk(ctx: &Context<'_>, first: usize, order: &[u32], local: &mut Local) {
+    local.chosen.clear();
+    for (k, &slot) in order.iter().enumerate() {
         let i = slot as usize;
+        // Held agents first, in one read: with the tick level of detail
+        // most agents are held.
+        if ctx.lod.is_some_and(|lod| !lod.thinks(i)) {
+            continue;
+        }
         if !ctx.alive[i] || ctx.body[i] != BodyMode::Simulated {
             continue;
         }
@@ -272,7 +266,7 @@ fn avoid_chunk(
             local,
         );
         if v != preferred {
-            *out = Some(v);
+            local.chosen.push((slot, v));
         }
     }
 }

@@ -111,12 +111,20 @@ impl World {
         self.events.extend(events);
     }
 
-    /// One `DecisionChanged` event per live agent whose state or target
-    /// differs from `before` (its decision of the last tick).
-    pub(crate) fn record_decision_changes(&mut self, before: &[Decision]) {
+    /// After the decide stage, given `before` (every agent's decision of
+    /// the last tick): agents that do not think this tick (tick level of
+    /// detail) get theirs back, whatever the decider wrote; then one
+    /// `DecisionChanged` event per live agent whose state or target
+    /// differs. One pass for both: each is a walk over every decision.
+    pub(crate) fn settle_decisions(&mut self, before: &[Decision]) {
         let tick = self.tick;
-        let a = &self.agents;
-        for (i, (old, new)) in before.iter().zip(&a.decision).enumerate() {
+        let thinks = self.lod.thinking(self.agents.len());
+        let a = &mut self.agents;
+        for (i, (old, new)) in before.iter().zip(&mut a.decision).enumerate() {
+            if thinks.is_some_and(|t| !t[i]) {
+                *new = *old;
+                continue;
+            }
             if !a.alive[i] || (old.state == new.state && old.target == new.target) {
                 continue;
             }
