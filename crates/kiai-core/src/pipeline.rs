@@ -148,7 +148,6 @@ impl StageTimings {
 pub struct Pipeline {
     sense: perception::SenseScratch,
     navigate: navigate::NavScratch,
-    steer: steering::SteerScratch,
     avoid: steering::AvoidScratch,
     decisions: Vec<crate::data::Decision>,
     timings: StageTimings,
@@ -199,7 +198,7 @@ impl Pipeline {
             }
             Stage::Decide => self.decide(world, decider),
             Stage::Navigate => navigate::run(world, &mut self.navigate),
-            Stage::Steer => steering::run(world, &mut self.steer),
+            Stage::Steer => steering::run(world),
             Stage::Avoid => steering::avoid(world, self.sense.grid(), &mut self.avoid),
             Stage::Integrate => integrate::run(world),
             Stage::Noise => noise::run(world),

@@ -12,7 +12,7 @@ mod smallest;
 mod stage;
 
 pub(crate) use avoid::{AvoidScratch, run as avoid};
-pub(crate) use stage::{SteerScratch, run};
+pub(crate) use stage::run;
 
 pub use crate::data::missile;
 pub use crate::data::steer_input::SteerInput;

@@ -17,13 +17,6 @@ use crate::world::{Agents, World};
 use super::look_ahead::look_ahead;
 use super::{separation, steer};
 
-/// Scratch memory of the steer stage, kept by the pipeline between ticks.
-#[derive(Debug, Default)]
-pub(crate) struct SteerScratch {
-    /// Per agent, the position of the waypoint it walks to.
-    waypoints: Vec<Option<Vec3>>,
-}
-
 /// What every agent's steering reads.
 struct SteerContext<'a> {
     archetypes: &'a [Archetype],
@@ -37,23 +30,18 @@ struct SteerContext<'a> {
     alive: &'a [bool],
     generations: &'a [u32],
     decisions: &'a [Decision],
-    waypoints: &'a [Option<Vec3>],
+    /// The waypoint graph, if the world has one, and each agent's way
+    /// through it: the point it walks to is looked up per steered agent
+    /// (held ones need none).
+    nav: Option<&'a kiai_nav::NavGraph>,
+    nav_states: &'a [NavState],
     /// The walls agents look ahead for, if the world has any.
     walls: Option<&'a Walls>,
     dt: f32,
 }
 
 /// Steers every agent of `world`.
-pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
-    let nav = world.nav.as_ref();
-    scratch.waypoints.clear();
-    scratch.waypoints.extend(
-        world
-            .agents
-            .nav
-            .iter()
-            .map(|s: &NavState| s.heading_point(nav?)),
-    );
+pub(crate) fn run(world: &mut World) {
     let Agents {
         archetype,
         position,
@@ -67,6 +55,7 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
         decision,
         mind,
         missile,
+        nav: nav_states,
         ..
     } = &mut world.agents;
     let ctx = SteerContext {
@@ -80,7 +69,8 @@ pub(crate) fn run(world: &mut World, scratch: &mut SteerScratch) {
         alive,
         generations: generation,
         decisions: decision,
-        waypoints: &scratch.waypoints,
+        nav: world.nav.as_ref(),
+        nav_states,
         walls: world.occluders.as_ref().map(|o| &o.walls),
         dt: world.config.tick_seconds,
     };
@@ -145,7 +135,7 @@ fn steer_agent(
         target_velocity: d
             .target
             .and_then(|t| ctx.velocities.get(t.index()).copied()),
-        waypoint: ctx.waypoints[i],
+        waypoint: ctx.nav.and_then(|nav| ctx.nav_states[i].heading_point(nav)),
         dt: ctx.dt,
     };
     let archetype = &ctx.archetypes[ctx.archetype_of[i].index()];
