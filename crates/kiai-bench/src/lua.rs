@@ -37,8 +37,9 @@ pub fn light(n: usize, seed: u64) -> Result<World, String> {
     crate::tick::armies(n, seed, vec![eyes], None, None).map(|(world, _)| world)
 }
 
-/// p50 decide stage, p50 of the scripts' part of it (after the default
-/// decision; 0 for the Rust default) and p50 full tick (ms) of one
+/// p50 decide stage, p50 of the scripts' part of it (the scripts alone,
+/// before the default decision for the agents they left undecided; 0 for
+/// the Rust default) and p50 full tick (ms) of one
 /// contender, and its final state hash.
 struct Run {
     decide_ms: f64,
@@ -189,8 +190,9 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
                     "p50 ms per full tick over {ticks} ticks after {warmup}, {what}; {n} agents \
                      all scripted, every agent decides every tick, one batched decide call per \
                      script per tick; decide stage {:.3} ms vs {:.3} ms = {overhead_ns:.0} ns \
-                     per agent per tick of Lua overhead; the scripts' part of the stage (after \
-                     the default decision, same world) {:.3} ms = {script_ns:.0} ns per agent",
+                     per agent per tick of Lua overhead; the scripts' part of the stage (the \
+                     scripts alone, before the default decides the agents they left) {:.3} ms \
+                     = {script_ns:.0} ns per agent",
                     lua.decide_ms, rust.decide_ms, lua.script_ms
                 ),
             });

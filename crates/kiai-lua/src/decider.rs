@@ -324,9 +324,10 @@ impl LuaDecider {
         self.default.traces()
     }
 
-    /// Wall time the last [`Decider::decide`] spent after the default
-    /// decision: running the scripts and taking their results. For
-    /// benchmarks and profiling; the simulation never reads it.
+    /// Wall time the last [`Decider::decide`] spent running the scripts
+    /// and taking their results (the default decision for the agents no
+    /// script decided comes after, not counted). For benchmarks and
+    /// profiling; the simulation never reads it.
     pub fn script_time(&self) -> std::time::Duration {
         self.script_time
     }
@@ -437,7 +438,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 impl Decider for LuaDecider {
     fn decide(&mut self, world: &World, minds: &mut [Mind], out: &mut [Decision]) {
-        self.default.decide(world, minds, out);
         // Measured for benchmarks and profiling only; nothing reads it back
         // into the simulation.
         let start = std::time::Instant::now();
@@ -451,6 +451,11 @@ impl Decider for LuaDecider {
             self.run_slot(slot, world, minds, out);
         }
         self.script_time = start.elapsed();
+        // The default decision only where no script decided: a script's
+        // agent draws none of the default's rolls and learns nothing from
+        // it that tick (and the work is not done twice).
+        self.default
+            .decide_unless(world, minds, out, &self.scripted);
     }
 
     fn apply(&mut self, world: &mut World) {

@@ -72,6 +72,23 @@ const NO_PROFILE: Profile = Profile {
 
 impl Decider for DefaultDecider {
     fn decide(&mut self, world: &World, minds: &mut [Mind], out: &mut [Decision]) {
+        self.decide_unless(world, minds, out, &[]);
+    }
+}
+
+impl DefaultDecider {
+    /// [`Decider::decide`] for the agents whose entry in `skip` is false
+    /// (or beyond its end): another decider (a script) decided the others,
+    /// whose mind and decision are left as they are. With traces, a
+    /// skipped agent's trace is what this decider would have done, worked
+    /// out on a copy of its mind (nothing of it reaches the run).
+    pub fn decide_unless(
+        &mut self,
+        world: &World,
+        minds: &mut [Mind],
+        out: &mut [Decision],
+        skip: &[bool],
+    ) {
         let a = world.agents();
         let n = a.len();
         self.chased.clear();
@@ -84,9 +101,7 @@ impl Decider for DefaultDecider {
             }
         }
         let chased = &self.chased;
-        let decide_one = |i: usize, mind: &mut Mind, out: &mut Decision| -> DecisionTrace {
-            decide_agent(world, i, chased[i], mind, out)
-        };
+        let skipped = |i: usize| skip.get(i).copied().unwrap_or(false);
         match &mut self.traces {
             Some(traces) => {
                 traces.clear();
@@ -97,7 +112,14 @@ impl Decider for DefaultDecider {
                     .zip(traces.par_iter_mut())
                     .enumerate()
                     .with_min_len(PAR_MIN)
-                    .for_each(|(i, ((m, o), t))| *t = decide_one(i, m, o));
+                    .for_each(|(i, ((m, o), t))| {
+                        *t = if skipped(i) {
+                            let (mut m, mut o) = (m.clone(), *o);
+                            decide_agent(world, i, chased[i], &mut m, &mut o)
+                        } else {
+                            decide_agent(world, i, chased[i], m, o)
+                        };
+                    });
             }
             None => {
                 minds
@@ -105,8 +127,9 @@ impl Decider for DefaultDecider {
                     .zip(out.par_iter_mut())
                     .enumerate()
                     .with_min_len(PAR_MIN)
+                    .filter(|(i, _)| !skipped(*i))
                     .for_each(|(i, (m, o))| {
-                        decide_one(i, m, o);
+                        decide_agent(world, i, chased[i], m, o);
                     });
             }
         }
