@@ -1,6 +1,6 @@
 //! The Timings tab as a designer reads it: every stage with its worst
-//! tick beside its last, and the worst tick of the run named above the
-//! plot.
+//! tick beside its last, the worst tick of the run named above the plot,
+//! and the whole tick's median and 99th percentile beside its mean.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
 
@@ -10,7 +10,7 @@ mod common;
 use common::{editor, play_until, root};
 
 #[test]
-fn the_timings_tab_names_the_worst_tick_and_each_stages_max() {
+fn the_timings_tab_names_the_worst_tick_the_p99_and_each_stages_max() {
     let mut h = editor(&root().join("content/demo/village.ron"));
     play_until(&mut h, 30);
     h.get_by_label("Timings").click();
@@ -42,6 +42,16 @@ fn the_timings_tab_names_the_worst_tick_and_each_stages_max() {
         worst[0].contains(&format!("(of the last {kept}; now ")),
         "{}",
         worst[0]
+    );
+    // The whole tick's median and 99th percentile beside the mean, once.
+    let spread: Vec<&String> = labels.iter().filter(|l| l.starts_with("p50 ")).collect();
+    assert_eq!(spread.len(), 1, "{labels:?}");
+    assert!(
+        spread[0].contains(" ms, p99 ")
+            && spread[0].contains(" ms, mean ")
+            && spread[0].ends_with(" ms (whole tick)"),
+        "{}",
+        spread[0]
     );
     for stage in kiai_core::Stage::ALL.map(kiai_core::Stage::name) {
         let line = labels
