@@ -118,10 +118,9 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// Whether agent `i`, whose archetype avoids, plans its avoidance this
-    /// tick: with the tick level of detail, held agents move on as they
-    /// moved last tick, and tiers without avoidance take the preferred
-    /// velocity as it is.
+    /// Whether agent `i`, whose archetype avoids and who thinks this tick,
+    /// plans its avoidance: with the tick level of detail, a tier without
+    /// avoidance takes the preferred velocity as it is.
     fn plans(&self, i: usize, archetype: &Archetype) -> bool {
         let Some(lod) = self.lod else {
             return true;
@@ -130,7 +129,7 @@ impl Context<'_> {
             .tier
             .get(i)
             .and_then(|&t| archetype.lod.get(usize::from(t)));
-        tier.is_none_or(|t| t.avoidance) && lod.thinks(i)
+        tier.is_none_or(|t| t.avoidance)
     }
 }
 
@@ -242,8 +241,8 @@ fn avoid_chunk(ctx: &Context<'_>, first: usize, order: &[u32], local: &mut Local
     local.chosen.clear();
     for (k, &slot) in order.iter().enumerate() {
         let i = slot as usize;
-        // Held agents first, in one read: with the tick level of detail
-        // most agents are held.
+        // A held agent (tick level of detail) moves on as it moved last
+        // tick. Checked first, in one read: most agents are held.
         if ctx.lod.is_some_and(|lod| !lod.thinks(i)) {
             continue;
         }
