@@ -1,6 +1,8 @@
 //! kiai-nav's modules import one way, lowest layer first:
 //!
-//! 1. what needs nothing of the crate: `ids`, `heap` (the open lists and
+//! 0. `segment`: the distance from a point to a segment, which `navgen`
+//!    measures clearance with;
+//! 1. what needs nothing of the crate but `segment`: `ids`, `heap` (the open lists and
 //!    their keys), `point_grid`, `spatial`, `smooth`, and `alt` (the
 //!    landmark tables as searches read them), `navgen` (waypoints
 //!    generated from walls);
@@ -24,6 +26,7 @@ use kiai_tidy::imports::{ModuleGraph, Options, assert_layered};
 
 /// The layers, lowest first.
 const LAYERS: &[&[&str]] = &[
+    &["segment"],
     &[
         "ids",
         "heap",

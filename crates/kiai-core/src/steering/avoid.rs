@@ -483,7 +483,7 @@ fn nearest_walls(
             if !wall.holds(floor) {
                 return;
             }
-            let d = distance_to_segment(center, wall.from, wall.to);
+            let d = kiai_nav::point_segment_distance(center, wall.from, wall.to);
             if d <= reach {
                 near.push((d, w as u32));
             }
@@ -497,18 +497,6 @@ fn nearest_walls(
             a: all[w as usize].from,
             b: all[w as usize].to,
         }));
-}
-
-/// The distance from `p` to the segment `a..b`, world units.
-fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    let s = if len2 > 0.0 {
-        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + ab * s)
 }
 
 /// `v` turned by a small angle that depends only on the agent and the

@@ -5,6 +5,7 @@
 use glam::Vec2;
 
 use super::GenWall;
+use crate::point_segment_distance;
 
 /// Slack on distance comparisons, world units: a line exactly `radius`
 /// from a wall counts as clear.
@@ -129,7 +130,7 @@ impl Obstacles {
             && p.x <= self.hi.x + SLACK
             && p.y <= self.hi.y + SLACK;
         let need = self.radius + margin - SLACK;
-        inside && !self.any_near(p, p, |a, b| point_segment(p, a, b) < need)
+        inside && !self.any_near(p, p, |a, b| point_segment_distance(p, a, b) < need)
     }
 
     /// Whether a waypoint may stand at `p`: walkable (with `margin`) and
@@ -140,7 +141,7 @@ impl Obstacles {
             && self
                 .doors
                 .iter()
-                .all(|&(a, b)| point_segment(p, a, b) >= self.radius.max(CORNER_TOUCH))
+                .all(|&(a, b)| point_segment_distance(p, a, b) >= self.radius.max(CORNER_TOUCH))
     }
 
     /// Whether an agent can walk straight from `p` to `q`: the segment
@@ -165,27 +166,15 @@ impl Obstacles {
     }
 }
 
-/// Distance from `p` to the segment `a..b`.
-pub(super) fn point_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    let t = if len2 > 0.0 {
-        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + ab * t)
-}
-
 /// Distance between the segments `p..q` and `a..b` (0 when they cross).
 pub(super) fn segment_segment(p: Vec2, q: Vec2, a: Vec2, b: Vec2) -> f32 {
     if segments_cross(p, q, a, b) {
         return 0.0;
     }
-    point_segment(p, a, b)
-        .min(point_segment(q, a, b))
-        .min(point_segment(a, p, q))
-        .min(point_segment(b, p, q))
+    point_segment_distance(p, a, b)
+        .min(point_segment_distance(q, a, b))
+        .min(point_segment_distance(a, p, q))
+        .min(point_segment_distance(b, p, q))
 }
 
 /// Whether the segments `p..q` and `a..b` properly cross.

@@ -7,15 +7,11 @@ use kiai_content::def::ContentDef;
 use super::paint::to_scene;
 use crate::model::Sel;
 
-/// Distance from `p` to the segment `a`-`b`.
+/// Distance from `p` to the segment `a`-`b`
+/// ([`kiai_nav::point_segment_distance`] on scene points).
 pub fn segment_distance(p: Pos2, a: Pos2, b: Pos2) -> f32 {
-    let ab = b - a;
-    let t = if ab.length_sq() > 0.0 {
-        ((p - a).dot(ab) / ab.length_sq()).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + ab * t)
+    let v = |p: Pos2| kiai_core::glam::Vec2::new(p.x, p.y);
+    kiai_nav::point_segment_distance(v(p), v(a), v(b))
 }
 
 /// The index of the point of `points` nearest to `p`, if one lies within
