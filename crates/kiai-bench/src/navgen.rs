@@ -14,7 +14,7 @@
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{
     GenWall, GeneratedNet, NavGenInput, generate, measure, regenerate_local, uniform_grid,
-    uniform_grid_covering,
+    uniform_grid_covering, zone_around,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -179,7 +179,12 @@ fn village_scenario(reps: usize) -> Result<Scenario, String> {
     let old = moved.walls[0];
     moved.walls[0].to += Vec2::new(3.0, 0.0);
     let new = moved.walls[0];
-    let times = local_against_all(&moved, &net, zone_of(old, new), reps);
+    let times = local_against_all(
+        &moved,
+        &net,
+        zone_around([old.from, old.to, new.from, new.to]),
+        reps,
+    );
     Ok(Scenario {
         name: "navgen/village/one-wall-dragged".to_owned(),
         ours_ms: times[0],
@@ -208,7 +213,7 @@ fn local_scenario(
     moved.walls[i].from += Vec2::new(1.5, 0.5);
     moved.walls[i].to += Vec2::new(1.5, 0.5);
     let new = moved.walls[i];
-    let zone = zone_of(old, new);
+    let zone = zone_around([old.from, old.to, new.from, new.to]);
     let local = regenerate_local(&moved, net, zone).map_err(|e| e.to_string())?;
     let changed = local
         .points
@@ -228,14 +233,6 @@ fn local_scenario(
             moved.local_reach()
         ),
     })
-}
-
-/// The box holding a wall's old and new places.
-fn zone_of(old: GenWall, new: GenWall) -> (Vec2, Vec2) {
-    (
-        old.from.min(old.to).min(new.from).min(new.to),
-        old.from.max(old.to).max(new.from).max(new.to),
-    )
 }
 
 /// Median ms of [`regenerate_local`] of `net` after walls changed in

@@ -6,7 +6,9 @@
 //! around the inflated walls, median <= 1.05 x.
 
 use glam::Vec2;
-use kiai_nav::navgen::{GenWall, GeneratedNet, NavGenInput, generate, measure, regenerate_local};
+use kiai_nav::navgen::{
+    GenWall, GeneratedNet, NavGenInput, generate, measure, regenerate_local, zone_around,
+};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -236,17 +238,8 @@ fn a_moved_wall_changes_only_its_neighbourhood() -> Result<(), Box<dyn std::erro
         after.walls[moved].from += Vec2::new(1.5, 0.5);
         after.walls[moved].to += Vec2::new(1.5, 0.5);
         let new_wall = after.walls[moved];
-        let lo = old_wall
-            .from
-            .min(old_wall.to)
-            .min(new_wall.from)
-            .min(new_wall.to);
-        let hi = old_wall
-            .from
-            .max(old_wall.to)
-            .max(new_wall.from)
-            .max(new_wall.to);
-        let local = regenerate_local(&after, &old, (lo, hi))?;
+        let zone = zone_around([old_wall.from, old_wall.to, new_wall.from, new_wall.to]);
+        let local = regenerate_local(&after, &old, zone)?;
         let reach = after.local_reach();
         let near = |p: Vec2| {
             point_segment(p, old_wall.from, old_wall.to).min(point_segment(

@@ -10,7 +10,7 @@ use kiai_content::navgen::{
     default_radius, default_spacing, gen_input, has_generated, is_generated, merge,
 };
 use kiai_core::glam::Vec2;
-use kiai_nav::navgen::{GeneratedNet, generate, measure_coverage, regenerate_local};
+use kiai_nav::navgen::{GeneratedNet, generate, measure_coverage, regenerate_local, zone_around};
 
 use super::doc::{Edit, Item};
 use super::ops::Op;
@@ -241,10 +241,7 @@ impl Follow {
         };
         let ends =
             [moved.0.from, moved.0.to, moved.1.from, moved.1.to].map(|(x, z)| Vec2::new(x, z));
-        let zone = ends
-            .iter()
-            .fold((ends[0], ends[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-        let Ok(net) = regenerate_local(&input, &self.net, zone) else {
+        let Ok(net) = regenerate_local(&input, &self.net, zone_around(ends)) else {
             return;
         };
         def.waypoints.clone_from(&self.waypoints);

@@ -199,6 +199,18 @@ pub struct GeneratedNet {
 /// An X-Z box `(min, max)`, world units.
 pub type Zone = (Vec2, Vec2);
 
+/// The smallest zone holding every point of `points`, world units: given
+/// a moved wall's ends before and after the move, the `changed` box
+/// [`regenerate_local`] takes. Empty (`min` = +inf, `max` = -inf) for no
+/// points.
+pub fn zone_around(points: impl IntoIterator<Item = Vec2>) -> Zone {
+    points
+        .into_iter()
+        .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p), hi.max(p))
+        })
+}
+
 /// Whether `p` lies in `zone`.
 fn inside(zone: Zone, p: Vec2) -> bool {
     p.cmpge(zone.0).all() && p.cmple(zone.1).all()
