@@ -5,7 +5,7 @@ mod common;
 
 use kiai_core::{AgentId, BehaviourState, Pipeline, state_hash};
 use kiai_lua::LuaDecider;
-use rand::{Rng, RngExt};
+use rand::RngExt;
 use rand_chacha::ChaCha8Rng as AgentRng;
 
 #[test]
@@ -121,18 +121,14 @@ fn draws_in_one_tick(script: &str) -> Vec<((f64, f64, i64), AgentRng)> {
         .collect()
 }
 
-/// Whether `drawn` are the next draws of `stream` after skipping fewer
-/// than 512 of its words (the default decider draws first).
+/// Whether `drawn` are the very next draws of `stream`: the default
+/// decider draws nothing for an agent its script decides (it runs after
+/// the scripts, for the agents they left undecided).
 fn from_stream(drawn: (f64, f64, i64), stream: &AgentRng) -> bool {
-    (0..512).any(|skip| {
-        let mut r = stream.clone();
-        for _ in 0..skip {
-            r.next_u32();
-        }
-        let a: f64 = r.random();
-        let b: f64 = r.random();
-        (a, b, r.random_range(1..=1000i64)) == drawn
-    })
+    let mut r = stream.clone();
+    let a: f64 = r.random();
+    let b: f64 = r.random();
+    (a, b, r.random_range(1..=1000i64)) == drawn
 }
 
 #[test]
@@ -144,7 +140,8 @@ fn math_random_uses_the_agents_stream_and_is_deterministic() {
             return "random_walk"
         end"#;
     // Each guard's draws are its own stream's next ones: a constant, a
-    // shared or a wrong agent's stream fails here.
+    // shared or a wrong agent's stream fails here, and so does a default
+    // decision drawn before the script.
     let draws = draws_in_one_tick(src);
     for (i, (drawn, stream)) in draws.iter().enumerate() {
         assert!(
@@ -267,6 +264,41 @@ fn check_syntax_reports_file_line_message() {
     assert_eq!(e.file, "scripts/x.lua");
     assert_eq!(e.line, Some(2));
     assert!(kiai_lua::check_syntax("x.lua", "return 1").is_ok());
+}
+
+/// Recording traces (the editor, `kiai test`'s why-traces) works out
+/// what the default would have done for a scripted agent on a copy of its
+/// mind: the run is the same with and without them.
+#[test]
+fn traces_of_scripted_agents_change_nothing_in_the_run() {
+    let src = r#"
+        function decide(agent, ctx)
+            if math.random() < 0.5 then return "random_walk" end
+            return nil
+        end"#;
+    let (plain, _, _) = common::run(Some(src), None, 40);
+    let mut world = common::world();
+    let (d, _) = common::decider(Some(src), None);
+    let mut d = d.with_traces();
+    let mut p = Pipeline::new();
+    let (mut scripted, mut would_chase) = (0, 0);
+    for _ in 0..40 {
+        p.tick(&mut world, &mut d);
+        for i in 0..4 {
+            if d.decided_by_script(AgentId::from_index(i)) {
+                scripted += 1;
+                // What the default would have done is still there: the
+                // guards see thieves, so it would often have chased.
+                would_chase += usize::from(d.traces()[i].chase_option.is_some());
+            }
+        }
+    }
+    assert!(scripted > 0 && scripted < 160, "{scripted} of 160 scripted");
+    assert!(
+        would_chase > 0,
+        "no trace of a scripted guard has an option"
+    );
+    assert_eq!(state_hash(&world), plain);
 }
 
 #[test]
