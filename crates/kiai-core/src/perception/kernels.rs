@@ -32,14 +32,10 @@ pub(crate) fn shape_mask(
             cos_half_fov,
         } => block_mask(near, mask, |x, y, z| {
             cone_block(eye, facing, range_sq, cos_half_fov, x, y, z)
+                .unwrap_or_else(|| exact_block(shape, eye, facing, (x, y, z)))
         }),
         _ => block_mask(near, mask, |x, y, z| {
-            let mut bits = 0u64;
-            for e in 0..BLOCK {
-                let hit = shape.contains(eye, facing, Vec3::new(x[e], y[e], z[e]));
-                bits |= u64::from(hit) << e;
-            }
-            bits
+            exact_block(shape, eye, facing, (x, y, z))
         }),
     }
 }
@@ -68,16 +64,6 @@ fn block_mask(
         };
         mask[b * BLOCK / 64] |= block(x, y, z) << (b * BLOCK % 64);
     }
-}
-
-/// A cone as [`cone_block_exact`] tests it: the eye, the unit facing,
-/// the squared range and the cosine of half the field of view.
-#[derive(Clone, Copy)]
-struct Cone {
-    eye: Vec3,
-    facing: Vec3,
-    range_sq: f32,
-    cos_half_fov: f32,
 }
 
 /// One block's coordinates: x, y and z of its [`BLOCK`] elements.
@@ -120,9 +106,9 @@ fn sphere_block(
 
 /// The cone's bits without a square root or a division: the angle test
 /// squared, `(facing · d)² > cos² |d|²` with the sign of `facing · d`.
-/// Where that is too close to call in f32 (within [`ANGLE_BAND`] of the
-/// edge, about 1 in 10⁴ candidates), the block is computed again by
-/// [`cone_block_exact`], so every bit is what [`CompiledShape::contains`]
+/// `None` where that is too close to call in f32 (within [`ANGLE_BAND`]
+/// of the edge, about 1 in 10⁴ candidates): the caller then asks
+/// [`exact_block`], so every bit is what [`CompiledShape::contains`]
 /// says.
 #[inline(always)]
 fn cone_block(
@@ -133,7 +119,7 @@ fn cone_block(
     x: &[f32; BLOCK],
     y: &[f32; BLOCK],
     z: &[f32; BLOCK],
-) -> u64 {
+) -> Option<u64> {
     let ((ex, ey, ez), (fx, fy, fz)) = (lanes(eye), lanes(facing));
     let cos_sq = f32x4::splat(cos_half_fov * cos_half_fov);
     let (range, band, zero) = (
@@ -161,16 +147,7 @@ fn cone_block(
         hit |= u64::from((within & inside).to_bitmask()) << (4 * q);
         unsure |= u64::from((within & !clear).to_bitmask()) << (4 * q);
     }
-    if unsure != 0 {
-        let cone = Cone {
-            eye,
-            facing,
-            range_sq,
-            cos_half_fov,
-        };
-        return cone_block_exact(cone, (x, y, z));
-    }
-    hit
+    (unsure == 0).then_some(hit)
 }
 
 /// How close to the cone's edge [`cone_block`]'s squared test defers to
@@ -180,21 +157,15 @@ fn cone_block(
 /// both agree with the real numbers and with each other.
 const ANGLE_BAND: f32 = 1e-4;
 
-/// The cone's bits as [`CompiledShape::contains`] computes them, operation
-/// for operation (the rare blocks [`cone_block`] cannot call).
+/// The block's bits as [`CompiledShape::contains`] says, element by
+/// element: the shapes without a kernel of their own, and the rare cone
+/// blocks [`cone_block`] cannot call (kept out of line, off its hot path).
 #[inline(never)]
-fn cone_block_exact(cone: Cone, (x, y, z): Xyz<'_>) -> u64 {
-    let (eye, facing) = (cone.eye, cone.facing);
-    let mut hit = 0u64;
-    for e in 0..BLOCK {
-        let (dx, dy, dz) = (x[e] - eye.x, y[e] - eye.y, z[e] - eye.z);
-        let dist_sq = dx * dx + dy * dy + dz * dz;
-        let inv = 1.0 / dist_sq.sqrt();
-        let dot = facing.x * (dx * inv) + facing.y * (dy * inv) + facing.z * (dz * inv);
-        let inside = (cone.range_sq > dist_sq) & (dist_sq != 0.0) & (dot > cone.cos_half_fov);
-        hit |= u64::from(inside) << e;
-    }
-    hit
+fn exact_block(shape: CompiledShape, eye: Vec3, facing: Vec3, (x, y, z): Xyz<'_>) -> u64 {
+    (0..BLOCK).fold(0u64, |bits, e| {
+        let hit = shape.contains(eye, facing, Vec3::new(x[e], y[e], z[e]));
+        bits | u64::from(hit) << e
+    })
 }
 
 /// Calls `f` with the index of every set bit of `mask`, ascending.
