@@ -95,6 +95,7 @@ pub use data::percepts::{MemoryEntry, Percepts};
 pub use data::profile::{Learning, Outcome, Profile};
 pub use data::route_queue::DEFAULT_ROUTE_BUDGET;
 pub use data::sense::{Sense, SenseFilter};
+pub use data::sensed_index::SensedIndex;
 pub use data::shape::{SenseKind, Shape};
 pub use hash::state_hash;
 pub use pipeline::{Pipeline, Stage, StageTimings};

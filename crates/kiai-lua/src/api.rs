@@ -22,6 +22,7 @@ use mlua::{Function, Scope, Table, Value};
 use crate::handles::{id, live, lua_id, rt};
 use crate::intent::Intent;
 use crate::sense_ids::SenseIds;
+use crate::sensed_lists::SensedLists;
 
 mod actions;
 mod agent;
@@ -141,6 +142,8 @@ pub(crate) struct Tick<'w> {
     pub(crate) batch_ids: &'w [u32],
     /// Sense names as integers (the prelude's ids).
     pub(crate) senses: &'w SenseIds,
+    /// What the agents' senses list (shared by the tick's scripts).
+    pub(crate) sensed: &'w SensedLists,
     /// The agent of the event hook running now.
     pub(crate) current: Cell<Option<u32>>,
     pub(crate) cur: Table,

@@ -10,6 +10,7 @@ use crate::api::Action;
 use crate::intent::Intent;
 use crate::run::{Outcome, run_script};
 use crate::script::{Limits, Script, ScriptError};
+use crate::sensed_lists::SensedLists;
 use crate::source::{self, Version};
 
 /// Index of a script loaded into a [`LuaDecider`].
@@ -63,6 +64,8 @@ pub struct LuaDecider {
     label_names: Vec<String>,
     spawned: Vec<u64>,
     list: Vec<u32>,
+    /// What the agents' senses list, located for the scripts' queries.
+    sensed: SensedLists,
     /// A script's intents of one tick (empty between; its memory is kept,
     /// so a tick of 10k decisions allocates nothing).
     intents: Vec<(u32, Intent)>,
@@ -100,6 +103,7 @@ impl LuaDecider {
             label_names: vec![String::new()],
             spawned: Vec::new(),
             list: Vec::new(),
+            sensed: SensedLists::default(),
             intents: Vec::new(),
             log: Vec::new(),
             script_time: std::time::Duration::ZERO,
@@ -397,6 +401,7 @@ impl LuaDecider {
             &self.list,
             &mut self.spawned,
             world,
+            &self.sensed,
             minds,
             &mut outcome,
         );
@@ -447,6 +452,7 @@ impl Decider for LuaDecider {
         self.scripted.clear();
         self.scripted.resize(n, false);
         self.spawned.resize(n, 0);
+        self.sensed.begin_tick();
         for slot in 0..self.slots.len() {
             self.run_slot(slot, world, minds, out);
         }

@@ -46,6 +46,7 @@ mod repl;
 mod run;
 mod script;
 mod sense_ids;
+mod sensed_lists;
 mod source;
 pub mod watch;
 

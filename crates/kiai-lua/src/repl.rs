@@ -10,6 +10,7 @@ use mlua::{Function, Value};
 
 use crate::api::{self, Tick};
 use crate::script::{Script, ScriptError};
+use crate::sensed_lists::SensedLists;
 
 /// Evaluates `code` in `script`'s sandbox with `agent` bound to a read-only
 /// view of `agent`'s table (what `LuaDecider::eval` runs).
@@ -54,6 +55,7 @@ fn eval_frozen(
         .map_err(err)?;
     let mut minds: Vec<Mind> = world.agents().minds().to_vec();
     let ids = [i];
+    let sensed = SensedLists::default();
     let tick = Tick {
         world,
         minds: RefCell::new(&mut minds),
@@ -61,6 +63,7 @@ fn eval_frozen(
         intents: RefCell::new(Vec::new()),
         batch_ids: &ids,
         senses: &script.senses,
+        sensed: &sensed,
         current: Cell::new(Some(i)),
         cur: script.cur.clone(),
     };

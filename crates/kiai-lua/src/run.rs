@@ -14,6 +14,7 @@ use crate::api::{self, Action, Tick};
 use crate::handles;
 use crate::intent::{Intent, SLOW, parse_intent, unpack};
 use crate::script::Script;
+use crate::sensed_lists::SensedLists;
 
 /// What one script's tick produced, in the order it happened.
 #[derive(Default)]
@@ -27,7 +28,7 @@ pub(crate) struct Outcome {
 }
 
 /// Runs `script`'s events and batch for this tick over the agents in
-/// `list` (ascending slots); `spawned` holds, per slot, the handle (bits
+/// `list` (ascending slots), its sense queries reading `sensed`; `spawned` holds, per slot, the handle (bits
 /// plus one, 0 for none) of the agent `on_spawn` already ran for. An error returned is one of the host's (the state ran out of
 /// memory between calls); what the script did before it is in `out`.
 pub(crate) fn run_script(
@@ -35,6 +36,7 @@ pub(crate) fn run_script(
     list: &[u32],
     spawned: &mut [u64],
     world: &World,
+    sensed: &SensedLists,
     minds: &mut [Mind],
     out: &mut Outcome,
 ) -> mlua::Result<()> {
@@ -52,6 +54,7 @@ pub(crate) fn run_script(
         intents: RefCell::new(std::mem::take(&mut out.intents)),
         batch_ids: &script.batch_ids,
         senses: &script.senses,
+        sensed,
         current: Cell::new(None),
         cur: script.cur.clone(),
     };

@@ -3,8 +3,9 @@
 //! 1. `handles` (an agent as scripts see it, one integer; host errors as
 //!    Lua errors) and `hooks` (the hooks a script may define): they import
 //!    nothing;
-//! 2. `intent` (what a script decides, parsed) and `sense_ids` (sense
-//!    names as integers);
+//! 2. `intent` (what a script decides, parsed), `sense_ids` (sense
+//!    names as integers) and `sensed_lists` (the tick's sensed lists in
+//!    agent order);
 //! 3. `api`: the functions scripts call, one registry;
 //! 4. `script` (one sandboxed Lua state: the prelude, budgets, hooks) and
 //!    `lua_defs` (the registry and hooks as lua-language-server
@@ -26,7 +27,7 @@ use kiai_tidy::imports::{ModuleGraph, Options, assert_layered};
 /// The layers, lowest first.
 const LAYERS: &[&[&str]] = &[
     &["handles", "hooks"],
-    &["intent", "sense_ids"],
+    &["intent", "sense_ids", "sensed_lists"],
     &["api"],
     &["lua_defs", "script"],
     &["repl", "run", "source"],

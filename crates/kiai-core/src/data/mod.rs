@@ -9,7 +9,8 @@
 //!   mind), [`nav_state`], [`route_queue`] (walkers waiting for routes),
 //!   [`missile`] (a missile's frame and article 004's turning).
 //! - Where agents are, bucketed: [`agent_grid`].
-//! - What the senses work with and report: [`percepts`], [`message`],
+//! - What the senses work with and report: [`percepts`] (and
+//!   [`sensed_index`], its lists located by agent), [`message`],
 //!   [`hearing`] (sounds and loudness), [`budget`] (the ray budget),
 //!   [`walls`] and [`pvs`] (geometry, in [`occluders`]).
 //! - What a steering behaviour sees: [`steer_input`].
@@ -39,6 +40,7 @@ pub mod pvs;
 pub mod rng;
 pub(crate) mod route_queue;
 pub(crate) mod sense;
+pub(crate) mod sensed_index;
 pub(crate) mod shape;
 pub(crate) mod steer_input;
 pub mod walls;

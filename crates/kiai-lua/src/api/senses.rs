@@ -110,7 +110,7 @@ fn sees<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Fu
     let world = tick.world;
     scope.create_function(move |_, (t, sense): (Option<i64>, i64)| {
         let (i, s) = agent_sense(t, sense, tick)?;
-        Ok(world.percepts().sensed(id(world, i), s).len())
+        Ok(tick.sensed.of(world, id(world, i), s).len())
     })
 }
 
@@ -119,7 +119,7 @@ fn sensed<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<
     scope.create_function(
         move |lua, (t, sense, into): (Option<i64>, i64, Option<Table>)| {
             let (i, s) = agent_sense(t, sense, tick)?;
-            let ids = world.percepts().sensed(id(world, i), s);
+            let ids = tick.sensed.of(world, id(world, i), s);
             let list = reuse(lua, into, ids.len())?;
             for (k, &a) in ids.iter().enumerate() {
                 list.raw_set(k + 1, lua_id(a))?;
@@ -171,7 +171,8 @@ fn filter_of(filter: i64) -> mlua::Result<SenseFilter> {
 
 /// The nearest agent sense `s` of agent `i` senses that passes `want`, and
 /// its distance.
-fn nearest_of(world: &World, i: usize, s: usize, want: SenseFilter) -> Option<(i64, f32)> {
+fn nearest_of(tick: &Tick<'_>, i: usize, s: usize, want: SenseFilter) -> Option<(i64, f32)> {
+    let world = tick.world;
     let a = world.agents();
     let mine = a.factions()[i];
     // What a sight sense lists already passed its own filter (hearing lists
@@ -183,7 +184,7 @@ fn nearest_of(world: &World, i: usize, s: usize, want: SenseFilter) -> Option<(i
         || sense_def.is_some_and(|d| d.filter == want && !matches!(d.shape, Shape::Hearing { .. }));
     let p = a.positions()[i];
     let mut best: Option<(f32, i64)> = None;
-    for &o in world.percepts().sensed(id(world, i), s) {
+    for &o in tick.sensed.of(world, id(world, i), s) {
         if !prefiltered && !want.passes(world.factions(), mine, a.factions()[o.index()]) {
             continue;
         }
@@ -196,11 +197,10 @@ fn nearest_of(world: &World, i: usize, s: usize, want: SenseFilter) -> Option<(i
 }
 
 fn nearest<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
-    let world = tick.world;
     scope.create_function(move |_, (t, sense, filter): (Option<i64>, i64, i64)| {
         let (i, s) = agent_sense(t, sense, tick)?;
         let want = filter_of(filter)?;
-        Ok(match nearest_of(world, i, s, want) {
+        Ok(match nearest_of(tick, i, s, want) {
             Some((o, d)) => (Some(o), Some(d)),
             None => (None, None),
         })
