@@ -12,8 +12,7 @@ use clap::Args;
 use kiai_content::navgen::{default_radius, default_spacing, gen_input, is_generated, merge};
 use kiai_content::{to_ron_preserving, write_atomic};
 use kiai_nav::navgen::{
-    CoveringGrid, GeneratedNet, NavGenQuality, generate, measure, uniform_grid,
-    uniform_grid_covering,
+    CoveringGrid, GeneratedNet, NavGenQuality, generate, measure, uniform_grid_covering,
 };
 use serde_json::{Value, json};
 
@@ -86,13 +85,6 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
     let seconds = started.elapsed().as_secs_f64();
     let quality = measure(&input, &net, def.seed)?;
     let grid = uniform_grid_covering(&input, quality.coverage, def.seed)?;
-    // Timed apart from the search for its spacing.
-    let started = Instant::now();
-    uniform_grid(&kiai_nav::navgen::NavGenInput {
-        spacing: grid.spacing,
-        ..input.clone()
-    })?;
-    let grid_seconds = started.elapsed().as_secs_f64();
     let merged = merge(&def, &net);
     let written =
         to_ron_preserving(&text, &merged).context("cannot write the generated content")?;
@@ -114,7 +106,6 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
         radius,
         spacing,
         seconds,
-        grid_seconds,
         changed,
         written: args.write && changed,
     };
@@ -136,7 +127,6 @@ struct Report<'a> {
     radius: f32,
     spacing: f32,
     seconds: f64,
-    grid_seconds: f64,
     changed: bool,
     written: bool,
 }
@@ -173,7 +163,7 @@ impl Report<'_> {
                 "links": self.grid.net.links.len(),
                 "coverage": self.grid.quality.coverage,
                 "route_ratio": ratio_json(&self.grid.quality),
-                "seconds": self.grid_seconds,
+                "seconds": self.grid.seconds,
                 "coarser": self.grid.tried.iter()
                     .map(|&(spacing, coverage)| json!({ "spacing": spacing, "coverage": coverage }))
                     .collect::<Vec<_>>(),

@@ -26,6 +26,9 @@ pub struct CoveringGrid {
     /// The coarser spacings tried before it and their coverage (0..=1), in
     /// the order tried.
     pub tried: Vec<(f32, f32)>,
+    /// Wall time building the grid took, seconds (the tries before it not
+    /// counted): what the generator's time compares with.
+    pub seconds: f64,
 }
 
 /// The coarsest uniform grid (spacings in [`GRID_FRACTIONS`] of
@@ -40,7 +43,12 @@ pub fn uniform_grid_covering(
     target: f32,
     seed: u64,
 ) -> Result<CoveringGrid, NavGenError> {
-    let mut chosen = (input.spacing, uniform_grid(input)?);
+    let timed = |at: &NavGenInput| {
+        let started = std::time::Instant::now();
+        uniform_grid(at).map(|net| (net, started.elapsed().as_secs_f64()))
+    };
+    let (net, mut seconds) = timed(input)?;
+    let mut chosen = (input.spacing, net);
     let mut tried = Vec::new();
     for f in GRID_FRACTIONS {
         let spacing = input.spacing * f;
@@ -49,10 +57,11 @@ pub fn uniform_grid_covering(
                 spacing,
                 ..input.clone()
             };
-            let Ok(grid) = uniform_grid(&at) else {
+            let Ok((grid, took)) = timed(&at) else {
                 break;
             };
             chosen = (spacing, grid);
+            seconds = took;
         }
         // Measured against `input`: the same samples and coverage distance.
         let coverage = measure_coverage(input, &chosen.1, seed)?.coverage;
@@ -72,6 +81,7 @@ pub fn uniform_grid_covering(
         net,
         quality,
         tried,
+        seconds,
     })
 }
 
