@@ -384,3 +384,51 @@ fn set_intent_decides_when_decide_returns_nil_and_decides_result_wins() {
     assert_eq!(state("g3"), BehaviourState::Evade);
     assert_eq!(state("g4"), BehaviourState::Chase);
 }
+
+/// Every agent's `sensed` and `sees` lines of one tick, as the percepts
+/// give them: `name: handles` per sense asked, sorted.
+fn expected_lines(world: &kiai_core::World, names: &[&str]) -> Vec<String> {
+    let mut lines: Vec<String> = world
+        .agents()
+        .ids()
+        .filter_map(|id| {
+            let name = world.agents().names().get(id.index())?.clone();
+            names.contains(&name.as_str()).then(|| {
+                let eyes = world.percepts().sensed(id, 0);
+                let list: Vec<String> = eyes.iter().map(|a| a.to_bits().to_string()).collect();
+                format!("{name}\t{}\t{}", list.join(" "), eyes.len())
+            })
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn sense_queries_list_what_the_percepts_list_whether_or_not_copied() {
+    // Every agent asking (the lists are copied into agent order from the
+    // second tick on), and one agent asking (never copied).
+    let each = r#"
+        function decide(agent, ctx)
+            print(agent.name, table.concat(agent:sensed("eyes"), " "), agent:sees("eyes"))
+        end"#;
+    let one = r#"
+        function decide(agent, ctx)
+            if agent.name == "g1" then
+                print(agent.name, table.concat(agent:sensed("eyes"), " "), agent:sees("eyes"))
+            end
+        end"#;
+    let all = ["g1", "g2", "g3", "g4", "t1", "t2", "t3", "t4"];
+    for (guard, thief, names) in [(each, each, &all[..]), (one, one, &["g1"][..])] {
+        let mut world = common::world();
+        let (mut d, _) = common::decider(Some(guard), Some(thief));
+        let mut p = Pipeline::new();
+        for tick in 0..12 {
+            p.tick(&mut world, &mut d);
+            let mut log = d.take_log();
+            log.sort();
+            assert_eq!(log, expected_lines(&world, names), "tick {tick}");
+        }
+        assert!(d.take_reports().is_empty());
+    }
+}
