@@ -13,17 +13,6 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn sense(name: &str, shape: Shape, filter: SenseFilter) -> Sense {
-    Sense {
-        name: name.into(),
-        shape,
-        filter,
-        occluded: false,
-        lose_range: None,
-        memory_ticks: 0,
-    }
-}
-
 /// Walkers of three archetypes (two senses, one sense, none) in two
 /// hostile factions on a square of `side` units; the first archetype
 /// thinks every 3rd tick beyond 30 units of the point of interest. Also
@@ -48,8 +37,8 @@ fn world(n: usize, side: f32, seed: u64) -> (World, ArchetypeId, FactionId) {
     };
     let senses = [
         vec![
-            sense("near", Shape::Sphere { radius: 6.0 }, SenseFilter::All),
-            sense(
+            Sense::new("near", Shape::Sphere { radius: 6.0 }, SenseFilter::All),
+            Sense::new(
                 "eyes",
                 Shape::Cone {
                     range: 12.0,
@@ -58,7 +47,7 @@ fn world(n: usize, side: f32, seed: u64) -> (World, ArchetypeId, FactionId) {
                 SenseFilter::Hostile,
             ),
         ],
-        vec![sense(
+        vec![Sense::new(
             "near",
             Shape::Sphere { radius: 8.0 },
             SenseFilter::Hostile,
