@@ -28,9 +28,11 @@ pub(crate) struct Outcome {
 }
 
 /// Runs `script`'s events and batch for this tick over the agents in
-/// `list` (ascending slots), its sense queries reading `sensed`; `spawned` holds, per slot, the handle (bits
-/// plus one, 0 for none) of the agent `on_spawn` already ran for. An error returned is one of the host's (the state ran out of
-/// memory between calls); what the script did before it is in `out`.
+/// `list` (ascending slots), its sense queries reading `sensed`; `spawned`
+/// holds, per slot, the handle (bits plus one, 0 for none) of the agent
+/// `on_spawn` already ran for. An error returned is one of the host's (the
+/// state ran out of memory between calls); what the script did before it
+/// is in `out`.
 pub(crate) fn run_script(
     script: &mut Script,
     list: &[u32],
