@@ -461,7 +461,7 @@ impl Decider for LuaDecider {
         // agent draws none of the default's rolls and learns nothing from
         // it that tick (and the work is not done twice).
         self.default
-            .decide_unless(world, minds, out, &self.scripted);
+            .decide_unless(world, minds, out, &self.scripted, self.sensed.built());
     }
 
     fn apply(&mut self, world: &mut World) {

@@ -34,6 +34,12 @@ impl SensedLists {
         }
     }
 
+    /// This tick's copy, if a query built it: the default decision reads
+    /// it too.
+    pub(crate) fn built(&self) -> Option<&SensedIndex> {
+        self.index.get()
+    }
+
     /// The agents `agent`'s sense number `sense` lists, ascending, as
     /// [`kiai_core::Percepts::sensed`] gives them.
     pub(crate) fn of<'a>(

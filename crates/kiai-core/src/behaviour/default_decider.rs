@@ -4,6 +4,7 @@
 use rand::RngExt;
 use rayon::prelude::*;
 
+use crate::data::sensed_index::SensedIndex;
 use crate::data::{AgentId, BehaviourState, Decision, Learning, Mind, Outcome, Profile, SenseKind};
 use crate::par::PAR_MIN;
 use crate::world::World;
@@ -72,7 +73,7 @@ const NO_PROFILE: Profile = Profile {
 
 impl Decider for DefaultDecider {
     fn decide(&mut self, world: &World, minds: &mut [Mind], out: &mut [Decision]) {
-        self.decide_unless(world, minds, out, &[]);
+        self.decide_unless(world, minds, out, &[], None);
     }
 }
 
@@ -81,13 +82,17 @@ impl DefaultDecider {
     /// (or beyond its end): another decider (a script) decided the others,
     /// whose mind and decision are left as they are. With traces, a
     /// skipped agent's trace is what this decider would have done, worked
-    /// out on a copy of its mind (nothing of it reaches the run).
+    /// out on a copy of its mind (nothing of it reaches the run). `index`,
+    /// when given, is the world's percepts copied into agent order (built
+    /// after this tick's sense stage), read instead of the percepts: the
+    /// same lists, fewer cache misses.
     pub fn decide_unless(
         &mut self,
         world: &World,
         minds: &mut [Mind],
         out: &mut [Decision],
         skip: &[bool],
+        index: Option<&SensedIndex>,
     ) {
         let a = world.agents();
         let n = a.len();
@@ -115,9 +120,9 @@ impl DefaultDecider {
                     .for_each(|(i, ((m, o), t))| {
                         *t = if skipped(i) {
                             let (mut m, mut o) = (m.clone(), *o);
-                            decide_agent(world, i, chased[i], &mut m, &mut o)
+                            decide_agent(world, index, i, chased[i], &mut m, &mut o)
                         } else {
-                            decide_agent(world, i, chased[i], m, o)
+                            decide_agent(world, index, i, chased[i], m, o)
                         };
                     });
             }
@@ -129,16 +134,35 @@ impl DefaultDecider {
                     .with_min_len(PAR_MIN)
                     .filter(|(i, _)| !skipped(*i))
                     .for_each(|(i, (m, o))| {
-                        decide_agent(world, i, chased[i], m, o);
+                        decide_agent(world, index, i, chased[i], m, o);
                     });
             }
         }
     }
 }
 
+/// Agent `id`'s list of sense `s`: from `index` when given (the same
+/// lists, copied into agent order), else from the percepts.
+fn sensed<'a>(
+    world: &'a World,
+    index: Option<&'a SensedIndex>,
+    id: AgentId,
+    s: usize,
+) -> &'a [AgentId] {
+    match index {
+        Some(index) => index.sensed(id, s),
+        None => world.percepts().sensed(id, s),
+    }
+}
+
 /// The nearest hostile in the percepts of `agent`'s senses whose shape is
 /// (`all_around`) or is not (directed) a sphere; ties by lower id.
-fn nearest_hostile(world: &World, agent: usize, all_around: bool) -> Option<AgentId> {
+fn nearest_hostile(
+    world: &World,
+    index: Option<&SensedIndex>,
+    agent: usize,
+    all_around: bool,
+) -> Option<AgentId> {
     let a = world.agents();
     let me = a.id(agent)?;
     let archetype = world.archetype(a.archetypes()[agent])?;
@@ -154,7 +178,7 @@ fn nearest_hostile(world: &World, agent: usize, all_around: bool) -> Option<Agen
         if sense.shape.kind() != wanted {
             continue;
         }
-        for &other in world.percepts().sensed(me, s) {
+        for &other in sensed(world, index, me, s) {
             if !world
                 .factions()
                 .is_hostile(faction, a.factions()[other.index()])
@@ -171,7 +195,13 @@ fn nearest_hostile(world: &World, agent: usize, all_around: bool) -> Option<Agen
 }
 
 /// Whether `agent`'s senses of the given kind currently report `target`.
-fn notices(world: &World, agent: usize, target: AgentId, all_around: bool) -> bool {
+fn notices(
+    world: &World,
+    index: Option<&SensedIndex>,
+    agent: usize,
+    target: AgentId,
+    all_around: bool,
+) -> bool {
     let a = world.agents();
     let Some(archetype) = world.archetype(a.archetypes()[agent]) else {
         return false;
@@ -183,16 +213,24 @@ fn notices(world: &World, agent: usize, target: AgentId, all_around: bool) -> bo
             } else {
                 SenseKind::Directed
             }
-            && world
-                .percepts()
-                .sensed(AgentId::new(agent as u32, a.generation_of(agent)), s)
-                .binary_search(&target)
-                .is_ok()
+            && sensed(
+                world,
+                index,
+                AgentId::new(agent as u32, a.generation_of(agent)),
+                s,
+            )
+            .binary_search(&target)
+            .is_ok()
     })
 }
 
 /// What happened since the last decision, for learning.
-fn outcome(world: &World, agent: usize, learning: &Learning) -> Option<Outcome> {
+fn outcome(
+    world: &World,
+    index: Option<&SensedIndex>,
+    agent: usize,
+    learning: &Learning,
+) -> Option<Outcome> {
     let a = world.agents();
     let last = a.decisions()[agent];
     let target = last.target?;
@@ -200,15 +238,20 @@ fn outcome(world: &World, agent: usize, learning: &Learning) -> Option<Outcome> 
         <= learning.catch_distance;
     match last.state {
         BehaviourState::Chase if close => Some(Outcome::Caught),
-        BehaviourState::Chase if !notices(world, agent, target, false) => Some(Outcome::LostTarget),
+        BehaviourState::Chase if !notices(world, index, agent, target, false) => {
+            Some(Outcome::LostTarget)
+        }
         BehaviourState::Evade if close => Some(Outcome::GotCaught),
-        BehaviourState::Evade if !notices(world, agent, target, true) => Some(Outcome::Escaped),
+        BehaviourState::Evade if !notices(world, index, agent, target, true) => {
+            Some(Outcome::Escaped)
+        }
         _ => None,
     }
 }
 
 fn decide_agent(
     world: &World,
+    index: Option<&SensedIndex>,
     i: usize,
     chased: bool,
     mind: &mut Mind,
@@ -244,13 +287,13 @@ fn decide_agent(
         .and_then(|arch| arch.profile.as_ref())
         .unwrap_or(&NO_PROFILE);
     let outcome = profile.learning.as_ref().and_then(|l| {
-        let o = outcome(world, i, l)?;
+        let o = outcome(world, index, i, l)?;
         mind.weights = l.apply(mind.weights, o);
         Some(o)
     });
-    let chase_option = nearest_hostile(world, i, false);
+    let chase_option = nearest_hostile(world, index, i, false);
     let evade_option = if chased {
-        nearest_hostile(world, i, true)
+        nearest_hostile(world, index, i, true)
     } else {
         None
     };
