@@ -28,6 +28,17 @@ fn nil_keeps_the_default() {
 }
 
 #[test]
+fn nil_after_sense_queries_keeps_the_default() {
+    // Every agent asks (so the lists are copied into agent order from the
+    // second tick on, and the default decision reads the copy).
+    let ask = r#"function decide(agent) local n = agent:sees("eyes") + #agent:sensed("eyes") end"#;
+    let (h, mut d, _) = common::run(Some(ask), Some(ask), 30);
+    assert!(d.take_reports().is_empty());
+    let (h0, _, _) = common::run(None, None, 30);
+    assert_eq!(h, h0);
+}
+
+#[test]
 fn decide_sets_state_and_target() {
     let src = r#"
         function decide(agent, ctx)
