@@ -49,20 +49,19 @@ impl SensedLists {
         sense: usize,
     ) -> &'a [AgentId] {
         self.queries.set(self.queries.get() + 1);
-        if let Some(index) = self.index.get() {
-            return index.sensed(agent, sense);
-        }
-        // The copy costs about 20 ns per agent and saves about 50 ns per
-        // query (the `lua` bench's light scene, 10k agents): it pays once
-        // the last tick asked for half as many lists as there are agents.
-        if self.last_queries * 2 < world.agents().len() {
-            return world.percepts().sensed(agent, sense);
-        }
-        let index = self.index.get_or_init(|| {
-            let mut index = self.spare.take();
-            index.build(world.percepts());
-            index
-        });
-        index.sensed(agent, sense)
+        let index = match self.index.get() {
+            Some(index) => Some(index),
+            // The copy costs about 20 ns per agent and saves about 50 ns
+            // per query (the `lua` bench's light scene, 10k agents): it
+            // pays once the last tick asked for half as many lists as
+            // there are agents.
+            None if self.last_queries * 2 < world.agents().len() => None,
+            None => Some(self.index.get_or_init(|| {
+                let mut index = self.spare.take();
+                index.build(world.percepts());
+                index
+            })),
+        };
+        SensedIndex::or_percepts(index, world.percepts(), agent, sense)
     }
 }

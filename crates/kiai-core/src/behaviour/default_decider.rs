@@ -141,20 +141,6 @@ impl DefaultDecider {
     }
 }
 
-/// Agent `id`'s list of sense `s`: from `index` when given (the same
-/// lists, copied into agent order), else from the percepts.
-fn sensed<'a>(
-    world: &'a World,
-    index: Option<&'a SensedIndex>,
-    id: AgentId,
-    s: usize,
-) -> &'a [AgentId] {
-    match index {
-        Some(index) => index.sensed(id, s),
-        None => world.percepts().sensed(id, s),
-    }
-}
-
 /// The nearest hostile in the percepts of `agent`'s senses whose shape is
 /// (`all_around`) or is not (directed) a sphere; ties by lower id.
 fn nearest_hostile(
@@ -178,7 +164,7 @@ fn nearest_hostile(
         if sense.shape.kind() != wanted {
             continue;
         }
-        for &other in sensed(world, index, me, s) {
+        for &other in SensedIndex::or_percepts(index, world.percepts(), me, s) {
             if !world
                 .factions()
                 .is_hostile(faction, a.factions()[other.index()])
@@ -213,9 +199,9 @@ fn notices(
             } else {
                 SenseKind::Directed
             }
-            && sensed(
-                world,
+            && SensedIndex::or_percepts(
                 index,
+                world.percepts(),
                 AgentId::new(agent as u32, a.generation_of(agent)),
                 s,
             )

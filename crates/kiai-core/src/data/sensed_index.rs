@@ -118,6 +118,21 @@ impl SensedIndex {
         }
     }
 
+    /// `agent`'s list of sense `sense`: read from `index` when given (a
+    /// copy of `percepts`), else from `percepts` (fewer lookups than the
+    /// copy costs). The same list either way.
+    pub fn or_percepts<'a>(
+        index: Option<&'a Self>,
+        percepts: &'a Percepts,
+        agent: AgentId,
+        sense: usize,
+    ) -> &'a [AgentId] {
+        match index {
+            Some(index) => index.sensed(agent, sense),
+            None => percepts.sensed(agent, sense),
+        }
+    }
+
     /// What [`Percepts::sensed`] returns for `agent` and `sense`, read
     /// from the copy.
     pub fn sensed(&self, agent: AgentId, sense: usize) -> &[AgentId] {
