@@ -170,3 +170,60 @@ fn cell_order_is_invisible_and_thread_count_free() {
     let two = run(2);
     assert_eq!(one, two);
 }
+
+/// Every tick's queue ([`World::events`]) at `threads` threads; checks
+/// that each holds exactly the sense stage's events (as
+/// [`World::percept_events`] lists them, whatever their order).
+fn ticked(threads: usize) -> Vec<Vec<kiai_core::Event>> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap_or_else(|e| panic!("thread pool: {e}"));
+    pool.install(|| {
+        let mut world = world(7);
+        let mut pipeline = Pipeline::new();
+        let mut decider = kiai_core::DefaultDecider::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut queues = Vec::new();
+        for tick in 0..6 {
+            pipeline.tick(&mut world, &mut decider);
+            let mut sensed: Vec<String> =
+                world.percept_events().map(|e| format!("{e:?}")).collect();
+            let mut queued: Vec<String> = world
+                .events()
+                .iter()
+                .filter(|e| {
+                    matches!(
+                        e.kind,
+                        EventKind::Gained { .. }
+                            | EventKind::Lost { .. }
+                            | EventKind::Heard { .. }
+                            | EventKind::Message { .. }
+                    )
+                })
+                .map(|e| format!("{:?}", e.kind))
+                .collect();
+            assert!(sensed.len() > 1_000, "tick {tick}: {} events", sensed.len());
+            sensed.sort();
+            queued.sort();
+            assert_eq!(queued, sensed, "tick {tick}");
+            queues.push(world.events().to_vec());
+            let n = world.agents().len();
+            for i in 0..n {
+                let p = world.agents().positions()[i];
+                let step = Vec3::new(
+                    rng.random_range(-4.0..4.0),
+                    0.0,
+                    rng.random_range(-4.0..4.0),
+                );
+                let _ = world.set_position(AgentId::from_index(i), p + step);
+            }
+        }
+        queues
+    })
+}
+
+#[test]
+fn the_tick_queue_holds_the_sense_events_the_same_at_any_thread_count() {
+    assert_eq!(ticked(1), ticked(2));
+}

@@ -8,7 +8,12 @@
 //! starts a new queue, so a game that never reads them keeps no backlog;
 //! [`World::drain_events`] takes them out.
 
-use crate::data::{AgentId, Decision, Event, EventKind, NO_SOURCE, Perceived};
+use rayon::prelude::*;
+
+use crate::data::{
+    AgentId, Decision, Event, EventKind, NO_SOURCE, Perceived, PerceptRecord, Percepts,
+};
+use crate::world::Agents;
 
 use super::World;
 
@@ -59,56 +64,25 @@ impl World {
     /// order; this is for hooks that run within the tick (scripts' `on_seen`)
     /// and for what [`Pipeline::sense`](crate::Pipeline::sense) alone found.
     pub fn percept_events(&self) -> impl Iterator<Item = EventKind> + '_ {
-        let p = &self.percepts;
-        let a = &self.agents;
-        p.events().iter().map(move |r| {
-            let (agent, sense) = (r.agent, r.sense);
-            match r.what {
-                Perceived::Gained(target) => EventKind::Gained {
-                    agent,
-                    sense,
-                    target,
-                },
-                Perceived::Lost(target) => EventKind::Lost {
-                    agent,
-                    sense,
-                    target,
-                },
-                Perceived::Heard(sound, loudness) => {
-                    let s = p.sounds()[sound as usize];
-                    let source = (s.source != NO_SOURCE)
-                        .then(|| a.id(s.source as usize))
-                        .flatten();
-                    EventKind::Heard {
-                        agent,
-                        sense,
-                        source,
-                        position: s.position,
-                        tag: s.tag,
-                        loudness,
-                    }
-                }
-                Perceived::Message(message) => {
-                    let m = p.messages()[message as usize];
-                    EventKind::Message {
-                        agent,
-                        from: m.from,
-                        tag: m.tag,
-                        position: m.position,
-                    }
-                }
-            }
-        })
+        let (p, a) = (&self.percepts, &self.agents);
+        p.events().iter().map(move |r| event_kind(p, a, r))
     }
 
     /// Copies the sense stage's events into the queue.
     pub(crate) fn record_percept_events(&mut self) {
         let tick = self.tick;
-        let events: Vec<Event> = self
-            .percept_events()
-            .map(|kind| Event { tick, kind })
-            .collect();
-        self.events.extend(events);
+        let (p, a) = (&self.percepts, &self.agents);
+        // Straight into the queue, in order (an indexed map), in parallel:
+        // a 10k battle makes about 30k a tick.
+        self.events.par_extend(
+            p.events()
+                .par_iter()
+                .with_min_len(EVENTS_PER_JOB)
+                .map(|r| Event {
+                    tick,
+                    kind: event_kind(p, a, r),
+                }),
+        );
     }
 
     /// After the decide stage, given `before` (every agent's decision of
@@ -136,6 +110,50 @@ impl World {
                     to: *new,
                 },
             });
+        }
+    }
+}
+
+/// Percept events per parallel job when they become events.
+const EVENTS_PER_JOB: usize = 4096;
+
+/// The event a sense stage's record `r` tells of, with what a game needs
+/// to react (who made a sound, what a message says).
+fn event_kind(p: &Percepts, a: &Agents, r: &PerceptRecord) -> EventKind {
+    let (agent, sense) = (r.agent, r.sense);
+    match r.what {
+        Perceived::Gained(target) => EventKind::Gained {
+            agent,
+            sense,
+            target,
+        },
+        Perceived::Lost(target) => EventKind::Lost {
+            agent,
+            sense,
+            target,
+        },
+        Perceived::Heard(sound, loudness) => {
+            let s = p.sounds()[sound as usize];
+            let source = (s.source != NO_SOURCE)
+                .then(|| a.id(s.source as usize))
+                .flatten();
+            EventKind::Heard {
+                agent,
+                sense,
+                source,
+                position: s.position,
+                tag: s.tag,
+                loudness,
+            }
+        }
+        Perceived::Message(message) => {
+            let m = p.messages()[message as usize];
+            EventKind::Message {
+                agent,
+                from: m.from,
+                tag: m.tag,
+                position: m.position,
+            }
         }
     }
 }
