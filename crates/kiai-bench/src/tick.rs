@@ -5,7 +5,7 @@ use kiai_core::fog::GridSpec;
 use kiai_core::glam::Vec3;
 use kiai_core::{
     AgentSpawn, Archetype, Avoidance, DefaultDecider, FogSettings, Movement, Pipeline, Profile,
-    Sense, SenseFilter, Shape, Sight, World, WorldConfig, state_hash,
+    Sense, SenseFilter, Shape, Sight, Stage, World, WorldConfig, state_hash,
 };
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -152,6 +152,9 @@ struct Side {
     decider: DefaultDecider,
     /// Wall time of each measured tick, ms.
     times: Vec<f64>,
+    /// Per stage (in [`Stage::ALL`] order), its time in each measured
+    /// tick, ms.
+    stages: Vec<Vec<f64>>,
 }
 
 impl Side {
@@ -165,6 +168,7 @@ impl Side {
             pipeline: Pipeline::new(),
             decider: DefaultDecider::default(),
             times: Vec::new(),
+            stages: vec![Vec::new(); Stage::ALL.len()],
         })
     }
 
@@ -176,12 +180,17 @@ impl Side {
             pipeline,
             decider,
             times,
+            stages,
         } = self;
         pool.install(|| {
             for _ in 0..count {
                 pipeline.tick(world, decider);
                 if measure {
-                    times.push(pipeline.timings().total().as_secs_f64() * 1e3);
+                    let t = pipeline.timings();
+                    times.push(t.total().as_secs_f64() * 1e3);
+                    for (v, stage) in stages.iter_mut().zip(Stage::ALL) {
+                        v.push(t.get(stage).as_secs_f64() * 1e3);
+                    }
                 }
             }
         });
@@ -193,10 +202,17 @@ impl Side {
 /// ratio by as much as the goal's margin).
 const TURN: usize = 10;
 
-/// The battle on 2 and on 1 thread, in turns of [`TURN`] ticks: each
-/// side's sorted per-tick wall times (ms) of `ticks` ticks after `warmup`,
-/// and its final state hash.
-fn run(n: usize, warmup: usize, ticks: usize) -> Result<[(Vec<f64>, u64); 2], String> {
+/// One side's measurements: sorted per-tick wall times (ms), the p50 of
+/// each stage (ms, in [`Stage::ALL`] order) and the final state hash.
+struct Measured {
+    times: Vec<f64>,
+    stage_p50: Vec<f64>,
+    hash: u64,
+}
+
+/// The battle on 2 and on 1 thread, in turns of [`TURN`] ticks, `ticks`
+/// ticks measured after `warmup`.
+fn run(n: usize, warmup: usize, ticks: usize) -> Result<[Measured; 2], String> {
     let mut sides = [Side::new(n, 2)?, Side::new(n, 1)?];
     for side in &mut sides {
         side.ticks(warmup, false);
@@ -211,7 +227,19 @@ fn run(n: usize, warmup: usize, ticks: usize) -> Result<[(Vec<f64>, u64); 2], St
     }
     Ok(sides.map(|mut s| {
         s.times.sort_by(f64::total_cmp);
-        (s.times, state_hash(&s.world))
+        let stage_p50 = s
+            .stages
+            .iter_mut()
+            .map(|v| {
+                v.sort_by(f64::total_cmp);
+                percentile(v, 0.5)
+            })
+            .collect();
+        Measured {
+            stage_p50,
+            hash: state_hash(&s.world),
+            times: s.times,
+        }
     }))
 }
 
@@ -220,11 +248,33 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted.get(i).copied().unwrap_or(0.0)
 }
 
+/// Where the second thread's speed-up is lost: each stage's p50 on 1 and
+/// on 2 threads and their ratio, and the time that does not halve (2 x
+/// the 2-thread time minus the 1-thread time; serial work counts whole).
+/// Stages under 0.05 ms on 1 thread are left out.
+fn stage_speed_ups(one: &[f64], two: &[f64]) -> String {
+    let mut lost = 0.0;
+    let stages: Vec<String> = Stage::ALL
+        .iter()
+        .zip(one.iter().zip(two))
+        .filter(|(_, (t1, _))| **t1 >= 0.05)
+        .map(|(stage, (&t1, &t2))| {
+            lost += (2.0 * t2 - t1).max(0.0);
+            format!("{} {t1:.2} -> {t2:.2} ms ({:.2}x)", stage.name(), t1 / t2.max(1e-9))
+        })
+        .collect();
+    format!(
+        "p50 per stage, 1 -> 2 threads: {}; {lost:.2} ms per tick does not halve",
+        stages.join(", ")
+    )
+}
+
 /// p50 and p99 of a full tick at 10k agents, 2 threads vs 1 thread.
 pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     let n = 10_000;
     let (warmup, ticks) = if effort.quick { (10, 40) } else { (30, 300) };
-    let [(t2, h2), (t1, h1)] = run(n, warmup, ticks)?;
+    let [two, one] = run(n, warmup, ticks)?;
+    let (t2, h2, t1, h1) = (&two.times, two.hash, &one.times, one.hash);
     if h1 != h2 {
         return Err(format!(
             "tick/10k: state hash differs at 1 and 2 threads ({h1:016x} vs {h2:016x})"
@@ -236,22 +286,23 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
              {warmup}; {n} walkers in 2 hostile factions, sphere + cone, profiles with hysteresis, \
              fog of war; ours = 2 threads, peer = the same run on 1 thread, in turns of {TURN} \
              ticks (ratio = speed-up); \
-             identical state hash {h2:016x}"
+             identical state hash {h2:016x}; {}",
+            stage_speed_ups(&one.stage_p50, &two.stage_p50)
         )
     };
     Ok(vec![
         Scenario {
             name: "tick/10k agents/p50".into(),
-            ours_ms: percentile(&t2, 0.5),
+            ours_ms: percentile(t2, 0.5),
             peer: "kiai on 1 thread".into(),
-            peer_ms: percentile(&t1, 0.5),
+            peer_ms: percentile(t1, 0.5),
             note: note("p50"),
         },
         Scenario {
             name: "tick/10k agents/p99".into(),
-            ours_ms: percentile(&t2, 0.99),
+            ours_ms: percentile(t2, 0.99),
             peer: "kiai on 1 thread".into(),
-            peer_ms: percentile(&t1, 0.99),
+            peer_ms: percentile(t1, 0.99),
             note: note("p99"),
         },
     ])
