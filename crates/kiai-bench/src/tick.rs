@@ -260,7 +260,11 @@ fn stage_speed_ups(one: &[f64], two: &[f64]) -> String {
         .filter(|(_, (t1, _))| **t1 >= 0.05)
         .map(|(stage, (&t1, &t2))| {
             lost += (2.0 * t2 - t1).max(0.0);
-            format!("{} {t1:.2} -> {t2:.2} ms ({:.2}x)", stage.name(), t1 / t2.max(1e-9))
+            format!(
+                "{} {t1:.2} -> {t2:.2} ms ({:.2}x)",
+                stage.name(),
+                t1 / t2.max(1e-9)
+            )
         })
         .collect();
     format!(
