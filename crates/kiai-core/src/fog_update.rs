@@ -1,8 +1,6 @@
 //! The fog stage: sighted agents re-stamp the tile fog of war
 //! ([`kiai_fog`]) where they moved.
 
-use kiai_fog::{Pose, SightShape};
-
 use crate::world::{World, fog_pose};
 
 /// Moves every sighted agent's fog unit to its new pose; the grid re-stamps
@@ -19,12 +17,7 @@ pub(crate) fn run(world: &mut World) {
         let Some(desc) = fog.grid.unit(unit) else {
             continue;
         };
-        // A circle sees the same tiles whichever way it faces: its angle
-        // (an arctangent per agent, a third of this stage) is not needed.
-        let pose = match desc.shape {
-            SightShape::Circle => Pose::new([a.position[i].x, a.position[i].z], 0.0),
-            SightShape::Flashlight { .. } => fog_pose(a.position[i], a.facing[i]),
-        };
+        let pose = fog_pose(desc.shape, a.position[i], a.facing[i]);
         // The unit exists, so the only error (unknown unit) cannot occur.
         let _ = fog.grid.set_pose(unit, pose);
     }

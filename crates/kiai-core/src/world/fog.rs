@@ -40,9 +40,16 @@ impl Fog {
     }
 }
 
-/// The fog pose of an agent: X-Z position, facing angle from +X toward +Z.
-pub(crate) fn fog_pose(position: Vec3, facing: Vec3) -> Pose {
-    Pose::new([position.x, position.z], facing.z.atan2(facing.x))
+/// The fog pose of an agent whose sight has `shape`: X-Z position, facing
+/// angle from +X toward +Z. A circle sees the same tiles whichever way it
+/// faces, so it gets no angle (an arctangent per agent and tick was a
+/// third of the fog stage).
+pub(crate) fn fog_pose(shape: SightShape, position: Vec3, facing: Vec3) -> Pose {
+    let angle = match shape {
+        SightShape::Circle => 0.0,
+        SightShape::Flashlight { .. } => facing.z.atan2(facing.x),
+    };
+    Pose::new([position.x, position.z], angle)
 }
 
 impl World {
@@ -96,7 +103,7 @@ impl World {
         fog.grid.add_unit(
             UnitId(index as u32),
             desc,
-            fog_pose(a.position[index], a.facing[index]),
+            fog_pose(desc.shape, a.position[index], a.facing[index]),
         )?;
         Ok(())
     }
