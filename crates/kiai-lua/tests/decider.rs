@@ -53,6 +53,32 @@ fn decide_sets_state_and_target() {
 }
 
 #[test]
+fn a_target_given_as_handle_float_name_or_false_decides_the_same() {
+    let (_, _, world) = common::run(None, None, 1);
+    let t4 = world.agents().find("t4");
+    for (ret, state, target) in [
+        ("'chase', kiai.find('t4')", BehaviourState::Chase, t4),
+        ("'chase', kiai.find('t4') + 0.0", BehaviourState::Chase, t4),
+        ("'evade', 't4'", BehaviourState::Evade, t4),
+        ("'chase', false", BehaviourState::Chase, None),
+        ("'random_walk', nil", BehaviourState::RandomWalk, None),
+        (
+            "{ state = 'chase', target = 't4' }",
+            BehaviourState::Chase,
+            t4,
+        ),
+    ] {
+        let src = format!("function decide(agent, ctx) return {ret} end");
+        let (_, mut d, world) = common::run(Some(&src), None, 2);
+        assert!(d.take_reports().is_empty(), "{ret}");
+        for g in 0..4 {
+            let dec = world.agents().decisions()[g];
+            assert_eq!((dec.state, dec.target), (state, target), "{ret}");
+        }
+    }
+}
+
+#[test]
 fn table_intents_with_goal_and_label() {
     let src = r#"
         function decide(agent, ctx)
