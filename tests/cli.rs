@@ -633,17 +633,25 @@ fn run_reports_the_worst_tick_beside_the_mean_for_the_tick_and_every_stage() {
     assert!(mean <= max);
     let stages = j["stage_ms"].as_object().cloned().unwrap_or_default();
     let names: Vec<&str> = stages.keys().map(String::as_str).collect();
-    let all: Vec<&str> = kiai_core::Stage::ALL.iter().map(|s| s.name()).collect();
+    let mut all: Vec<&str> = kiai_core::Stage::ALL.iter().map(|s| s.name()).collect();
+    all.push("upkeep");
     assert_eq!(names, all);
+    let mut parts = 0.0;
     for (name, s) in &stages {
         let [mean, p50, p99, max] = spread(s, name);
         assert!(
             0.0 <= p50 && p50 <= p99 && p99 <= max && mean <= max,
             "{name}: {s}"
         );
+        parts += mean;
     }
-    // The summary: the mean line, a header, then the tick and every stage
-    // with four figures each, last in the output.
+    // The tick is its stages and the upkeep, nothing left out.
+    assert!(
+        (parts - mean).abs() <= 1e-9 * mean.max(1.0),
+        "{parts} vs {mean}"
+    );
+    // The summary: the mean line, a header, then the tick, every stage and
+    // the upkeep with four figures each, last in the output.
     let text = common::stdout(&["run", ARENA, "--ticks", "30"]);
     let lines: Vec<&str> = text.lines().collect();
     let at = lines
@@ -657,7 +665,7 @@ fn run_reports_the_worst_tick_beside_the_mean_for_the_tick_and_every_stage() {
         "{text}"
     );
     let rows = &lines[at + 2..];
-    assert_eq!(rows.len(), 9, "{text}");
+    assert_eq!(rows.len(), 10, "{text}");
     for (row, name) in rows.iter().zip(["tick"].iter().chain(&names)) {
         let words: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(words.len(), 5, "{row}");

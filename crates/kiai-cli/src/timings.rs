@@ -10,19 +10,24 @@ fn spread_json(s: Spread) -> Value {
     json!({ "mean": s.mean, "p50": s.p50, "p99": s.p99, "max": s.max })
 }
 
-/// `"tick_ms"` (the stages' sum per tick) and `"stage_ms"` (each stage by
-/// name) for `kiai run --json`.
+/// `"tick_ms"` (the whole tick) and `"stage_ms"` (each stage by name,
+/// then `"upkeep"`: the tick's work outside its stages) for
+/// `kiai run --json`.
 pub(crate) fn json(times: &TickTimes) -> (Value, Value) {
-    let stages: serde_json::Map<String, Value> = Stage::ALL
+    let mut stages: serde_json::Map<String, Value> = Stage::ALL
         .iter()
         .map(|&s| (s.name().to_owned(), spread_json(times.stage(s))))
         .collect();
+    stages.insert(UPKEEP.to_owned(), spread_json(times.upkeep()));
     (spread_json(times.tick()), Value::Object(stages))
 }
 
+/// The name the tick's work outside its stages goes by in reports.
+const UPKEEP: &str = "upkeep";
+
 /// The summary's time lines: the mean per tick with each stage's mean
 /// (the line `kiai run` always printed), then a table of mean, p50, p99
-/// and max for the tick and every stage.
+/// and max for the tick, every stage and the upkeep.
 pub(crate) fn lines(times: &TickTimes, ms_per_tick: f64) -> Vec<String> {
     let means: Vec<String> = Stage::ALL
         .iter()
@@ -52,5 +57,6 @@ pub(crate) fn lines(times: &TickTimes, ms_per_tick: f64) -> Vec<String> {
     for &s in &Stage::ALL {
         out.push(row(s.name(), times.stage(s)));
     }
+    out.push(row(UPKEEP, times.upkeep()));
     out
 }

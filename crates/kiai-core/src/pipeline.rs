@@ -99,6 +99,11 @@ pub struct StageTimings {
     pub noise: Duration,
     /// [`Stage::Fog`] (zero when the world has no fog).
     pub fog: Duration,
+    /// The tick's work outside its stages: forgetting the last tick's
+    /// events, clearing what agents hold of those despawned, applying the
+    /// spawns and despawns deferred during the tick, and putting the event
+    /// queue in order.
+    pub upkeep: Duration,
 }
 
 impl StageTimings {
@@ -130,16 +135,18 @@ impl StageTimings {
         }
     }
 
-    /// Adds `other`'s time of every stage (for totals over many ticks).
+    /// Adds `other`'s time of every stage and its upkeep (for totals over
+    /// many ticks).
     pub fn add(&mut self, other: &StageTimings) {
         for stage in Stage::ALL {
             *self.get_mut(stage) += other.get(stage);
         }
+        self.upkeep += other.upkeep;
     }
 
-    /// The whole tick.
+    /// The whole tick: every stage and the upkeep.
     pub fn total(&self) -> Duration {
-        Stage::ALL.iter().map(|&s| self.get(s)).sum()
+        Stage::ALL.iter().map(|&s| self.get(s)).sum::<Duration>() + self.upkeep
     }
 }
 
@@ -150,6 +157,7 @@ pub struct Pipeline {
     navigate: navigate::NavScratch,
     avoid: steering::AvoidScratch,
     decisions: Vec<crate::data::Decision>,
+    events: crate::world::EventOrder,
     timings: StageTimings,
 }
 
@@ -170,16 +178,21 @@ impl Pipeline {
     /// spawns and despawns deferred during the tick. Afterwards
     /// [`World::events`] tells what happened.
     pub fn tick(&mut self, world: &mut World, decider: &mut dyn Decider) {
+        let begin = Instant::now();
         world.begin_tick_events();
         world.scrub_despawned();
+        let mut stages = Duration::ZERO;
         for stage in Stage::ALL {
             let start = Instant::now();
             self.run(stage, world, decider);
-            *self.timings.get_mut(stage) = start.elapsed();
+            let took = start.elapsed();
+            *self.timings.get_mut(stage) = took;
+            stages += took;
         }
         world.apply_deferred();
-        world.end_tick_events();
+        world.end_tick_events(&mut self.events);
         world.tick += 1;
+        self.timings.upkeep = begin.elapsed().saturating_sub(stages);
     }
 
     /// Runs only the sense stage: afterwards [`World::percepts`] describes
@@ -194,7 +207,6 @@ impl Pipeline {
                 lod::begin_tick(world);
                 perception::run(world, &mut self.sense);
                 lod::end_sense(world);
-                world.record_percept_events();
             }
             Stage::Decide => self.decide(world, decider),
             Stage::Navigate => navigate::run(world, &mut self.navigate),
@@ -214,7 +226,7 @@ impl Pipeline {
         world.agents.mind = minds;
         std::mem::swap(&mut world.agents.decision, &mut self.decisions);
         // `self.decisions` holds the previous ones now.
-        world.settle_decisions(&self.decisions);
+        world.settle_decisions(&self.decisions, &mut self.events);
         decider.apply(world);
     }
 }

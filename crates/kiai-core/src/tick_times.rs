@@ -74,7 +74,7 @@ impl TickTimes {
         &self.ticks
     }
 
-    /// The whole tick's spread (the sum of the stages, per tick).
+    /// The whole tick's spread (its stages and upkeep, per tick).
     pub fn tick(&self) -> Spread {
         self.spread_by(StageTimings::total)
     }
@@ -82,6 +82,11 @@ impl TickTimes {
     /// One stage's spread.
     pub fn stage(&self, stage: Stage) -> Spread {
         self.spread_by(|t| t.get(stage))
+    }
+
+    /// The spread of the work outside the stages ([`StageTimings::upkeep`]).
+    pub fn upkeep(&self) -> Spread {
+        self.spread_by(|t| t.upkeep)
     }
 
     /// The sum of every tick's timings, stage by stage.

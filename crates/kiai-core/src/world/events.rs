@@ -16,6 +16,7 @@ use crate::data::{
 use crate::world::Agents;
 
 use super::World;
+use super::event_order::EventOrder;
 
 impl World {
     /// What happened in the last tick (and between it and the one before),
@@ -43,17 +44,14 @@ impl World {
     pub(crate) fn begin_tick_events(&mut self) {
         let end = std::mem::take(&mut self.tick_events_end).min(self.events.len());
         self.events.drain(..end);
+        self.agent_events = 0..0;
     }
 
-    /// Puts this tick's events in their stable order. The pipeline calls it
-    /// when a tick ends.
-    pub(crate) fn end_tick_events(&mut self) {
-        // A stable sort keeps each agent's events of one kind in the order
-        // they were made.
-        self.events.sort_by_key(|e| {
-            let agent = e.kind.agent();
-            (agent.is_some(), agent, e.kind.rank())
-        });
+    /// Puts this tick's events in their stable order, around the agents'
+    /// events [`World::settle_decisions`] wrote in order (`order` is
+    /// scratch memory). The pipeline calls it when a tick ends.
+    pub(crate) fn end_tick_events(&mut self, order: &mut EventOrder) {
+        order.finish(&mut self.events, std::mem::take(&mut self.agent_events));
         self.tick_events_end = self.events.len();
     }
 
@@ -68,54 +66,74 @@ impl World {
         p.events().iter().map(move |r| event_kind(p, a, r))
     }
 
-    /// Copies the sense stage's events into the queue.
-    pub(crate) fn record_percept_events(&mut self) {
-        let tick = self.tick;
-        let (p, a) = (&self.percepts, &self.agents);
-        // Straight into the queue, in order (an indexed map), in parallel:
-        // a 10k battle makes about 30k a tick.
-        self.events.par_extend(
-            p.events()
-                .par_iter()
-                .with_min_len(EVENTS_PER_JOB)
-                .map(|r| Event {
-                    tick,
-                    kind: event_kind(p, a, r),
-                }),
-        );
-    }
-
     /// After the decide stage, given `before` (every agent's decision of
     /// the last tick): agents that do not think this tick (tick level of
-    /// detail) get theirs back, whatever the decider wrote; then one
-    /// `DecisionChanged` event per live agent whose state or target
-    /// differs. One pass for both: each is a walk over every decision.
-    pub(crate) fn settle_decisions(&mut self, before: &[Decision]) {
-        let tick = self.tick;
-        let thinks = self.lod.thinking(self.agents.len());
-        let a = &mut self.agents;
-        for (i, (old, new)) in before.iter().zip(&mut a.decision).enumerate() {
-            if thinks.is_some_and(|t| !t[i]) {
-                *new = *old;
-                continue;
+    /// detail) get theirs back, whatever the decider wrote. Then the
+    /// agents' events of the tick go into the queue, in its order: agent by
+    /// agent, what the sense stage found (gained and lost, heard, messages)
+    /// and a `DecisionChanged` if the state or target differs. Blocks of
+    /// agents are written in parallel into `order`'s buffers, then copied
+    /// into the queue one after another.
+    pub(crate) fn settle_decisions(&mut self, before: &[Decision], order: &mut EventOrder) {
+        if let Some(thinks) = self.lod.thinking(self.agents.len()) {
+            let decisions = before.iter().zip(&mut self.agents.decision);
+            for ((old, new), &thinks) in decisions.zip(thinks) {
+                if !thinks {
+                    *new = *old;
+                }
             }
-            if !a.alive[i] || (old.state == new.state && old.target == new.target) {
-                continue;
-            }
-            self.events.push(Event {
-                tick,
-                kind: EventKind::DecisionChanged {
-                    agent: AgentId::new(i as u32, a.generation[i]),
-                    from: old.state,
-                    to: *new,
-                },
-            });
         }
+        let (tick, p, a) = (self.tick, &self.percepts, &self.agents);
+        let records = p.events();
+        let blocks = a.len().div_ceil(AGENTS_PER_BLOCK);
+        order.blocks.resize_with(blocks, Vec::new);
+        order
+            .blocks
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(b, out)| {
+                out.clear();
+                let agents = b * AGENTS_PER_BLOCK..((b + 1) * AGENTS_PER_BLOCK).min(a.len());
+                let mut r = records.partition_point(|rec| rec.agent.index() < agents.start);
+                for i in agents {
+                    let from = out.len();
+                    while let Some(rec) = records.get(r).filter(|rec| rec.agent.index() == i) {
+                        out.push(Event {
+                            tick,
+                            kind: event_kind(p, a, rec),
+                        });
+                        r += 1;
+                    }
+                    // Heard and messages after gained and lost, as ranked
+                    // (a hearing sense may come before a sight).
+                    let mine = &mut out[from..];
+                    if !mine.is_sorted_by_key(|e| e.kind.rank()) {
+                        mine.sort_by_key(|e| e.kind.rank());
+                    }
+                    let (old, new) = (before[i], a.decision[i]);
+                    if a.alive[i] && (old.state != new.state || old.target != new.target) {
+                        out.push(Event {
+                            tick,
+                            kind: EventKind::DecisionChanged {
+                                agent: AgentId::new(i as u32, a.generation[i]),
+                                from: old.state,
+                                to: new,
+                            },
+                        });
+                    }
+                }
+            });
+        let start = self.events.len();
+        for block in &order.blocks[..blocks] {
+            self.events.extend_from_slice(block);
+        }
+        self.agent_events = start..self.events.len();
     }
 }
 
-/// Percept events per parallel job when they become events.
-const EVENTS_PER_JOB: usize = 4096;
+/// Agents per block when their events are written (in parallel): a
+/// block's events cost about as much as waking a thread.
+const AGENTS_PER_BLOCK: usize = 2048;
 
 /// The event a sense stage's record `r` tells of, with what a game needs
 /// to react (who made a sound, what a message says).

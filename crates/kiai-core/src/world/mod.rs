@@ -6,6 +6,7 @@ mod bodies;
 mod clearance;
 mod config;
 mod dynamic;
+mod event_order;
 mod events;
 mod fog;
 mod interest;
@@ -16,6 +17,7 @@ mod retune;
 
 pub use agents::Agents;
 pub use config::{Aabb, AgentSpawn, WorldConfig, WorldError};
+pub(crate) use event_order::EventOrder;
 pub(crate) use fog::fog_pose;
 pub use fog::{Fog, FogSettings};
 
@@ -56,6 +58,9 @@ pub struct World {
     pub(crate) events: Vec<Event>,
     /// How many of `events` belong to the last tick that ended.
     pub(crate) tick_events_end: usize,
+    /// Where this tick's agent events lie in `events`, already in the
+    /// queue's order (see `World::settle_decisions`).
+    pub(crate) agent_events: std::ops::Range<usize>,
     /// Agents were despawned since the last tick began: what others hold
     /// of them is cleared when the next one begins.
     pub(crate) scrub_pending: bool,
@@ -96,6 +101,7 @@ impl World {
             ray_cursor: RayCursor::default(),
             events: Vec::new(),
             tick_events_end: 0,
+            agent_events: 0..0,
             scrub_pending: false,
             deferred: Vec::new(),
             replan: lifecycle::Replan::default(),
