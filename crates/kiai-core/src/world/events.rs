@@ -8,6 +8,8 @@
 //! starts a new queue, so a game that never reads them keeps no backlog;
 //! [`World::drain_events`] takes them out.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use crate::data::{
@@ -83,45 +85,18 @@ impl World {
                 }
             }
         }
-        let (tick, p, a) = (self.tick, &self.percepts, &self.agents);
-        let records = p.events();
+        let (p, a) = (&self.percepts, &self.agents);
         let blocks = a.len().div_ceil(AGENTS_PER_BLOCK);
         order.blocks.resize_with(blocks, Vec::new);
+        let tick = self.tick;
         order
             .blocks
             .par_iter_mut()
             .enumerate()
             .for_each(|(b, out)| {
-                out.clear();
                 let agents = b * AGENTS_PER_BLOCK..((b + 1) * AGENTS_PER_BLOCK).min(a.len());
-                let mut r = records.partition_point(|rec| rec.agent.index() < agents.start);
-                for i in agents {
-                    let from = out.len();
-                    while let Some(rec) = records.get(r).filter(|rec| rec.agent.index() == i) {
-                        out.push(Event {
-                            tick,
-                            kind: event_kind(p, a, rec),
-                        });
-                        r += 1;
-                    }
-                    // Heard and messages after gained and lost, as ranked
-                    // (a hearing sense may come before a sight).
-                    let mine = &mut out[from..];
-                    if !mine.is_sorted_by_key(|e| e.kind.rank()) {
-                        mine.sort_by_key(|e| e.kind.rank());
-                    }
-                    let (old, new) = (before[i], a.decision[i]);
-                    if a.alive[i] && (old.state != new.state || old.target != new.target) {
-                        out.push(Event {
-                            tick,
-                            kind: EventKind::DecisionChanged {
-                                agent: AgentId::new(i as u32, a.generation[i]),
-                                from: old.state,
-                                to: new,
-                            },
-                        });
-                    }
-                }
+                out.clear();
+                block_events(out, agents, (p, a, before), tick);
             });
         let start = self.events.len();
         for block in &order.blocks[..blocks] {
@@ -134,6 +109,52 @@ impl World {
 /// Agents per block when their events are written (in parallel): a
 /// block's events cost about as much as waking a thread.
 const AGENTS_PER_BLOCK: usize = 2048;
+
+/// Appends to `out` the events of `agents` (a range of slots) in the
+/// queue's order, agent by agent: the sense stage's (its records `p`,
+/// sorted by agent), ranked, then a `DecisionChanged` where the state or
+/// target differs from `before`.
+fn block_events(
+    out: &mut Vec<Event>,
+    agents: Range<usize>,
+    (p, a, before): (&Percepts, &Agents, &[Decision]),
+    tick: u64,
+) {
+    let records = p.events();
+    let mut r = records.partition_point(|rec| rec.agent.index() < agents.start);
+    for i in agents.clone() {
+        let from = out.len();
+        while let Some(rec) = records.get(r).filter(|rec| rec.agent.index() == i) {
+            out.push(Event {
+                tick,
+                kind: event_kind(p, a, rec),
+            });
+            r += 1;
+        }
+        // Heard and messages after gained and lost, as ranked (a hearing
+        // sense may come before a sight).
+        let mine = &mut out[from..];
+        if !mine.is_sorted_by_key(|e| e.kind.rank()) {
+            mine.sort_by_key(|e| e.kind.rank());
+        }
+        let (old, new) = (before[i], a.decision[i]);
+        if a.alive[i] && (old.state != new.state || old.target != new.target) {
+            out.push(Event {
+                tick,
+                kind: EventKind::DecisionChanged {
+                    agent: AgentId::new(i as u32, a.generation[i]),
+                    from: old.state,
+                    to: new,
+                },
+            });
+        }
+    }
+    // The records are sorted by agent: every one of the block's was taken.
+    debug_assert_eq!(
+        r,
+        records.partition_point(|rec| rec.agent.index() < agents.end)
+    );
+}
 
 /// The event a sense stage's record `r` tells of, with what a game needs
 /// to react (who made a sound, what a message says).
