@@ -286,7 +286,7 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
     }
     let note = |p: &str| {
         format!(
-            "{p} ms per full tick (sense, decide, steer, integrate, fog) over {ticks} ticks after \
+            "{p} ms per full tick (sense, decide, steer, integrate, fog and the upkeep) over {ticks} ticks after \
              {warmup}; {n} walkers in 2 hostile factions, sphere + cone, profiles with hysteresis, \
              fog of war; ours = 2 threads, peer = the same run on 1 thread, in turns of {TURN} \
              ticks (ratio = speed-up); \
