@@ -659,6 +659,10 @@ fn run_reports_the_worst_tick_beside_the_mean_for_the_tick_and_every_stage() {
         .position(|l| l.starts_with("time        "))
         .unwrap_or_else(|| panic!("no time line in:\n{text}"));
     assert!(lines[at].contains(" ms/tick (sense "), "{text}");
+    assert!(
+        lines[at].contains(", fog ") && lines[at].contains(", upkeep "),
+        "{text}"
+    );
     assert!(lines[at + 1].contains("mean") && lines[at + 1].contains("max"));
     assert!(
         lines[at + 1].ends_with("ms per tick, over 30 ticks"),

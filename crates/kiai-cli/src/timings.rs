@@ -25,14 +25,15 @@ pub(crate) fn json(times: &TickTimes) -> (Value, Value) {
 /// The name the tick's work outside its stages goes by in reports.
 const UPKEEP: &str = "upkeep";
 
-/// The summary's time lines: the mean per tick with each stage's mean
-/// (the line `kiai run` always printed), then a table of mean, p50, p99
-/// and max for the tick, every stage and the upkeep.
+/// The summary's time lines: the mean per tick with each stage's and the
+/// upkeep's mean (the line `kiai run` always printed), then a table of
+/// mean, p50, p99 and max for the tick, every stage and the upkeep.
 pub(crate) fn lines(times: &TickTimes, ms_per_tick: f64) -> Vec<String> {
-    let means: Vec<String> = Stage::ALL
+    let mut means: Vec<String> = Stage::ALL
         .iter()
         .map(|&s| format!("{} {:.4}", s.name(), times.stage(s).mean))
         .collect();
+    means.push(format!("{UPKEEP} {:.4}", times.upkeep().mean));
     let mut out = vec![
         format!(
             "time        {ms_per_tick:.4} ms/tick ({})",
