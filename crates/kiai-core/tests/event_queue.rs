@@ -5,6 +5,8 @@
 //! makes an agent's percept events come out of kind order), messages,
 //! spawns and despawns between ticks, and doors.
 
+mod common;
+
 use kiai_core::glam::{Vec2, Vec3};
 use kiai_core::perception::hearing::{Falloff, Sound};
 use kiai_core::perception::occlusion::{Wall, Walls};
@@ -70,24 +72,10 @@ fn key(e: &Event) -> (bool, Option<AgentId>, u8) {
     (agent.is_some(), agent, e.kind.rank())
 }
 
-fn is_percept(kind: &EventKind) -> bool {
-    matches!(
-        kind,
-        EventKind::Gained { .. }
-            | EventKind::Lost { .. }
-            | EventKind::Heard { .. }
-            | EventKind::Message { .. }
-    )
-}
-
 /// Ten ticks with sounds, messages, spawns, despawns and a door between
 /// them, on `threads` threads; each tick's queue.
 fn queues(threads: usize) -> Vec<Vec<Event>> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
-    pool.install(|| {
+    common::on_threads(threads, || {
         let mut world = world();
         let mut pipeline = Pipeline::new();
         let mut decider = kiai_core::DefaultDecider::default();
@@ -123,15 +111,7 @@ fn queues(threads: usize) -> Vec<Vec<Event>> {
                 let _ = world.set_wall_enabled(0, tick % 2 == 0);
             }
             // Everyone moves a little: sights are gained and lost.
-            for i in 0..world.agents().len() {
-                let p = world.agents().positions()[i];
-                let step = Vec3::new(
-                    rng.random_range(-2.0..2.0),
-                    0.0,
-                    rng.random_range(-2.0..2.0),
-                );
-                let _ = world.set_position(AgentId::from_index(i), p + step);
-            }
+            common::nudge(&mut world, &mut rng, |_| true, 2.0);
             pipeline.tick(&mut world, &mut decider);
             let queue = world.events().to_vec();
             assert!(queue.is_sorted_by_key(key), "tick {tick}: out of order");
@@ -147,7 +127,11 @@ fn queues(threads: usize) -> Vec<Vec<Event>> {
                 "tick {tick}: every agent's kinds came in order"
             );
             made.sort_by_key(|k| (k.agent(), k.rank()));
-            let queued: Vec<EventKind> = queue.iter().map(|e| e.kind).filter(is_percept).collect();
+            let queued: Vec<EventKind> = queue
+                .iter()
+                .map(|e| e.kind)
+                .filter(common::is_percept)
+                .collect();
             assert!(
                 made.len() > 200,
                 "tick {tick}: {} percept events",

@@ -4,6 +4,8 @@
 //! to the difference between consecutive ticks' lists, with hysteresis,
 //! filters and memory, at 1 and 2 threads.
 
+mod common;
+
 use kiai_core::glam::Vec3;
 use kiai_core::{
     AgentId, AgentSpawn, Archetype, EventKind, Movement, Pipeline, Sense, SenseFilter, Shape,
@@ -97,30 +99,8 @@ fn key(e: &EventKind) -> Key {
     }
 }
 
-/// Moves each agent whose index `which` picks by up to `reach` on X and Z.
-fn nudge(world: &mut World, rng: &mut ChaCha8Rng, which: impl Fn(usize) -> bool, reach: f32) {
-    for i in (0..world.agents().len()).filter(|&i| which(i)) {
-        let p = world.agents().positions()[i];
-        let step = Vec3::new(
-            rng.random_range(-reach..reach),
-            0.0,
-            rng.random_range(-reach..reach),
-        );
-        let _ = world.set_position(AgentId::from_index(i), p + step);
-    }
-}
-
-/// Runs `f` on a pool of `threads` threads.
-fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap_or_else(|e| panic!("thread pool: {e}"))
-        .install(f)
-}
-
 fn run(threads: usize) -> (u64, Vec<Vec<Key>>) {
-    on_threads(threads, || {
+    common::on_threads(threads, || {
         let mut world = world(5);
         let mut pipeline = Pipeline::new();
         let mut rng = ChaCha8Rng::seed_from_u64(9);
@@ -167,7 +147,7 @@ fn run(threads: usize) -> (u64, Vec<Vec<Key>>) {
             all_events.push(keys);
             before = now;
             // Move a third of the agents a little.
-            nudge(&mut world, &mut rng, |i| (i + tick) % 3 == 0, 3.0);
+            common::nudge(&mut world, &mut rng, |i| (i + tick) % 3 == 0, 3.0);
         }
         (state_hash(&world), all_events)
     })
@@ -184,7 +164,7 @@ fn cell_order_is_invisible_and_thread_count_free() {
 /// that each holds exactly the sense stage's events (as
 /// [`World::percept_events`] lists them, whatever their order).
 fn ticked(threads: usize) -> Vec<Vec<kiai_core::Event>> {
-    on_threads(threads, || {
+    common::on_threads(threads, || {
         let mut world = world(7);
         let mut pipeline = Pipeline::new();
         let mut decider = kiai_core::DefaultDecider::default();
@@ -197,15 +177,7 @@ fn ticked(threads: usize) -> Vec<Vec<kiai_core::Event>> {
             let mut queued: Vec<String> = world
                 .events()
                 .iter()
-                .filter(|e| {
-                    matches!(
-                        e.kind,
-                        EventKind::Gained { .. }
-                            | EventKind::Lost { .. }
-                            | EventKind::Heard { .. }
-                            | EventKind::Message { .. }
-                    )
-                })
+                .filter(|e| common::is_percept(&e.kind))
                 .map(|e| format!("{:?}", e.kind))
                 .collect();
             assert!(sensed.len() > 1_000, "tick {tick}: {} events", sensed.len());
@@ -213,7 +185,7 @@ fn ticked(threads: usize) -> Vec<Vec<kiai_core::Event>> {
             queued.sort();
             assert_eq!(queued, sensed, "tick {tick}");
             queues.push(world.events().to_vec());
-            nudge(&mut world, &mut rng, |_| true, 4.0);
+            common::nudge(&mut world, &mut rng, |_| true, 4.0);
         }
         queues
     })
