@@ -68,36 +68,30 @@ impl EventOrder {
 fn merge(runs: [&[Event]; 3], out: &mut Vec<Event>) {
     let mut at = [0usize; 3];
     loop {
-        let mut best: Option<(usize, Key)> = None;
+        // Each run's head as (key, run): the smallest comes next, an
+        // earlier run first on equal keys.
+        let mut heads = [((false, None, 0), 0); 3];
+        let mut n = 0;
         for (r, run) in runs.iter().enumerate() {
             if let Some(e) = run.get(at[r]) {
-                let k = key(e);
-                if best.is_none_or(|(_, b)| k < b) {
-                    best = Some((r, k));
-                }
+                heads[n] = (key(e), r);
+                n += 1;
             }
         }
-        let Some((r, _)) = best else {
+        let heads = &mut heads[..n];
+        heads.sort_unstable();
+        let Some(&(_, r)) = heads.first() else {
             return;
         };
-        // The rest of the winning run up to the next run's head in one
-        // copy (the ordered run is long, the others short).
-        let next = (0..3)
-            .filter(|&o| o != r)
-            .filter_map(|o| runs[o].get(at[o]).map(|e| (o, key(e))))
-            .min_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
+        // The winning run up to the next head, in one copy (the ordered
+        // run is long, the others short); its first event always goes.
         let run = &runs[r][at[r]..];
-        let take = match next {
+        let take = match heads.get(1) {
             None => run.len(),
-            // Equal keys stay behind a later run's head only if this run
-            // comes first.
-            Some((o, k)) => run.partition_point(|e| {
-                let own = key(e);
-                own < k || (own == k && r < o)
-            }),
+            Some(&next) => run.partition_point(|e| (key(e), r) < next),
         };
-        out.extend_from_slice(&run[..take.max(1)]);
-        at[r] += take.max(1);
+        out.extend_from_slice(&run[..take]);
+        at[r] += take;
     }
 }
 
