@@ -5,7 +5,9 @@ use rand::RngExt;
 use rayon::prelude::*;
 
 use crate::data::sensed_index::SensedIndex;
-use crate::data::{AgentId, BehaviourState, Decision, Learning, Mind, Outcome, Profile, SenseKind};
+use crate::data::{
+    AgentId, BehaviourState, Decision, Learning, Mind, Outcome, Profile, SenseFilter, SenseKind,
+};
 use crate::par::PAR_MIN;
 use crate::world::World;
 
@@ -154,6 +156,7 @@ fn nearest_hostile(
     let archetype = world.archetype(a.archetypes()[agent])?;
     let eye = a.positions()[agent];
     let faction = a.factions()[agent];
+    let (positions, factions) = (a.positions(), a.factions());
     let mut best: Option<(f32, AgentId)> = None;
     for (s, sense) in archetype.senses.iter().enumerate() {
         let wanted = if all_around {
@@ -164,14 +167,19 @@ fn nearest_hostile(
         if sense.shape.kind() != wanted {
             continue;
         }
+        // A sense that reports hostiles only listed them this tick, with
+        // this tick's factions (an agent that decides sensed this tick):
+        // no need to look up each one's faction again.
+        let hostile_only = sense.filter == SenseFilter::Hostile;
         for &other in SensedIndex::or_percepts(index, world.percepts(), me, s) {
-            if !world
-                .factions()
-                .is_hostile(faction, a.factions()[other.index()])
+            if !hostile_only
+                && !world
+                    .factions()
+                    .is_hostile(faction, factions[other.index()])
             {
                 continue;
             }
-            let d = eye.distance_squared(a.positions()[other.index()]);
+            let d = eye.distance_squared(positions[other.index()]);
             if best.is_none_or(|(bd, bid)| d < bd || (d == bd && other < bid)) {
                 best = Some((d, other));
             }
