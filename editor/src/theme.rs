@@ -133,8 +133,10 @@ pub struct Palette {
     /// Errors, warnings, good news.
     pub status: [Color32; 3],
     /// Stage timing lines, one per stage in the order of `Stage::ALL`:
-    /// sense, decide, navigate, steer, avoid, integrate, noise, fog.
-    pub timings: [Color32; 8],
+    /// sense, decide, navigate, steer, avoid, integrate, noise, fog; then
+    /// the tick's upkeep (drawn dashed: its colour is the sense line's
+    /// neighbour).
+    pub timings: [Color32; crate::model::sim::TIMED],
     /// Heat map: cheap (×1/8 and less), neutral (×1), expensive (×8 and
     /// more); ×2 is orange and ×4 vermillion on the way.
     pub heat: [Color32; 3],
@@ -228,6 +230,7 @@ impl Palette {
                 oi::REDDISH_PURPLE,
                 oi::GREY,
                 oi::YELLOW,
+                oi::BLUE,
             ],
             heat: [oi::BLUE, Color32::from_gray(115), DARK_RED],
         }
@@ -312,6 +315,7 @@ impl Palette {
                 oi::REDDISH_PURPLE,
                 oi::GREY,
                 Color32::from_rgb(190, 150, 0),
+                oi::SKY_BLUE,
             ],
             heat: [oi::BLUE, Color32::from_gray(150), DARK_RED],
         }

@@ -1,7 +1,8 @@
-//! The Timings tab: milliseconds per stage of the last ticks, plotted
-//! with a labelled millisecond axis, the worst tick named above the plot
-//! and the whole tick's median and 99th percentile beside its mean (a
-//! game feels the worst tick, not the mean).
+//! The Timings tab: milliseconds per stage (and the tick's upkeep, its
+//! work outside the stages) of the last ticks, plotted with a labelled
+//! millisecond axis, the worst tick named above the plot and the whole
+//! tick's median and 99th percentile beside its mean (a game feels the
+//! worst tick, not the mean).
 
 use eframe::egui::{RichText, Ui};
 
@@ -15,7 +16,7 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
         ui.label(RichText::new("Stage timings appear while the map runs.").weak());
         return;
     };
-    let names = kiai_core::Stage::ALL.map(kiai_core::Stage::name);
+    let names = crate::model::sim::timed_names();
     if let Some(line) = worst_tick(&sim.timings) {
         ui.label(RichText::new(line).strong());
     }
@@ -70,15 +71,21 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
                     .iter()
                     .map(|(t, ms)| [*t as f64, f64::from(ms[k])])
                     .collect();
-                plot.line(
-                    egui_plot::Line::new(*n, egui_plot::PlotPoints::from(points))
-                        .color(ctx.palette.timings[k]),
-                );
+                let line = egui_plot::Line::new(*n, egui_plot::PlotPoints::from(points))
+                    .color(ctx.palette.timings[k]);
+                // The upkeep, last, dashed: its colour is close to the
+                // sense line's.
+                plot.line(if k == names.len() - 1 {
+                    line.style(egui_plot::LineStyle::dashed_loose())
+                } else {
+                    line
+                });
             }
         });
 }
 
-/// The slowest tick of those kept (the stages' sum) and when it was:
+/// The slowest tick of those kept (the stages' and the upkeep's sum) and
+/// when it was:
 /// `"worst tick 12.3 ms at tick 1 (of the last 600; now 1.1 ms)"`.
 pub fn worst_tick(timings: &std::collections::VecDeque<(u64, StageMs)>) -> Option<String> {
     let total = |ms: &StageMs| ms.iter().sum::<f32>();

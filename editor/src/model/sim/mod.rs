@@ -44,8 +44,21 @@ pub const SPEEDS: std::ops::RangeInclusive<f32> = 0.1..=8.0;
 pub const TIMING_WINDOW: usize = 600;
 
 /// Milliseconds per stage of one tick, in the order of
-/// [`kiai_core::Stage::ALL`] (the order a tick runs them).
-pub type StageMs = [f32; 8];
+/// [`kiai_core::Stage::ALL`] (the order a tick runs them), then the tick's
+/// upkeep (its work outside the stages): their sum is the whole tick.
+pub type StageMs = [f32; TIMED];
+
+/// Parts of a tick the Timings tab plots: every stage, then the upkeep.
+pub const TIMED: usize = kiai_core::Stage::ALL.len() + 1;
+
+/// The names of [`StageMs`]'s entries, as `kiai run` prints them.
+pub fn timed_names() -> [&'static str; TIMED] {
+    let mut names = ["upkeep"; TIMED];
+    for (name, stage) in names.iter_mut().zip(kiai_core::Stage::ALL) {
+        *name = stage.name();
+    }
+    names
+}
 
 /// A recorded run: enough to replay it exactly. The format is shared with
 /// `kiai run --record` and `kiai fork` (`kiai_content::recording`).

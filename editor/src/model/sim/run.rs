@@ -149,9 +149,14 @@ impl Run {
         }
     }
 
-    /// Milliseconds per stage of the last tick.
+    /// Milliseconds per stage of the last tick, then its upkeep.
     pub fn stage_ms(&self) -> StageMs {
-        Stage::ALL.map(|s| self.pipeline.timings().get(s).as_secs_f32() * 1e3)
+        let t = self.pipeline.timings();
+        let mut ms = [t.upkeep.as_secs_f32() * 1e3; super::TIMED];
+        for (v, s) in ms.iter_mut().zip(Stage::ALL) {
+            *v = t.get(s).as_secs_f32() * 1e3;
+        }
+        ms
     }
 
     /// Why agent `agent` decided what it did in the last tick (the Rust
