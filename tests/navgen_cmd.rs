@@ -1,7 +1,9 @@
 //! `kiai navgen FILE` as a user runs it: the four lines it prints, the
 //! `--json` figures (the uniform grid compared at the same coverage),
 //! `--write` editing in place with comments kept and a second run
-//! changing no byte, and a map without bounds refused with what to add.
+//! changing no byte, a net made at another spacing remade and judged at
+//! it (the file records it), and a map without bounds refused with what
+//! to add.
 
 mod common;
 
@@ -185,4 +187,56 @@ fn validate_warns_where_a_generated_net_leaves_walkable_ground_uncovered() {
     let again = kiai(&["validate", path_str(&file)]);
     let said = String::from_utf8_lossy(&again.stdout);
     assert!(!said.contains("covers the walkable ground"), "{said}");
+}
+
+#[test]
+fn a_net_written_at_another_spacing_is_remade_and_judged_at_that_spacing() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("fortress.ron");
+    let before = read_text(&common::root().join(FORTRESS));
+    std::fs::write(&file, &before).unwrap_or_else(|e| panic!("{e}"));
+    stdout(&["navgen", path_str(&file), "--spacing", "12", "--write"]);
+    let once = read_text(&file);
+    let recorded: Vec<&str> = once.lines().filter(|l| l.contains("navgen:")).collect();
+    assert_eq!(
+        recorded,
+        ["    navgen: (radius: 0.5, spacing: 12.0),"],
+        "the file names what it was generated with"
+    );
+    // Judged at 12 units, the coarse net covers the ground: no warning
+    // that would send the designer back to the default spacing.
+    let check = kiai(&["validate", path_str(&file)]);
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(!said.contains("covers the walkable ground"), "{said}");
+    // Run again without flags, it generates at 12 and finds the same net.
+    let again = stdout(&["navgen", path_str(&file), "--write"]);
+    let lines: Vec<&str> = again.lines().collect();
+    assert!(lines[0].ends_with("(radius 0.5, spacing 12)"), "{again}");
+    assert_eq!(lines[3], "  the file already holds this net", "{again}");
+    assert_eq!(read_text(&file), once, "regenerating changed bytes");
+    // Back at the default spacing, the record goes and the net is finer.
+    stdout(&["navgen", path_str(&file), "--spacing", "4", "--write"]);
+    let default = read_text(&file);
+    assert!(!default.contains("navgen:"), "the default is not named");
+    let count = |t: &str| t.matches(r#"tags: ["generated"]"#).count();
+    assert!(count(&default) > count(&once), "a finer net");
+}
+
+#[test]
+fn a_recorded_spacing_out_of_range_is_an_error_at_its_line() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("map.ron");
+    let level = "(\n    format: 2,\n    bounds: (min: (0.0, 0.0, 0.0), max: (10.0, 1.0, 10.0)),\n    navgen: (radius: 0.5, spacing: 0.0),\n)\n";
+    std::fs::write(&file, level).unwrap_or_else(|e| panic!("{e}"));
+    let out = kiai(&["validate", path_str(&file)]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stdout);
+    let line = said
+        .lines()
+        .find(|l| l.contains("navgen.spacing must be finite and > 0.01"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        line.starts_with(&format!("{}:4:", path_str(&file))),
+        "{line}"
+    );
 }

@@ -2,7 +2,7 @@
 //! bar with its parameters and the preview drawn over the map before
 //! anything changes, Generate as one undo step, generated waypoints drawn
 //! apart from the designer's own, and the saved file byte for byte what
-//! `kiai navgen --write` writes.
+//! `kiai navgen --write` writes (at the spacing the file records, too).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
 
@@ -315,4 +315,50 @@ fn the_validation_panel_warns_about_ground_the_net_leaves_uncovered() {
         std::thread::sleep(std::time::Duration::from_millis(20));
         h.step();
     }
+}
+
+#[test]
+fn a_map_generated_at_another_spacing_opens_generates_and_saves_at_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = village(dir.path(), "village.ron");
+    let made = kiai_cli(&[
+        "navgen",
+        file.to_str().unwrap(),
+        "--spacing",
+        "12",
+        "--write",
+    ]);
+    assert!(made.status.success());
+    let mut h = editor(&file);
+    open_panel(&mut h);
+    assert_eq!(
+        h.state().model.navgen.spacing,
+        12.0,
+        "the bar opens at the file's spacing"
+    );
+    assert!(
+        h.query_by_label_contains("coverage 100.0% within 12 u")
+            .is_some(),
+        "and previews at it"
+    );
+    // At 6 units, generated and saved: the file records 6, byte for byte
+    // what `kiai navgen --spacing 6 --write` makes of the same file.
+    let cli = dir.path().join("by_cli.ron");
+    std::fs::copy(&file, &cli).unwrap();
+    h.state_mut()
+        .model
+        .apply(Command::NavGen(kiai_editor::model::NavGenCommand::Params {
+            radius: 0.5,
+            spacing: 6.0,
+        }));
+    h.run_steps(3);
+    h.get_by_label("Generate").click();
+    h.run_steps(3);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("    navgen: (radius: 0.5, spacing: 6.0),\n"));
+    let out = kiai_cli(&["navgen", cli.to_str().unwrap(), "--spacing", "6", "--write"]);
+    assert!(out.status.success());
+    assert_eq!(saved, std::fs::read_to_string(&cli).unwrap());
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use kiai_content::def::{
-    AgentDef, ArchetypeDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef,
+    AgentDef, ArchetypeDef, BoundsDef, ContentDef, FactionDef, FogDef, LinkDef, NavGenDef,
     PerceptionBudgetDef, ProfileDef, RegionDef, WallDef, WaypointDef,
 };
 
@@ -41,6 +41,9 @@ pub enum Item {
     Meta(String, u64, f32),
     /// The document's `fog` and `perception_budget` (index 0 only).
     Settings(Option<FogDef>, Option<PerceptionBudgetDef>),
+    /// The radius and spacing the generated waypoints were made with
+    /// (`navgen`; index 0 only, `None`: the defaults).
+    NavGen(Option<NavGenDef>),
 }
 
 /// Which collection an [`Item`] lives in.
@@ -70,6 +73,8 @@ pub enum Kind {
     Meta,
     /// `fog`, `perception_budget`
     Settings,
+    /// `navgen`
+    NavGen,
 }
 
 impl Item {
@@ -98,6 +103,7 @@ impl Item {
             Item::Bounds(_) => Kind::Bounds,
             Item::Meta(..) => Kind::Meta,
             Item::Settings(..) => Kind::Settings,
+            Item::NavGen(_) => Kind::NavGen,
         }
     }
 }
@@ -213,6 +219,13 @@ fn put(def: &mut ContentDef, index: usize, item: Item, op: Op) -> Result<(), Edi
             def.perception_budget = budget;
             Ok(())
         }
+        Item::NavGen(navgen) => {
+            if index != 0 || op == Op::Insert {
+                return Err(EditError("navgen can only be set".into()));
+            }
+            def.navgen = navgen;
+            Ok(())
+        }
     }
 }
 
@@ -236,7 +249,7 @@ fn take(def: &mut ContentDef, kind: Kind, index: usize) -> Result<(), EditError>
         Kind::Bounds => Err(EditError(
             "bounds cannot be removed; set them to None".into(),
         )),
-        Kind::Meta | Kind::Settings => {
+        Kind::Meta | Kind::Settings | Kind::NavGen => {
             Err(EditError("the document settings cannot be removed".into()))
         }
     }
@@ -626,6 +639,7 @@ pub fn empty_def() -> ContentDef {
         fog: None,
         perception_budget: None,
         nav: Default::default(),
+        navgen: None,
         profiles: Default::default(),
         archetypes: Default::default(),
         agents: Vec::new(),

@@ -6,9 +6,7 @@
 //! painted on surviving links kept).
 
 use kiai_content::def::{ContentDef, LinkDef, WallDef, WaypointDef};
-use kiai_content::navgen::{
-    default_radius, default_spacing, gen_input, has_generated, is_generated, merge,
-};
+use kiai_content::navgen::{gen_input, has_generated, is_generated, merge, params, record};
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{GeneratedNet, generate, measure_coverage, regenerate_local, zone_around};
 
@@ -50,25 +48,27 @@ pub struct Preview {
     pub coverage: f32,
     /// Generation time, seconds (wall clock, shown only).
     pub seconds: f64,
+    /// The agent radius and spacing it was generated with, world units.
+    pub params: (f32, f32),
 }
 
 impl NavGen {
-    /// Opens the panel with the defaults for `def` (the archetypes'
-    /// largest body radius, 8 radii of spacing), keeping parameters the
-    /// designer already typed.
+    /// Opens the panel with the parameters `def` was generated with (its
+    /// `navgen`, else the archetypes' largest body radius and 8 radii of
+    /// spacing), keeping parameters the designer already typed.
     pub fn open(&mut self, def: &ContentDef) {
         (self.radius, self.spacing) = self.params(def);
         self.open = true;
     }
 
     /// The agent radius and spacing the designer last set in the panel, or
-    /// `kiai navgen`'s defaults for `def` before they set any.
+    /// what `kiai navgen` would use for `def` before they set any (its
+    /// `navgen`, else the defaults).
     fn params(&self, def: &ContentDef) -> (f32, f32) {
         if self.radius.is_finite() && self.spacing > 0.0 {
             (self.radius, self.spacing)
         } else {
-            let r = default_radius(def);
-            (r, default_spacing(r))
+            params(def)
         }
     }
 
@@ -112,21 +112,33 @@ fn preview(def: &ContentDef, radius: f32, spacing: f32) -> Result<Preview, Strin
         net,
         coverage,
         seconds,
+        params: (radius, spacing),
     })
 }
 
 /// The edit that merges `net` into `def`: every waypoint and link
-/// replaced by the merged ones (one undo step), as `kiai navgen --write`
-/// writes them.
+/// replaced by the merged ones and the radius and spacing recorded in
+/// `navgen` (one undo step), as `kiai navgen --write` writes them.
 pub fn apply(def: &ContentDef, preview: &Preview) -> Result<Op, String> {
-    let merged = merge(def, &preview.net);
-    if merged.waypoints == def.waypoints && merged.links == def.links {
+    let mut merged = merge(def, &preview.net);
+    record(&mut merged, preview.params.0, preview.params.1);
+    if merged.waypoints == def.waypoints && merged.links == def.links && merged.navgen == def.navgen
+    {
         return Err("the map already holds this net: nothing to generate".into());
     }
-    let edit = replace_net(
+    let mut edit = replace_net(
         (&def.waypoints, &def.links),
         (&merged.waypoints, &merged.links),
     );
+    if merged.navgen != def.navgen
+        && let Edit::Batch(edits) = &mut edit
+    {
+        edits.push(Edit::Set {
+            index: 0,
+            old: Item::NavGen(def.navgen),
+            new: Item::NavGen(merged.navgen),
+        });
+    }
     let generated = merged.waypoints.iter().filter(|w| is_generated(w)).count();
     let message = format!(
         "generated {generated} waypoints and {} links ({} placed by hand kept); coverage {:.1}%",

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use kiai_content::navgen::{default_radius, default_spacing, gen_input, is_generated, merge};
+use kiai_content::navgen::{default_spacing, gen_input, is_generated, merge, params, record};
 use kiai_content::{to_ron_preserving, write_atomic};
 use kiai_nav::navgen::{
     CoveringGrid, GeneratedNet, NavGenQuality, generate, measure, uniform_grid_covering,
@@ -30,8 +30,10 @@ pub(crate) const LONG_ABOUT: &str = "Generate the waypoint graph of a map from i
     Waypoints placed by hand are kept and linked into the net. Generated waypoints carry the tag \
     \"generated\"; links touching one are the generator's. With --write the file is edited in \
     place (FILE.bak kept, comments kept): only generated waypoints and links change, surviving \
-    ones keep their ids and costs. The radius defaults to the archetypes' largest body radius \
-    (0.5 without archetypes), the spacing to 8 radii (at least 2).";
+    ones keep their ids and costs, and the radius and spacing are recorded in the file's \
+    `navgen` when they are not the defaults. The radius defaults to the one the file records, \
+    else the archetypes' largest body radius (0.5 without archetypes); the spacing to the one \
+    the file records, else 8 radii (at least 2).";
 
 /// `kiai navgen --help`: examples.
 pub(crate) const EXAMPLES: &str = "Examples:\n  \
@@ -44,11 +46,12 @@ pub(crate) const EXAMPLES: &str = "Examples:\n  \
 pub(crate) struct NavgenArgs {
     /// Content file (.ron, newest format) with `bounds` and walls.
     file: PathBuf,
-    /// Agent radius, world units, >= 0 (default: the largest archetype body radius).
+    /// Agent radius, world units, >= 0 (default: the file's `navgen`
+    /// radius, else the largest archetype body radius).
     #[arg(long)]
     radius: Option<f32>,
     /// Coverage grid spacing and coverage distance, world units, > 0.01
-    /// (default: 8 radii, at least 2).
+    /// (default: the file's `navgen` spacing, else 8 radii, at least 2).
     #[arg(long)]
     spacing: Option<f32>,
     /// Merge the generated net into FILE in place (FILE.bak kept).
@@ -71,8 +74,14 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
             Ok(read) => read,
             Err(message) => return refuse(&message),
         };
-    let radius = args.radius.unwrap_or_else(|| default_radius(&def));
-    let spacing = args.spacing.unwrap_or_else(|| default_spacing(radius));
+    // What the file records, else the defaults; a radius given without a
+    // spacing on a file that records none gets that radius's default.
+    let (file_radius, file_spacing) = params(&def);
+    let radius = args.radius.unwrap_or(file_radius);
+    let spacing = args.spacing.unwrap_or(match def.navgen {
+        Some(_) => file_spacing,
+        None => default_spacing(radius),
+    });
     let input = match gen_input(&def, radius, spacing) {
         Ok(i) => i,
         Err(e) => return refuse(&format!("{file}: {e}")),
@@ -85,7 +94,8 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
     let seconds = started.elapsed().as_secs_f64();
     let quality = measure(&input, &net, def.seed)?;
     let grid = uniform_grid_covering(&input, quality.coverage, def.seed)?;
-    let merged = merge(&def, &net);
+    let mut merged = merge(&def, &net);
+    record(&mut merged, radius, spacing);
     let written =
         to_ron_preserving(&text, &merged).context("cannot write the generated content")?;
     let changed = written.text != text;

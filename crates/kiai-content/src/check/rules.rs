@@ -5,7 +5,7 @@
 //! checks on names differ between the two.
 
 use crate::format::def::{
-    ArchetypeDef, BoundsDef, FalloffDef, FogDef, GuidanceDef, MovementDef, NavDef,
+    ArchetypeDef, BoundsDef, FalloffDef, FogDef, GuidanceDef, MovementDef, NavDef, NavGenDef,
     PerceptionBudgetDef, ProfileDef, SenseDef, ShapeDef, SightDef, Vec3Def, WallDef,
 };
 use crate::format::diag::Diagnostic;
@@ -179,6 +179,28 @@ impl<'a> Checker<'a> {
             self.error(
                 "nav.budget",
                 "nav.budget must be at least 1 waypoint per tick (0 would leave every walker without a route); write None for no limit",
+            );
+        }
+    }
+
+    /// `navgen`: the radius and spacing the generated waypoints were made
+    /// with, as `kiai navgen` accepts them.
+    pub(crate) fn navgen(&mut self, navgen: Option<NavGenDef>) {
+        let Some(NavGenDef { radius, spacing }) = navgen else {
+            return;
+        };
+        if !(radius.is_finite() && radius >= 0.0) {
+            self.error(
+                "navgen.radius",
+                format!(
+                    "navgen.radius must be a finite body radius >= 0 world units, not {radius}"
+                ),
+            );
+        }
+        if !(spacing.is_finite() && spacing > 0.01) {
+            self.error(
+                "navgen.spacing",
+                format!("navgen.spacing must be finite and > 0.01 world units, not {spacing}"),
             );
         }
     }

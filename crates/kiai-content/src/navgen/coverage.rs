@@ -1,12 +1,12 @@
 //! The lint on a generated net's holes: on a map with generated waypoints
 //! (and bounds), walkable ground that sees no waypoint within the spacing
-//! `kiai navgen` generates at by default (8 body radii, at least 2 units)
-//! is reported, with where, and what to run.
+//! it was generated at (its `navgen`, else `kiai navgen`'s default: 8 body
+//! radii, at least 2 units) is reported, with where, and what to run.
 
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{GeneratedNet, measure_coverage};
 
-use super::{default_radius, default_spacing, gen_input, has_generated};
+use super::{gen_input, has_generated, params};
 use crate::format::def::ContentDef;
 use crate::format::diag::Diagnostic;
 use crate::format::locate::SpanIndex;
@@ -22,8 +22,7 @@ pub(crate) fn warnings(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<D
     if !has_generated(def) {
         return Vec::new();
     }
-    let radius = default_radius(def);
-    let spacing = default_spacing(radius);
+    let (radius, spacing) = params(def);
     let Ok(input) = gen_input(def, radius, spacing) else {
         return Vec::new();
     };

@@ -18,7 +18,7 @@ pub(crate) mod coverage;
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{GenWall, GeneratedNet, NavGenInput};
 
-use crate::format::def::{ContentDef, LinkDef, OrderedMap, WaypointDef};
+use crate::format::def::{ContentDef, LinkDef, NavGenDef, OrderedMap, WaypointDef};
 
 /// The tag that marks a generated waypoint.
 pub const GENERATED_TAG: &str = "generated";
@@ -77,6 +77,28 @@ pub fn default_radius(def: &ContentDef) -> f32 {
 /// The default spacing for `radius`: 8 radii, at least 2 world units.
 pub fn default_spacing(radius: f32) -> f32 {
     (radius * 8.0).max(2.0)
+}
+
+/// The body radius and spacing (world units) `def`'s waypoints are
+/// generated with: those its `navgen` records, or the defaults
+/// ([`default_radius`], [`default_spacing`]).
+pub fn params(def: &ContentDef) -> (f32, f32) {
+    match def.navgen {
+        Some(NavGenDef { radius, spacing }) => (radius, spacing),
+        None => {
+            let radius = default_radius(def);
+            (radius, default_spacing(radius))
+        }
+    }
+}
+
+/// Records in `def` that its waypoints were generated with `radius` and
+/// `spacing`: `navgen` set, or removed when they are the defaults (a map
+/// generated at the defaults does not name them).
+pub fn record(def: &mut ContentDef, radius: f32, spacing: f32) {
+    let radius_default = default_radius(def);
+    def.navgen = (radius != radius_default || spacing != default_spacing(radius_default))
+        .then_some(NavGenDef { radius, spacing });
 }
 
 /// The generator's input: the bounds on X-Z, every wall (doors and walls

@@ -67,6 +67,9 @@ impl Pack {
             sounds: self.restored_sounds(),
             perception_budget: self.perception_budget,
             nav: self.nav,
+            // How the waypoints were generated is the file's, not the
+            // runtime's: packs do not carry it.
+            navgen: None,
             agents: self
                 .agents
                 .iter()

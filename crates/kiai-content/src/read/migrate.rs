@@ -218,6 +218,7 @@ pub fn migrate_v1(old: v1::ContentDefV1) -> Migrated {
             sounds: Vec::new(),
             perception_budget: None,
             nav: Default::default(),
+            navgen: None,
             interest: Vec::new(),
         },
         changes,

@@ -65,6 +65,7 @@ pub fn diff(old: &ContentDef, new: &ContentDef) -> Result<Vec<String>, super::Pa
         fog,
         perception_budget,
         nav,
+        navgen,
         profiles,
         archetypes,
         agents,

@@ -190,6 +190,23 @@ fn is_default_route_budget(v: &Option<u32>) -> bool {
     *v == default_route_budget()
 }
 
+/// What a map's generated waypoints were made with, when it is not
+/// `kiai navgen`'s default (`navgen: (radius: 0.5, spacing: 12.0)`).
+/// `kiai navgen --write` and the editor's Generate waypoints write it;
+/// regenerating, the net following a dragged wall and the warning about
+/// uncovered ground use it, so a net made coarser or finer on purpose is
+/// not remade or judged at the default.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavGenDef {
+    /// Body radius the net keeps clear of walls, world units, finite and
+    /// >= 0.
+    pub radius: f32,
+    /// Spacing of the coverage grid and the coverage distance, world
+    /// units, finite and > 0.01.
+    pub spacing: f32,
+}
+
 /// An axis-aligned box.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

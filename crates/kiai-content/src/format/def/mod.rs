@@ -38,8 +38,8 @@ pub use archetype::{
 };
 pub use lod::{LodTierDef, lod_tiers};
 pub use map::{
-    BoundsDef, FogDef, LinkDef, NavDef, PerceptionBudgetDef, RegionDef, SoundDef, WallDef,
-    WaypointDef,
+    BoundsDef, FogDef, LinkDef, NavDef, NavGenDef, PerceptionBudgetDef, RegionDef, SoundDef,
+    WallDef, WaypointDef,
 };
 pub use movement::{ControlDef, GuidanceDef, MovementDef, RouteDef};
 pub use shape::{FalloffDef, FalloffFormat, ShapeDef, ShapeFormat};
@@ -117,6 +117,10 @@ pub struct ContentDef {
     /// Navigation settings: how much route search a tick may do.
     #[serde(default, skip_serializing_if = "is_default")]
     pub nav: NavDef,
+    /// The radius and spacing the generated waypoints were made with, when
+    /// not `kiai navgen`'s defaults (none: the defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub navgen: Option<NavGenDef>,
     /// Behaviour profiles by name (article 002), referenced by archetypes.
     #[serde(default, skip_serializing_if = "OrderedMap::is_empty")]
     pub profiles: OrderedMap<ProfileDef>,
