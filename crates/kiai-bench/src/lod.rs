@@ -42,6 +42,11 @@ pub fn battle(n: usize, seed: u64, tiers: &[LodTier]) -> Result<World, String> {
 struct Run {
     times: Vec<f64>,
     thinking: f64,
+    /// The most agents that thought in one tick.
+    max_thinking: f64,
+    /// The slowest position in the slowest tier's period (ticks at that
+    /// position averaged), ms.
+    slowest_position: f64,
     /// Mean time of each stage, ms, as text.
     stages: String,
 }
@@ -52,7 +57,8 @@ struct Contender {
     pipeline: Pipeline,
     decider: DefaultDecider,
     times: Vec<f64>,
-    thinking: usize,
+    /// Agents that thought, per measured tick.
+    thinking: Vec<usize>,
     total: kiai_core::StageTimings,
 }
 
@@ -63,7 +69,7 @@ impl Contender {
             pipeline: Pipeline::new(),
             decider: DefaultDecider::default(),
             times: Vec::new(),
-            thinking: 0,
+            thinking: Vec::new(),
             total: kiai_core::StageTimings::default(),
         }
     }
@@ -78,7 +84,8 @@ impl Contender {
         self.times.push(t.total().as_secs_f64() * 1e3);
         self.total.add(t);
         let ids: Vec<AgentId> = self.world.agents().ids().collect();
-        self.thinking += ids.iter().filter(|&&a| self.world.thinks(a)).count();
+        let thinking = ids.iter().filter(|&&a| self.world.thinks(a)).count();
+        self.thinking.push(thinking);
     }
 
     fn into_run(self) -> Run {
@@ -91,8 +98,26 @@ impl Contender {
             })
             .collect::<Vec<_>>()
             .join(", ");
+        let thinking: Vec<f64> = self.thinking.iter().map(|&n| n as f64).collect();
+        // The stagger's evenness apart from the machine's: each position
+        // in the slowest tier's period averaged over the periods run.
+        let positions: Vec<f64> = (0..TURN)
+            .map(|p| {
+                mean(
+                    &self
+                        .times
+                        .iter()
+                        .skip(p)
+                        .step_by(TURN)
+                        .copied()
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect();
         Run {
-            thinking: self.thinking as f64 / ticks as f64,
+            thinking: mean(&thinking),
+            max_thinking: max(&thinking),
+            slowest_position: max(&positions),
             times: self.times,
             stages,
         }
@@ -161,8 +186,13 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
             peer: "no LOD".into(),
             peer_ms: max(&full.times),
             note: format!(
-                "{note}; the tiered run's max tick is {:.2}x its mean (staggering)",
-                max(&lod.times) / mean(&lod.times)
+                "{note}; the tiered run's max tick is {:.2}x its mean (staggering); its slowest \
+                 position in the 15-tick period, averaged over the periods, {:.2}x, and the most \
+                 agents thinking in one tick {:.2}x the mean (what the stagger decides, apart \
+                 from the machine's spikes)",
+                max(&lod.times) / mean(&lod.times),
+                lod.slowest_position / mean(&lod.times),
+                lod.max_thinking / lod.thinking.max(1.0)
             ),
         },
     ])
