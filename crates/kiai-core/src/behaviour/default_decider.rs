@@ -108,6 +108,10 @@ impl DefaultDecider {
             }
         }
         let chased = &self.chased;
+        let lists = Lists {
+            index,
+            hostile_only: world.percepts().filtered_with(world.factions()),
+        };
         let skipped = |i: usize| skip.get(i).copied().unwrap_or(false);
         match &mut self.traces {
             Some(traces) => {
@@ -122,9 +126,9 @@ impl DefaultDecider {
                     .for_each(|(i, ((m, o), t))| {
                         *t = if skipped(i) {
                             let (mut m, mut o) = (m.clone(), *o);
-                            decide_agent(world, index, i, chased[i], &mut m, &mut o)
+                            decide_agent(world, lists, i, chased[i], &mut m, &mut o)
                         } else {
-                            decide_agent(world, index, i, chased[i], m, o)
+                            decide_agent(world, lists, i, chased[i], m, o)
                         };
                     });
             }
@@ -136,18 +140,30 @@ impl DefaultDecider {
                     .with_min_len(PAR_MIN)
                     .filter(|(i, _)| !skipped(*i))
                     .for_each(|(i, (m, o))| {
-                        decide_agent(world, index, i, chased[i], m, o);
+                        decide_agent(world, lists, i, chased[i], m, o);
                     });
             }
         }
     }
 }
 
+/// The lists the decider reads: the percepts, or their copy in agent
+/// order, and whether their faction filters are the factions' now.
+#[derive(Clone, Copy)]
+struct Lists<'a> {
+    /// The percepts copied into agent order, if built this tick.
+    index: Option<&'a SensedIndex>,
+    /// The percepts were filtered with the factions as they are: a sense
+    /// that reports hostiles lists nothing else (see
+    /// [`Percepts::filtered_with`](crate::data::Percepts)).
+    hostile_only: bool,
+}
+
 /// The nearest hostile in the percepts of `agent`'s senses whose shape is
 /// (`all_around`) or is not (directed) a sphere; ties by lower id.
 fn nearest_hostile(
     world: &World,
-    index: Option<&SensedIndex>,
+    lists: Lists<'_>,
     agent: usize,
     all_around: bool,
 ) -> Option<AgentId> {
@@ -167,11 +183,11 @@ fn nearest_hostile(
         if sense.shape.kind() != wanted {
             continue;
         }
-        // A sense that reports hostiles only listed them this tick, with
-        // this tick's factions (an agent that decides sensed this tick):
-        // no need to look up each one's faction again.
-        let hostile_only = sense.filter == SenseFilter::Hostile;
-        for &other in SensedIndex::or_percepts(index, world.percepts(), me, s) {
+        // A sense that reports hostiles listed them with the factions as
+        // they are (an agent that decides sensed this tick): no need to
+        // look each one's faction up again.
+        let hostile_only = lists.hostile_only && sense.filter == SenseFilter::Hostile;
+        for &other in SensedIndex::or_percepts(lists.index, world.percepts(), me, s) {
             if !hostile_only
                 && !world
                     .factions()
@@ -245,7 +261,7 @@ fn outcome(
 
 fn decide_agent(
     world: &World,
-    index: Option<&SensedIndex>,
+    lists: Lists<'_>,
     i: usize,
     chased: bool,
     mind: &mut Mind,
@@ -281,13 +297,13 @@ fn decide_agent(
         .and_then(|arch| arch.profile.as_ref())
         .unwrap_or(&NO_PROFILE);
     let outcome = profile.learning.as_ref().and_then(|l| {
-        let o = outcome(world, index, i, l)?;
+        let o = outcome(world, lists.index, i, l)?;
         mind.weights = l.apply(mind.weights, o);
         Some(o)
     });
-    let chase_option = nearest_hostile(world, index, i, false);
+    let chase_option = nearest_hostile(world, lists, i, false);
     let evade_option = if chased {
-        nearest_hostile(world, index, i, true)
+        nearest_hostile(world, lists, i, true)
     } else {
         None
     };

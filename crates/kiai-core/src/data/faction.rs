@@ -60,6 +60,12 @@ impl Factions {
         }
     }
 
+    /// The factions `from` (an index) is hostile to, bit `to` set for
+    /// each (0 for an unknown faction).
+    pub(crate) fn mask(&self, from: usize) -> u64 {
+        self.hostile.get(from).copied().unwrap_or(0)
+    }
+
     /// Whether `from` is hostile to `to`.
     #[inline]
     pub fn is_hostile(&self, from: FactionId, to: FactionId) -> bool {

@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use crate::data::{AgentId, Heard, Message, Sound};
+use crate::data::{AgentId, Factions, Heard, MAX_FACTIONS, Message, Sound};
 
 /// What the sense stage records of a change in what an agent perceives,
 /// compactly (sounds and messages by their index in [`Percepts`]); a game
@@ -72,6 +72,10 @@ pub struct Percepts {
     pub(crate) messages: Vec<Message>,
     pub(crate) events: Vec<PerceptRecord>,
     pub(crate) rays: u64,
+    /// Per faction (all [`MAX_FACTIONS`]), the factions it was hostile to
+    /// when these percepts were sensed: senses that report hostiles (or
+    /// friends) filtered with these.
+    pub(crate) hostile: Vec<u64>,
 }
 
 /// The results of one chunk of [`CHUNK`] agents (in processing order):
@@ -203,6 +207,20 @@ impl Percepts {
     /// The messages delivered in this sense stage.
     pub fn messages(&self) -> &[Message] {
         &self.messages
+    }
+
+    /// Whether the faction filters of these percepts are `factions`' as
+    /// they are now: then a sense that reports hostiles lists only agents
+    /// its observer is hostile to. Always so inside a tick (factions change
+    /// only between ticks); after a change, until the next sense stage,
+    /// not.
+    pub(crate) fn filtered_with(&self, factions: &Factions) -> bool {
+        self.hostile.len() == MAX_FACTIONS
+            && self
+                .hostile
+                .iter()
+                .enumerate()
+                .all(|(f, &mask)| mask == factions.mask(f))
     }
 
     /// Gained, lost, heard and message records of this sense stage,

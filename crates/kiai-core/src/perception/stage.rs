@@ -234,6 +234,7 @@ pub(crate) fn sense(
     out.generation.clear();
     out.generation.extend_from_slice(input.generations);
     hostility_masks(input.factions, hostile);
+    out.hostile.clone_from(hostile);
     let grid = &*grid;
     let ctx = ChunkContext {
         input,
