@@ -134,8 +134,8 @@ pub struct Palette {
     pub status: [Color32; 3],
     /// Stage timing lines, one per stage in the order of `Stage::ALL`:
     /// sense, decide, navigate, steer, avoid, integrate, noise, fog; then
-    /// the tick's upkeep (drawn dashed: its colour is the sense line's
-    /// neighbour).
+    /// the tick's upkeep (drawn dashed, its legend marked so: its colour is
+    /// a blue like the sense line's).
     pub timings: [Color32; crate::model::sim::TIMED],
     /// Heat map: cheap (×1/8 and less), neutral (×1), expensive (×8 and
     /// more); ×2 is orange and ×4 vermillion on the way.
@@ -230,7 +230,8 @@ impl Palette {
                 oi::REDDISH_PURPLE,
                 oi::GREY,
                 oi::YELLOW,
-                oi::BLUE,
+                // Pale blue, dashed: apart from sense's sky blue by both.
+                Color32::from_rgb(170, 200, 255),
             ],
             heat: [oi::BLUE, Color32::from_gray(115), DARK_RED],
         }
@@ -315,7 +316,9 @@ impl Palette {
                 oi::REDDISH_PURPLE,
                 oi::GREY,
                 Color32::from_rgb(190, 150, 0),
-                oi::SKY_BLUE,
+                // Navy, dashed: apart from sense's blue by both, and dark
+                // enough to read on the light panel.
+                Color32::from_rgb(30, 50, 130),
             ],
             heat: [oi::BLUE, Color32::from_gray(150), DARK_RED],
         }

@@ -1,6 +1,7 @@
 //! The Timings tab as a designer reads it: every stage (and the tick's
-//! upkeep) with its worst tick beside its last, the worst tick of the run named above the plot,
-//! and the whole tick's median and 99th percentile beside its mean.
+//! upkeep) with its worst tick beside its last, the worst tick of the run
+//! named above the plot, and the whole tick's median and 99th percentile
+//! beside its mean.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests: a panic is the failure report
 
@@ -58,9 +59,11 @@ fn the_timings_tab_names_the_worst_tick_the_p99_and_each_stages_max() {
     let names = kiai_editor::model::sim::timed_names();
     assert_eq!(names.last(), Some(&"upkeep"));
     for stage in names {
+        // The upkeep's line is dashed, and so is its legend's mark.
+        let mark = if stage == "upkeep" { "╍" } else { "━" };
         let line = labels
             .iter()
-            .find(|l| l.starts_with(&format!("━ {stage} ")))
+            .find(|l| l.starts_with(&format!("{mark} {stage} ")))
             .unwrap_or_else(|| panic!("no legend for {stage} in {labels:?}"));
         assert!(
             line.contains(" ms (max ") && line.ends_with(" ms)"),

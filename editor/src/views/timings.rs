@@ -29,15 +29,21 @@ pub fn ui(ctx: &ViewCtx<'_>, ui: &mut Ui, _out: &mut Out) {
     if let Some((_, last)) = sim.timings.back() {
         ui.horizontal_wrapped(|ui| {
             for (k, (n, v)) in names.iter().zip(last).enumerate() {
+                // The upkeep's line is dashed: so is its mark.
+                let mark = if k == names.len() - 1 { "╍" } else { "━" };
                 let max = sim
                     .timings
                     .iter()
                     .map(|(_, ms)| ms[k])
                     .fold(0.0f32, f32::max);
                 ui.label(
-                    RichText::new(format!("━ {n} {} (max {})", units::ms(*v), units::ms(max)))
-                        .monospace()
-                        .color(ctx.palette.timings[k]),
+                    RichText::new(format!(
+                        "{mark} {n} {} (max {})",
+                        units::ms(*v),
+                        units::ms(max)
+                    ))
+                    .monospace()
+                    .color(ctx.palette.timings[k]),
                 );
             }
         });
