@@ -214,12 +214,54 @@ fn a_net_written_at_another_spacing_is_remade_and_judged_at_that_spacing() {
     assert!(lines[0].ends_with("(radius 0.5, spacing 12)"), "{again}");
     assert_eq!(lines[3], "  the file already holds this net", "{again}");
     assert_eq!(read_text(&file), once, "regenerating changed bytes");
-    // Back at the default spacing, the record goes and the net is finer.
+    // At another radius, the spacing stays 12 (it was chosen, not the
+    // radius's default).
+    let wider = stdout(&["navgen", path_str(&file), "--radius", "0.6"]);
+    assert!(
+        wider
+            .lines()
+            .next()
+            .is_some_and(|l| l.ends_with("(radius 0.6, spacing 12)")),
+        "{wider}"
+    );
+    // Back at 4 units, the record says so and the net is finer.
     stdout(&["navgen", path_str(&file), "--spacing", "4", "--write"]);
-    let default = read_text(&file);
-    assert!(!default.contains("navgen:"), "the default is not named");
+    let fine = read_text(&file);
+    assert!(fine.contains("    navgen: (radius: 0.5, spacing: 4.0),\n"));
     let count = |t: &str| t.matches(r#"tags: ["generated"]"#).count();
-    assert!(count(&default) > count(&once), "a finer net");
+    assert!(count(&fine) > count(&once), "a finer net");
+    // A spacing that is the default for its radius follows a new radius.
+    let wider = stdout(&["navgen", path_str(&file), "--radius", "1"]);
+    assert!(
+        wider
+            .lines()
+            .next()
+            .is_some_and(|l| l.ends_with("(radius 1, spacing 8)")),
+        "{wider}"
+    );
+}
+
+#[test]
+fn a_file_generated_before_the_record_learns_it_on_the_next_write() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("village.ron");
+    let text = read_text(&common::root().join(VILLAGE));
+    let old: String = text
+        .lines()
+        .filter(|l| !l.contains("navgen:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&file, &old).unwrap_or_else(|e| panic!("{e}"));
+    let out = stdout(&["navgen", path_str(&file)]);
+    assert_eq!(
+        out.lines().last(),
+        Some(
+            "  the file holds this net; --write records the radius and spacing it was generated with (navgen)"
+        ),
+        "{out}"
+    );
+    stdout(&["navgen", path_str(&file), "--write"]);
+    assert_eq!(read_text(&file), text, "the shipped file, record and all");
 }
 
 #[test]

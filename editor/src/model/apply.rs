@@ -136,7 +136,7 @@ impl Model {
             _ => None,
         };
         if wall.is_some() && self.navgen.follow.is_none() {
-            self.navgen.follow = navgen::Follow::start(self.doc.def(), &self.navgen);
+            self.navgen.follow = navgen::Follow::start(self.doc.def());
         }
         if let Err(err) = self.doc.preview_edit(e) {
             self.say(format!("edit refused: {err}"));
@@ -219,7 +219,7 @@ impl Model {
             }
             AddCommand::Wall(from, to) => {
                 let index = def.walls.len();
-                let op = navgen::with_net(def, &self.navgen, ops::place_wall(def, from, to));
+                let op = navgen::with_net(def, ops::place_wall(def, from, to));
                 self.op(Ok(op));
                 self.selection.set([Sel::Wall(index)]);
             }

@@ -55,21 +55,10 @@ pub struct Preview {
 impl NavGen {
     /// Opens the panel with the parameters `def` was generated with (its
     /// `navgen`, else the archetypes' largest body radius and 8 radii of
-    /// spacing), keeping parameters the designer already typed.
+    /// spacing), as `kiai navgen` without flags uses them.
     pub fn open(&mut self, def: &ContentDef) {
-        (self.radius, self.spacing) = self.params(def);
+        (self.radius, self.spacing) = params(def);
         self.open = true;
-    }
-
-    /// The agent radius and spacing the designer last set in the panel, or
-    /// what `kiai navgen` would use for `def` before they set any (its
-    /// `navgen`, else the defaults).
-    fn params(&self, def: &ContentDef) -> (f32, f32) {
-        if self.radius.is_finite() && self.spacing > 0.0 {
-            (self.radius, self.spacing)
-        } else {
-            params(def)
-        }
     }
 
     /// Closes the panel and forgets the preview.
@@ -121,24 +110,30 @@ fn preview(def: &ContentDef, radius: f32, spacing: f32) -> Result<Preview, Strin
 /// `navgen` (one undo step), as `kiai navgen --write` writes them.
 pub fn apply(def: &ContentDef, preview: &Preview) -> Result<Op, String> {
     let mut merged = merge(def, &preview.net);
-    record(&mut merged, preview.params.0, preview.params.1);
-    if merged.waypoints == def.waypoints && merged.links == def.links && merged.navgen == def.navgen
-    {
-        return Err("the map already holds this net: nothing to generate".into());
+    let (radius, spacing) = preview.params;
+    record(&mut merged, radius, spacing);
+    let recorded = (merged.navgen != def.navgen).then_some(Edit::Set {
+        index: 0,
+        old: Item::NavGen(def.navgen),
+        new: Item::NavGen(merged.navgen),
+    });
+    if merged.waypoints == def.waypoints && merged.links == def.links {
+        return match recorded {
+            Some(edit) => Ok((
+                edit,
+                format!(
+                    "the map already holds this net; recorded its radius {radius} and spacing {spacing}"
+                ),
+            )),
+            None => Err("the map already holds this net: nothing to generate".into()),
+        };
     }
-    let mut edit = replace_net(
+    let mut edits = vec![replace_net(
         (&def.waypoints, &def.links),
         (&merged.waypoints, &merged.links),
-    );
-    if merged.navgen != def.navgen
-        && let Edit::Batch(edits) = &mut edit
-    {
-        edits.push(Edit::Set {
-            index: 0,
-            old: Item::NavGen(def.navgen),
-            new: Item::NavGen(merged.navgen),
-        });
-    }
+    )];
+    edits.extend(recorded);
+    let edit = Edit::Batch(edits);
     let generated = merged.waypoints.iter().filter(|w| is_generated(w)).count();
     let message = format!(
         "generated {generated} waypoints and {} links ({} placed by hand kept); coverage {:.1}%",
@@ -199,9 +194,9 @@ pub struct Follow {
 
 /// `op` (a new wall) with the generated net regenerated around the wall,
 /// as one step, when `def` has generated waypoints; `op` itself otherwise.
-pub fn with_net(def: &ContentDef, panel: &NavGen, op: Op) -> Op {
+pub fn with_net(def: &ContentDef, op: Op) -> Op {
     let (edit, message) = op;
-    let Some(mut follow) = Follow::start(def, panel) else {
+    let Some(mut follow) = Follow::start(def) else {
         return (edit, message);
     };
     let mut after = def.clone();
@@ -222,14 +217,14 @@ pub fn with_net(def: &ContentDef, panel: &NavGen, op: Op) -> Op {
 
 impl Follow {
     /// Starts following walls on `def` (before the drag changed it), with
-    /// the panel's last parameters (`kiai navgen`'s defaults when it was
-    /// not used); `None` when nothing is generated there or no net can be
-    /// (no bounds).
-    pub fn start(def: &ContentDef, panel: &NavGen) -> Option<Self> {
+    /// the parameters its net was generated with (its `navgen`, else
+    /// `kiai navgen`'s defaults); `None` when nothing is generated there or
+    /// no net can be (no bounds).
+    pub fn start(def: &ContentDef) -> Option<Self> {
         if !has_generated(def) {
             return None;
         }
-        let (radius, spacing) = panel.params(def);
+        let (radius, spacing) = params(def);
         let input = gen_input(def, radius, spacing).ok()?;
         let net = generate(&input).ok()?;
         Some(Self {
@@ -300,7 +295,9 @@ mod tests {
         edit.apply(&mut after).unwrap_or_else(|e| panic!("{e}"));
         let input = gen_input(&def, panel.radius, panel.spacing).unwrap_or_else(|e| panic!("{e}"));
         let net = generate(&input).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(after, merge(&def, &net));
+        let mut merged = merge(&def, &net);
+        record(&mut merged, panel.radius, panel.spacing);
+        assert_eq!(after, merged);
         edit.inverse()
             .apply(&mut after)
             .unwrap_or_else(|e| panic!("{e}"));

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use kiai_content::navgen::{default_spacing, gen_input, is_generated, merge, params, record};
+use kiai_content::navgen::{gen_input, is_generated, merge, params_for, record};
 use kiai_content::{to_ron_preserving, write_atomic};
 use kiai_nav::navgen::{
     CoveringGrid, GeneratedNet, NavGenQuality, generate, measure, uniform_grid_covering,
@@ -30,10 +30,10 @@ pub(crate) const LONG_ABOUT: &str = "Generate the waypoint graph of a map from i
     Waypoints placed by hand are kept and linked into the net. Generated waypoints carry the tag \
     \"generated\"; links touching one are the generator's. With --write the file is edited in \
     place (FILE.bak kept, comments kept): only generated waypoints and links change, surviving \
-    ones keep their ids and costs, and the radius and spacing are recorded in the file's \
-    `navgen` when they are not the defaults. The radius defaults to the one the file records, \
-    else the archetypes' largest body radius (0.5 without archetypes); the spacing to the one \
-    the file records, else 8 radii (at least 2).";
+    ones keep their ids and costs, and the radius and spacing go into the file's `navgen`. The \
+    radius defaults to the one the file records, else the archetypes' largest body radius (0.5 \
+    without archetypes); the spacing to the one the file records, else 8 radii (at least 2; a \
+    recorded spacing that was 8 radii follows a new --radius).";
 
 /// `kiai navgen --help`: examples.
 pub(crate) const EXAMPLES: &str = "Examples:\n  \
@@ -74,14 +74,7 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
             Ok(read) => read,
             Err(message) => return refuse(&message),
         };
-    // What the file records, else the defaults; a radius given without a
-    // spacing on a file that records none gets that radius's default.
-    let (file_radius, file_spacing) = params(&def);
-    let radius = args.radius.unwrap_or(file_radius);
-    let spacing = args.spacing.unwrap_or(match def.navgen {
-        Some(_) => file_spacing,
-        None => default_spacing(radius),
-    });
+    let (radius, spacing) = params_for(&def, args.radius, args.spacing);
     let input = match gen_input(&def, radius, spacing) {
         Ok(i) => i,
         Err(e) => return refuse(&format!("{file}: {e}")),
@@ -99,6 +92,7 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
     let written =
         to_ron_preserving(&text, &merged).context("cannot write the generated content")?;
     let changed = written.text != text;
+    let net_changed = merged.waypoints != def.waypoints || merged.links != def.links;
     if args.write && changed {
         if let Some(problems) = new_errors(&text, &written.text, &file) {
             return refuse(&format!(
@@ -117,6 +111,7 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
         spacing,
         seconds,
         changed,
+        net_changed,
         written: args.write && changed,
     };
     if args.json {
@@ -137,7 +132,11 @@ struct Report<'a> {
     radius: f32,
     spacing: f32,
     seconds: f64,
+    /// The file would change (its net, or only what it records in
+    /// `navgen`).
     changed: bool,
+    /// Its waypoints or links would change.
+    net_changed: bool,
     written: bool,
 }
 
@@ -223,10 +222,13 @@ impl Report<'_> {
             g.quality.coverage * 100.0,
             ratio(&g.quality)
         ))?;
-        outln(&match (self.written, self.changed) {
-            (true, _) => format!("  wrote {file} (previous version in {file}.bak)"),
-            (false, true) => "  the file's net differs; --write merges it in".to_owned(),
-            (false, false) => "  the file already holds this net".to_owned(),
+        outln(&match (self.written, self.net_changed, self.changed) {
+            (true, ..) => format!("  wrote {file} (previous version in {file}.bak)"),
+            (false, true, _) => "  the file's net differs; --write merges it in".to_owned(),
+            (false, false, true) => "  the file holds this net; --write records the radius and \
+                spacing it was generated with (navgen)"
+                .to_owned(),
+            (false, false, false) => "  the file already holds this net".to_owned(),
         })?;
         Ok(())
     }

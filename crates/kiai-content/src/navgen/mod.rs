@@ -79,26 +79,40 @@ pub fn default_spacing(radius: f32) -> f32 {
     (radius * 8.0).max(2.0)
 }
 
-/// The body radius and spacing (world units) `def`'s waypoints are
+/// The body radius and spacing (world units) `def`'s waypoints were
 /// generated with: those its `navgen` records, or the defaults
-/// ([`default_radius`], [`default_spacing`]).
+/// ([`default_radius`], [`default_spacing`]) for a file that records none.
 pub fn params(def: &ContentDef) -> (f32, f32) {
-    match def.navgen {
+    params_for(def, None, None)
+}
+
+/// The body radius and spacing (world units) to generate `def`'s
+/// waypoints with when `radius` and `spacing` are asked for (`None`: not
+/// given): each given one; else what `def` records ([`params`]). A
+/// recorded spacing that was the default for the recorded radius follows
+/// a newly given radius, as the default does.
+pub fn params_for(def: &ContentDef, radius: Option<f32>, spacing: Option<f32>) -> (f32, f32) {
+    let (was_radius, was_spacing) = match def.navgen {
         Some(NavGenDef { radius, spacing }) => (radius, spacing),
         None => {
             let radius = default_radius(def);
             (radius, default_spacing(radius))
         }
-    }
+    };
+    let radius = radius.unwrap_or(was_radius);
+    let spacing = spacing.unwrap_or(if was_spacing == default_spacing(was_radius) {
+        default_spacing(radius)
+    } else {
+        was_spacing
+    });
+    (radius, spacing)
 }
 
-/// Records in `def` that its waypoints were generated with `radius` and
-/// `spacing`: `navgen` set, or removed when they are the defaults (a map
-/// generated at the defaults does not name them).
+/// Records in `def` (merged with a generated net) that its waypoints were
+/// generated with `radius` and `spacing`; a map left without generated
+/// waypoints records nothing.
 pub fn record(def: &mut ContentDef, radius: f32, spacing: f32) {
-    let radius_default = default_radius(def);
-    def.navgen = (radius != radius_default || spacing != default_spacing(radius_default))
-        .then_some(NavGenDef { radius, spacing });
+    def.navgen = has_generated(def).then_some(NavGenDef { radius, spacing });
 }
 
 /// The generator's input: the bounds on X-Z, every wall (doors and walls
