@@ -44,9 +44,6 @@ struct Run {
     thinking: f64,
     /// The most agents that thought in one tick.
     max_thinking: f64,
-    /// The slowest position in the slowest tier's period (ticks at that
-    /// position averaged), ms.
-    slowest_position: f64,
     /// Mean time of each stage, ms, as text.
     stages: String,
 }
@@ -99,25 +96,9 @@ impl Contender {
             .collect::<Vec<_>>()
             .join(", ");
         let thinking: Vec<f64> = self.thinking.iter().map(|&n| n as f64).collect();
-        // The stagger's evenness apart from the machine's: each position
-        // in the slowest tier's period averaged over the periods run.
-        let positions: Vec<f64> = (0..TURN)
-            .map(|p| {
-                mean(
-                    &self
-                        .times
-                        .iter()
-                        .skip(p)
-                        .step_by(TURN)
-                        .copied()
-                        .collect::<Vec<_>>(),
-                )
-            })
-            .collect();
         Run {
             thinking: mean(&thinking),
             max_thinking: max(&thinking),
-            slowest_position: max(&positions),
             times: self.times,
             stages,
         }
@@ -186,12 +167,10 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
             peer: "no LOD".into(),
             peer_ms: max(&full.times),
             note: format!(
-                "{note}; the tiered run's max tick is {:.2}x its mean (staggering); its slowest \
-                 position in the 15-tick period, averaged over the periods, {:.2}x, and the most \
+                "{note}; the tiered run's max tick is {:.2}x its mean (staggering); the most \
                  agents thinking in one tick {:.2}x the mean (what the stagger decides, apart \
                  from the machine's spikes)",
                 max(&lod.times) / mean(&lod.times),
-                lod.slowest_position / mean(&lod.times),
                 lod.max_thinking / lod.thinking.max(1.0)
             ),
         },
