@@ -214,16 +214,17 @@ fn a_net_written_at_another_spacing_is_remade_and_judged_at_that_spacing() {
     assert!(lines[0].ends_with("(radius 0.5, spacing 12)"), "{again}");
     assert_eq!(lines[3], "  the file already holds this net", "{again}");
     assert_eq!(read_text(&file), once, "regenerating changed bytes");
+    // The first line of `kiai navgen FILE --radius R` ends with `ends`.
+    let at_radius = |radius: &str, ends: &str| {
+        let out = stdout(&["navgen", path_str(&file), "--radius", radius]);
+        assert!(
+            out.lines().next().is_some_and(|l| l.ends_with(ends)),
+            "{out}"
+        );
+    };
     // At another radius, the spacing stays 12 (it was chosen, not the
     // radius's default).
-    let wider = stdout(&["navgen", path_str(&file), "--radius", "0.6"]);
-    assert!(
-        wider
-            .lines()
-            .next()
-            .is_some_and(|l| l.ends_with("(radius 0.6, spacing 12)")),
-        "{wider}"
-    );
+    at_radius("0.6", "(radius 0.6, spacing 12)");
     // Back at 4 units, the record says so and the net is finer.
     stdout(&["navgen", path_str(&file), "--spacing", "4", "--write"]);
     let fine = read_text(&file);
@@ -231,14 +232,7 @@ fn a_net_written_at_another_spacing_is_remade_and_judged_at_that_spacing() {
     let count = |t: &str| t.matches(r#"tags: ["generated"]"#).count();
     assert!(count(&fine) > count(&once), "a finer net");
     // A spacing that is the default for its radius follows a new radius.
-    let wider = stdout(&["navgen", path_str(&file), "--radius", "1"]);
-    assert!(
-        wider
-            .lines()
-            .next()
-            .is_some_and(|l| l.ends_with("(radius 1, spacing 8)")),
-        "{wider}"
-    );
+    at_radius("1", "(radius 1, spacing 8)");
 }
 
 #[test]

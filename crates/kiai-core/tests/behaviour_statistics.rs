@@ -5,9 +5,12 @@
 
 use kiai_core::glam::Vec3;
 use kiai_core::{
-    AgentSpawn, Archetype, BehaviourState, DefaultDecider, Movement, Pipeline, Profile, Sense,
-    SenseFilter, Shape, World, WorldConfig,
+    Archetype, BehaviourState, DefaultDecider, Movement, Pipeline, Profile, Sense, SenseFilter,
+    Shape, World, WorldConfig,
 };
+
+mod common;
+use common::{red_and_blue, spawn_at};
 
 fn senses() -> Vec<Sense> {
     vec![
@@ -39,16 +42,7 @@ fn decisions(profile: Profile, seed: u64, ticks: usize) -> Vec<BehaviourState> {
         seed,
         ..WorldConfig::default()
     });
-    let red = world
-        .factions_mut()
-        .add("red")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let blue = world
-        .factions_mut()
-        .add("blue")
-        .unwrap_or_else(|e| panic!("{e}"));
-    world.factions_mut().set_hostile(red, blue);
-    world.factions_mut().set_hostile(blue, red);
+    let (red, blue) = red_and_blue(&mut world);
     let make = |world: &mut World, name: &str, profile| {
         world
             .add_archetype(Archetype {
@@ -71,20 +65,14 @@ fn decisions(profile: Profile, seed: u64, ticks: usize) -> Vec<BehaviourState> {
             ..Profile::default()
         },
     );
-    for (name, archetype, faction, x, facing) in [
-        ("s", subject, red, 0.0, Vec3::X),
-        ("h", hunter, blue, 5.0, Vec3::NEG_X),
-    ] {
-        world
-            .spawn(AgentSpawn {
-                name: name.into(),
-                archetype,
-                faction,
-                position: Vec3::new(x, 0.0, 0.0),
-                facing,
-            })
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    spawn_at(&mut world, "s", (subject, red), Vec3::ZERO, Vec3::X);
+    spawn_at(
+        &mut world,
+        "h",
+        (hunter, blue),
+        Vec3::new(5.0, 0.0, 0.0),
+        Vec3::NEG_X,
+    );
     let mut pipeline = Pipeline::new();
     let mut decider = DefaultDecider::with_traces();
     let mut out = Vec::new();

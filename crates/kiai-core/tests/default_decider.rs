@@ -6,20 +6,17 @@
 
 use kiai_core::glam::Vec3;
 use kiai_core::{
-    AgentSpawn, Archetype, BehaviourState, Decider, DefaultDecider, Movement, Pipeline, Sense,
-    SenseFilter, Shape, World, WorldConfig,
+    Archetype, BehaviourState, Decider, DefaultDecider, Movement, Pipeline, Sense, SenseFilter,
+    Shape, World, WorldConfig,
 };
+
+mod common;
+use common::{red_and_blue, spawn_at};
 
 #[test]
 fn a_target_made_a_friend_after_sensing_is_not_chased() {
     let mut world = World::new(WorldConfig::default());
-    let f = world.factions_mut();
-    let (red, blue) = (
-        f.add("red").unwrap_or_else(|e| panic!("{e}")),
-        f.add("blue").unwrap_or_else(|e| panic!("{e}")),
-    );
-    f.set_hostile(red, blue);
-    f.set_hostile(blue, red);
+    let (red, blue) = red_and_blue(&mut world);
     let eyes = Sense::new(
         "eyes",
         Shape::Cone {
@@ -42,17 +39,14 @@ fn a_target_made_a_friend_after_sensing_is_not_chased() {
         })
         .unwrap_or_else(|e| panic!("{e}"));
     // Face to face, 3 units apart.
-    for (name, faction, x, facing) in [("r", red, 0.0, Vec3::X), ("b", blue, 3.0, -Vec3::X)] {
-        world
-            .spawn(AgentSpawn {
-                name: name.into(),
-                archetype,
-                faction,
-                position: Vec3::new(x, 0.0, 0.0),
-                facing,
-            })
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    spawn_at(&mut world, "r", (archetype, red), Vec3::ZERO, Vec3::X);
+    spawn_at(
+        &mut world,
+        "b",
+        (archetype, blue),
+        Vec3::new(3.0, 0.0, 0.0),
+        -Vec3::X,
+    );
     // Who each could chase (the nearest hostile its eyes list), and the
     // decisions.
     let decide = |world: &World| {

@@ -5,9 +5,12 @@
 
 use kiai_core::glam::Vec3;
 use kiai_core::{
-    AgentSpawn, Archetype, ArchetypeId, BehaviourState, DefaultDecider, FactionId, Pipeline,
-    Profile, Sense, SenseFilter, Shape, World, WorldConfig, WorldError, state_hash,
+    Archetype, ArchetypeId, BehaviourState, DefaultDecider, FactionId, Pipeline, Profile, Sense,
+    SenseFilter, Shape, World, WorldConfig, WorldError, state_hash,
 };
+
+mod common;
+use common::spawn_at;
 
 fn cone(range: f32) -> Sense {
     Sense::new(
@@ -45,17 +48,14 @@ fn world() -> (World, ArchetypeId, [FactionId; 2]) {
             ..Archetype::default()
         })
         .unwrap_or_else(|e| panic!("{e}"));
-    for (name, archetype, faction, x) in [("g", g, red, 0.0), ("t", t, blue, 20.0)] {
-        world
-            .spawn(AgentSpawn {
-                name: name.into(),
-                archetype,
-                faction,
-                position: Vec3::new(x, 0.0, 0.0),
-                facing: Vec3::X,
-            })
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    spawn_at(&mut world, "g", (g, red), Vec3::ZERO, Vec3::X);
+    spawn_at(
+        &mut world,
+        "t",
+        (t, blue),
+        Vec3::new(20.0, 0.0, 0.0),
+        Vec3::X,
+    );
     (world, g, [red, blue])
 }
 

@@ -6,10 +6,13 @@ use kiai_core::nav::{WaypointGraph, WaypointId};
 use kiai_core::navigate::RouteMode;
 use kiai_core::perception::occlusion::{Wall, Walls};
 use kiai_core::{
-    AgentId, AgentSpawn, Archetype, ArchetypeId, BehaviourState, BodyMode, DefaultDecider, Event,
-    EventKind, FactionId, Movement, Occluders, Pipeline, Sense, SenseFilter, Shape, World,
-    WorldConfig, WorldError,
+    AgentId, Archetype, ArchetypeId, BehaviourState, BodyMode, DefaultDecider, Event, EventKind,
+    FactionId, Movement, Occluders, Pipeline, Sense, SenseFilter, Shape, World, WorldConfig,
+    WorldError,
 };
+
+mod common;
+use common::red_and_blue;
 
 fn spawn(
     world: &mut World,
@@ -18,25 +21,7 @@ fn spawn(
     faction: FactionId,
     at: Vec3,
 ) -> AgentId {
-    world
-        .spawn(AgentSpawn {
-            name: name.into(),
-            archetype,
-            faction,
-            position: at,
-            facing: Vec3::X,
-        })
-        .unwrap_or_else(|e| panic!("spawn {name}: {e}"))
-}
-
-fn two_factions(world: &mut World) -> (FactionId, FactionId) {
-    let f = world.factions_mut();
-    let (Ok(red), Ok(blue)) = (f.add("red"), f.add("blue")) else {
-        panic!("factions");
-    };
-    f.set_hostile(red, blue);
-    f.set_hostile(blue, red);
-    (red, blue)
+    common::spawn_at(world, name, (archetype, faction), at, Vec3::X)
 }
 
 fn eyes(occluded: bool) -> Sense {
@@ -63,7 +48,7 @@ fn add(world: &mut World, archetype: Archetype) -> ArchetypeId {
 #[test]
 fn a_stale_handle_is_refused_everywhere() {
     let mut world = World::new(WorldConfig::default());
-    let (red, blue) = two_factions(&mut world);
+    let (red, blue) = red_and_blue(&mut world);
     let guard = add(
         &mut world,
         Archetype {
@@ -134,7 +119,7 @@ struct DoorScene {
 
 fn door_scene() -> DoorScene {
     let mut world = World::new(WorldConfig::default());
-    let (red, blue) = two_factions(&mut world);
+    let (red, blue) = red_and_blue(&mut world);
     let guard_type = add(
         &mut world,
         Archetype {

@@ -13,6 +13,9 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod common;
+use common::red_and_blue;
+
 /// Walkers of three archetypes (two senses, one sense, none) in two
 /// hostile factions on a square of `side` units; the first archetype
 /// thinks every 3rd tick beyond 30 units of the point of interest. Also
@@ -22,13 +25,7 @@ fn world(n: usize, side: f32, seed: u64) -> (World, ArchetypeId, FactionId) {
         seed,
         ..WorldConfig::default()
     });
-    let f = world.factions_mut();
-    let (red, blue) = (
-        f.add("red").unwrap_or_else(|e| panic!("{e}")),
-        f.add("blue").unwrap_or_else(|e| panic!("{e}")),
-    );
-    f.set_hostile(red, blue);
-    f.set_hostile(blue, red);
+    let (red, blue) = red_and_blue(&mut world);
     let movement = Movement::Walker {
         min_speed: 0.5,
         max_speed: 2.0,

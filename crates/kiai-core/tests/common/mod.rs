@@ -1,9 +1,10 @@
-//! Helpers the tests of the tick's events share.
+//! Helpers the tests of kiai-core share: thread pools, two factions at
+//! war, agents placed, nudges, percept kinds.
 
 #![allow(dead_code)] // each test file uses its own part
 
 use kiai_core::glam::Vec3;
-use kiai_core::{AgentId, EventKind, World};
+use kiai_core::{AgentId, AgentSpawn, ArchetypeId, EventKind, FactionId, World};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
@@ -43,4 +44,36 @@ pub(crate) fn is_percept(kind: &EventKind) -> bool {
             | EventKind::Heard { .. }
             | EventKind::Message { .. }
     )
+}
+
+/// Adds the factions `red` and `blue`, each hostile to the other.
+pub(crate) fn red_and_blue(world: &mut World) -> (FactionId, FactionId) {
+    let f = world.factions_mut();
+    let (red, blue) = (
+        f.add("red").unwrap_or_else(|e| panic!("{e}")),
+        f.add("blue").unwrap_or_else(|e| panic!("{e}")),
+    );
+    f.set_hostile(red, blue);
+    f.set_hostile(blue, red);
+    (red, blue)
+}
+
+/// Spawns agent `name` of `archetype` and `faction` at `position`,
+/// facing `facing`.
+pub(crate) fn spawn_at(
+    world: &mut World,
+    name: &str,
+    (archetype, faction): (ArchetypeId, FactionId),
+    position: Vec3,
+    facing: Vec3,
+) -> AgentId {
+    world
+        .spawn(AgentSpawn {
+            name: name.into(),
+            archetype,
+            faction,
+            position,
+            facing,
+        })
+        .unwrap_or_else(|e| panic!("spawn {name}: {e}"))
 }
