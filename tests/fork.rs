@@ -139,6 +139,12 @@ fn changes_a_running_world_cannot_take_are_refused_with_the_reason() {
         e.contains("`seed` cannot change in a running world; a fork changes archetypes"),
         "{e}"
     );
+    // How the waypoints were generated is the map's, as the waypoints are.
+    let e = refused("navgen=(radius: 0.5, spacing: 6.0)");
+    assert!(
+        e.contains("`navgen` cannot change in a running world"),
+        "{e}"
+    );
     let e = refused("archetypes.guard.senses.eyes.shape.range=-5");
     assert!(
         e.contains("would make the content invalid") && e.contains("range must be greater than 0"),

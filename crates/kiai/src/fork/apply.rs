@@ -41,7 +41,7 @@ pub fn edited(def: &ContentDef, assignments: &[String]) -> Result<ContentDef, St
 
 /// Refuses changes outside what a running world can take.
 fn check_sections(old: &ContentDef, new: &ContentDef) -> Result<(), String> {
-    let fixed: [(&str, bool); 13] = [
+    let fixed: [(&str, bool); 14] = [
         ("name", old.name == new.name),
         ("seed", old.seed == new.seed),
         ("tick_seconds", old.tick_seconds == new.tick_seconds),
@@ -49,6 +49,8 @@ fn check_sections(old: &ContentDef, new: &ContentDef) -> Result<(), String> {
         ("cost_lists", old.cost_lists == new.cost_lists),
         ("waypoints", old.waypoints == new.waypoints),
         ("links", old.links == new.links),
+        // How the waypoints were generated: nothing a run reads.
+        ("navgen", old.navgen == new.navgen),
         ("regions", old.regions == new.regions),
         ("sounds", old.sounds == new.sounds),
         ("fog", old.fog == new.fog),
