@@ -275,4 +275,16 @@ fn a_recorded_spacing_out_of_range_is_an_error_at_its_line() {
         line.starts_with(&format!("{}:4:", path_str(&file))),
         "{line}"
     );
+    // `kiai navgen` says where the value came from and what to do.
+    let bad = level.replace("spacing: 0.0", "spacing: inf");
+    std::fs::write(&file, &bad).unwrap_or_else(|e| panic!("{e}"));
+    let out = kiai(&["navgen", path_str(&file)]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "navgen.spacing is inf in the file, not a finite number: fix it, or pass --spacing"
+        ),
+        "{err}"
+    );
 }

@@ -75,6 +75,21 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
             Err(message) => return refuse(&message),
         };
     let (radius, spacing) = params_for(&def, args.radius, args.spacing);
+    // Say where a value that is no number came from (the generator only
+    // knows that one is not).
+    for (name, value, flag) in [
+        ("radius", radius, args.radius),
+        ("spacing", spacing, args.spacing),
+    ] {
+        if !value.is_finite() {
+            return refuse(&match flag {
+                Some(_) => format!("{file}: --{name} {value} is not a finite number"),
+                None => format!(
+                    "{file}: navgen.{name} is {value} in the file, not a finite number: fix it, or pass --{name}"
+                ),
+            });
+        }
+    }
     let input = match gen_input(&def, radius, spacing) {
         Ok(i) => i,
         Err(e) => return refuse(&format!("{file}: {e}")),
