@@ -67,8 +67,6 @@ pub(crate) struct SenseScratch {
     grid: UniformGrid,
     /// Per agent, its PVS region (empty without a PVS).
     regions: Vec<Option<usize>>,
-    /// Per faction, the bit mask of the factions it is hostile to.
-    hostile: Vec<u64>,
     /// One per chunk.
     chunks: Vec<ChunkScratch>,
 }
@@ -208,7 +206,6 @@ pub(crate) fn sense(
         .fold(0.0f32, f32::max);
     let SenseScratch {
         grid,
-        hostile,
         chunks: scans,
         ..
     } = scratch;
@@ -233,14 +230,13 @@ pub(crate) fn sense(
     out.rank.extend_from_slice(&grid.rank);
     out.generation.clear();
     out.generation.extend_from_slice(input.generations);
-    hostility_masks(input.factions, hostile);
-    out.hostile.clone_from(hostile);
+    hostility_masks(input.factions, &mut out.hostile);
     let grid = &*grid;
     let ctx = ChunkContext {
         input,
         grid,
         prev: &out.prev,
-        hostile,
+        hostile: &out.hostile,
         padded_reach: reach + reach * 1e-5 + 1e-5,
         sounds: &out.sounds,
         messages: &out.messages,
@@ -387,16 +383,11 @@ fn occluding(input: &SenseInput<'_>) -> bool {
             .any(|a| a.senses.iter().any(|s| s.occluded && s.hearing.is_none()))
 }
 
-/// Per faction, the bit mask of the factions it is hostile to.
+/// Per faction (all [`MAX_FACTIONS`]), the bit mask of the factions it
+/// is hostile to.
 fn hostility_masks(factions: &Factions, out: &mut Vec<u64>) {
     out.clear();
-    out.extend((0..MAX_FACTIONS).map(|from| {
-        (0..MAX_FACTIONS)
-            .filter(|&to| {
-                factions.is_hostile(FactionId::from_index(from), FactionId::from_index(to))
-            })
-            .fold(0u64, |mask, to| mask | 1 << to)
-    }));
+    out.extend((0..MAX_FACTIONS).map(|from| factions.mask(from)));
 }
 
 /// Counts every agent's occluded candidates, then settles the rays in agent
