@@ -4,6 +4,8 @@
 //! resolved to indices) are checked by these same functions; only the
 //! checks on names differ between the two.
 
+use kiai_nav::navgen::MIN_SPACING;
+
 use crate::format::def::{
     ArchetypeDef, BoundsDef, FalloffDef, FogDef, GuidanceDef, MovementDef, NavDef, NavGenDef,
     PerceptionBudgetDef, ProfileDef, SenseDef, ShapeDef, SightDef, Vec3Def, WallDef,
@@ -197,10 +199,12 @@ impl<'a> Checker<'a> {
                 ),
             );
         }
-        if !(spacing.is_finite() && spacing > 0.01) {
+        if !(spacing.is_finite() && spacing > MIN_SPACING) {
             self.error(
                 "navgen.spacing",
-                format!("navgen.spacing must be finite and > 0.01 world units, not {spacing}"),
+                format!(
+                    "navgen.spacing must be finite and > {MIN_SPACING} world units, not {spacing}"
+                ),
             );
         }
     }

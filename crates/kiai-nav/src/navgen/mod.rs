@@ -127,7 +127,7 @@ impl NavGenInput {
         if self.radius < 0.0 {
             return Err(NavGenError::BadRadius(self.radius));
         }
-        if self.spacing <= 0.01 {
+        if self.spacing <= MIN_SPACING {
             return Err(NavGenError::BadSpacing(self.spacing));
         }
         let size = self.max - self.min - Vec2::splat(2.0 * self.radius);
@@ -149,6 +149,10 @@ impl NavGenInput {
     }
 }
 
+/// The spacing must be larger than this, world units (a finer grid is
+/// not a waypoint net).
+pub const MIN_SPACING: f32 = 0.01;
+
 /// Why generation refused its input. Returned, never panicked.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum NavGenError {
@@ -159,7 +163,7 @@ pub enum NavGenError {
     #[error("agent radius {0} must be >= 0")]
     BadRadius(f32),
     /// The spacing was too small.
-    #[error("spacing {0} must be > 0.01 world units")]
+    #[error("spacing {0} must be > {MIN_SPACING} world units")]
     BadSpacing(f32),
     /// The bounds are narrower than an agent.
     #[error("the bounds are narrower than two agent radii; widen them or give a smaller radius")]
