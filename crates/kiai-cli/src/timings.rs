@@ -2,7 +2,7 @@
 //! one-in-a-hundred and the worst tick, for the whole tick and per stage
 //! (a game feels the worst tick, not the mean).
 
-use kiai_core::{Spread, Stage, TickTimes};
+use kiai_core::{Spread, Stage, StageTimings, TickTimes};
 use serde_json::{Value, json};
 
 /// One spread as JSON: `{"mean", "p50", "p99", "max"}`, milliseconds.
@@ -18,12 +18,9 @@ pub(crate) fn json(times: &TickTimes) -> (Value, Value) {
         .iter()
         .map(|&s| (s.name().to_owned(), spread_json(times.stage(s))))
         .collect();
-    stages.insert(UPKEEP.to_owned(), spread_json(times.upkeep()));
+    stages.insert(StageTimings::UPKEEP.to_owned(), spread_json(times.upkeep()));
     (spread_json(times.tick()), Value::Object(stages))
 }
-
-/// The name the tick's work outside its stages goes by in reports.
-const UPKEEP: &str = "upkeep";
 
 /// The summary's time lines: the mean per tick with each stage's and the
 /// upkeep's mean (the line `kiai run` always printed), then a table of
@@ -33,7 +30,11 @@ pub(crate) fn lines(times: &TickTimes, ms_per_tick: f64) -> Vec<String> {
         .iter()
         .map(|&s| format!("{} {:.4}", s.name(), times.stage(s).mean))
         .collect();
-    means.push(format!("{UPKEEP} {:.4}", times.upkeep().mean));
+    means.push(format!(
+        "{} {:.4}",
+        StageTimings::UPKEEP,
+        times.upkeep().mean
+    ));
     let mut out = vec![
         format!(
             "time        {ms_per_tick:.4} ms/tick ({})",
@@ -58,6 +59,6 @@ pub(crate) fn lines(times: &TickTimes, ms_per_tick: f64) -> Vec<String> {
     for &s in &Stage::ALL {
         out.push(row(s.name(), times.stage(s)));
     }
-    out.push(row(UPKEEP, times.upkeep()));
+    out.push(row(StageTimings::UPKEEP, times.upkeep()));
     out
 }

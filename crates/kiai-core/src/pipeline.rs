@@ -107,6 +107,10 @@ pub struct StageTimings {
 }
 
 impl StageTimings {
+    /// The upkeep's name in reports (`kiai run`, the editor), beside the
+    /// stages' [`Stage::name`].
+    pub const UPKEEP: &'static str = "upkeep";
+
     /// The time of `stage`.
     pub fn get(&self, stage: Stage) -> Duration {
         match stage {

@@ -53,7 +53,7 @@ pub const TIMED: usize = kiai_core::Stage::ALL.len() + 1;
 
 /// The names of [`StageMs`]'s entries, as `kiai run` prints them.
 pub fn timed_names() -> [&'static str; TIMED] {
-    let mut names = ["upkeep"; TIMED];
+    let mut names = [kiai_core::StageTimings::UPKEEP; TIMED];
     for (name, stage) in names.iter_mut().zip(kiai_core::Stage::ALL) {
         *name = stage.name();
     }
