@@ -4,9 +4,12 @@
 use kiai_core::glam::Vec3;
 use kiai_core::steering::missile::{ControlMode, Guidance};
 use kiai_core::{
-    AgentSpawn, Archetype, DefaultDecider, Movement, Pipeline, Profile, Sense, SenseFilter, Shape,
-    World, WorldConfig,
+    Archetype, DefaultDecider, Movement, Pipeline, Profile, Sense, SenseFilter, Shape, World,
+    WorldConfig,
 };
+
+mod common;
+use common::spawn_at;
 
 fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World {
     let mut world = World::new(WorldConfig {
@@ -62,20 +65,14 @@ fn world(control: ControlMode, guidance: Guidance, start_facing: Vec3) -> World 
             ..Archetype::default()
         })
         .unwrap_or_else(|e| panic!("{e}"));
-    for (name, archetype, faction, position, facing) in [
-        ("m", missile, def, Vec3::ZERO, start_facing),
-        ("t", target, foe, Vec3::new(60.0, 10.0, 40.0), Vec3::X),
-    ] {
-        world
-            .spawn(AgentSpawn {
-                name: name.into(),
-                archetype,
-                faction,
-                position,
-                facing,
-            })
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    spawn_at(&mut world, "m", (missile, def), Vec3::ZERO, start_facing);
+    spawn_at(
+        &mut world,
+        "t",
+        (target, foe),
+        Vec3::new(60.0, 10.0, 40.0),
+        Vec3::X,
+    );
     world
 }
 
