@@ -36,7 +36,7 @@ fn regenerate(text: &str) -> Result<String> {
     let def = parse(text, "yard.ron").map_err(|d| format!("{:?}", d.0))?;
     let input = gen_input(&def, 0.5, 4.0)?;
     let net = generate(&input)?;
-    Ok(to_ron_preserving(text, &merge(&def, &net))?.text)
+    Ok(to_ron_preserving(text, &merge(&def, &net, (0.5, 4.0)))?.text)
 }
 
 /// The parsed content of `text`.

@@ -6,7 +6,7 @@
 //! painted on surviving links kept).
 
 use kiai_content::def::{ContentDef, LinkDef, WallDef, WaypointDef};
-use kiai_content::navgen::{gen_input, has_generated, is_generated, merge, params, record};
+use kiai_content::navgen::{gen_input, has_generated, is_generated, merge, params};
 use kiai_core::glam::Vec2;
 use kiai_nav::navgen::{GeneratedNet, generate, measure_coverage, regenerate_local, zone_around};
 
@@ -109,9 +109,8 @@ fn preview(def: &ContentDef, radius: f32, spacing: f32) -> Result<Preview, Strin
 /// replaced by the merged ones and the radius and spacing recorded in
 /// `navgen` (one undo step), as `kiai navgen --write` writes them.
 pub fn apply(def: &ContentDef, preview: &Preview) -> Result<Op, String> {
-    let mut merged = merge(def, &preview.net);
+    let merged = merge(def, &preview.net, preview.params);
     let (radius, spacing) = preview.params;
-    record(&mut merged, radius, spacing);
     let recorded = (merged.navgen != def.navgen).then_some(Edit::Set {
         index: 0,
         old: Item::NavGen(def.navgen),
@@ -253,7 +252,7 @@ impl Follow {
         };
         def.waypoints.clone_from(&self.waypoints);
         def.links.clone_from(&self.links);
-        let merged = merge(def, &net);
+        let merged = merge(def, &net, (self.radius, self.spacing));
         def.waypoints = merged.waypoints;
         def.links = merged.links;
         self.seconds = started.elapsed().as_secs_f64();
@@ -295,9 +294,7 @@ mod tests {
         edit.apply(&mut after).unwrap_or_else(|e| panic!("{e}"));
         let input = gen_input(&def, panel.radius, panel.spacing).unwrap_or_else(|e| panic!("{e}"));
         let net = generate(&input).unwrap_or_else(|e| panic!("{e}"));
-        let mut merged = merge(&def, &net);
-        record(&mut merged, panel.radius, panel.spacing);
-        assert_eq!(after, merged);
+        assert_eq!(after, merge(&def, &net, (panel.radius, panel.spacing)));
         edit.inverse()
             .apply(&mut after)
             .unwrap_or_else(|e| panic!("{e}"));

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Args;
-use kiai_content::navgen::{gen_input, is_generated, merge, params_for, record};
+use kiai_content::navgen::{gen_input, is_generated, merge, params_for};
 use kiai_content::{to_ron_preserving, write_atomic};
 use kiai_nav::navgen::{
     CoveringGrid, GeneratedNet, NavGenQuality, generate, measure, uniform_grid_covering,
@@ -102,8 +102,7 @@ pub(crate) fn run(args: &NavgenArgs) -> anyhow::Result<ExitCode> {
     let seconds = started.elapsed().as_secs_f64();
     let quality = measure(&input, &net, def.seed)?;
     let grid = uniform_grid_covering(&input, quality.coverage, def.seed)?;
-    let mut merged = merge(&def, &net);
-    record(&mut merged, radius, spacing);
+    let merged = merge(&def, &net, (radius, spacing));
     let written =
         to_ron_preserving(&text, &merged).context("cannot write the generated content")?;
     let changed = written.text != text;

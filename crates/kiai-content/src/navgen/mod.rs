@@ -111,7 +111,7 @@ pub fn params_for(def: &ContentDef, radius: Option<f32>, spacing: Option<f32>) -
 /// Records in `def` (merged with a generated net) that its waypoints were
 /// generated with `radius` and `spacing`; a map left without generated
 /// waypoints records nothing.
-pub fn record(def: &mut ContentDef, radius: f32, spacing: f32) {
+fn record(def: &mut ContentDef, radius: f32, spacing: f32) {
     def.navgen = has_generated(def).then_some(NavGenDef { radius, spacing });
 }
 
@@ -162,10 +162,11 @@ fn key(p: Vec2) -> (i64, i64) {
 }
 
 /// `def` with its generated waypoints and links replaced by `net`
-/// (generated from [`gen_input`] of `def`): hand-placed waypoints and
-/// their links kept as they are; surviving generated waypoints and links
-/// keep their ids and text; new ones appended, ids above every old id.
-pub fn merge(def: &ContentDef, net: &GeneratedNet) -> ContentDef {
+/// (generated from [`gen_input`] of `def` at `(radius, spacing)`, which
+/// `navgen` records): hand-placed waypoints and their links kept as they
+/// are; surviving generated waypoints and links keep their ids and text;
+/// new ones appended, ids above every old id.
+pub fn merge(def: &ContentDef, net: &GeneratedNet, (radius, spacing): (f32, f32)) -> ContentDef {
     let hand: Vec<u32> = def
         .waypoints
         .iter()
@@ -204,6 +205,7 @@ pub fn merge(def: &ContentDef, net: &GeneratedNet) -> ContentDef {
             tags: vec![GENERATED_TAG.to_owned()],
         }));
     merge_links(def, &mut out, &ids, net);
+    record(&mut out, radius, spacing);
     out
 }
 
