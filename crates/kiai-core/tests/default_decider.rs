@@ -2,16 +2,19 @@
 //! sees them: after the sense stage, two agents of factions at war chase
 //! each other; made friends before the decider runs (percepts not sensed
 //! again), neither chases the other, although their senses that report
-//! hostiles still list each other.
+//! hostiles still list each other. And its nearest hostiles worked out
+//! ahead, while something else runs, decide as looking them up does.
 
 use kiai_core::glam::Vec3;
 use kiai_core::{
-    Archetype, BehaviourState, Decider, DefaultDecider, Movement, Pipeline, Sense, SenseFilter,
-    Shape, World, WorldConfig,
+    Archetype, BehaviourState, Decider, DefaultDecider, Learning, Movement, Pipeline, Profile,
+    Sense, SenseFilter, Shape, World, WorldConfig,
 };
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 mod common;
-use common::{red_and_blue, spawn_at};
+use common::{on_threads, red_and_blue, spawn_at};
 
 #[test]
 fn a_target_made_a_friend_after_sensing_is_not_chased() {
@@ -72,4 +75,124 @@ fn a_target_made_a_friend_after_sensing_is_not_chased() {
     let (options, friends) = decide(&world);
     assert_eq!(options, [None, None]);
     assert!(friends.iter().all(|d| d.target.is_none()), "{friends:?}");
+}
+
+/// Two armies of `n` soldiers in all, mixed on a square where each has
+/// about a dozen others in eye range, with a cone and a sphere, and
+/// profiles that learn; ticked `ticks` times so that chases (which the
+/// evade option needs) and learning outcomes are under way.
+fn skirmish(n: usize, ticks: usize) -> World {
+    let mut world = World::new(WorldConfig {
+        seed: 11,
+        ..WorldConfig::default()
+    });
+    let (red, blue) = red_and_blue(&mut world);
+    let senses = vec![
+        Sense::new(
+            "eyes",
+            Shape::Cone {
+                range: 12.0,
+                fov_deg: 120.0,
+            },
+            SenseFilter::Hostile,
+        ),
+        Sense::new("radar", Shape::Sphere { radius: 6.0 }, SenseFilter::Hostile),
+    ];
+    let soldier = world
+        .add_archetype(Archetype {
+            name: "soldier".into(),
+            senses,
+            movement: Movement::Walker {
+                min_speed: 0.5,
+                max_speed: 2.0,
+                direction_change_factor: 20,
+                planar: true,
+            },
+            profile: Some(Profile {
+                chase: 6.0,
+                evade: 4.0,
+                use_profile: 80.0,
+                keep_decision: 50.0,
+                learning: Some(Learning {
+                    rate: 0.5,
+                    min_weight: 1.0,
+                    max_weight: 10.0,
+                    catch_distance: 1.5,
+                }),
+            }),
+            ..Archetype::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let side = (n as f32 * std::f32::consts::PI * 144.0 / 12.0).sqrt();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for i in 0..n {
+        let at = Vec3::new(
+            rng.random_range(0.0..side),
+            0.0,
+            rng.random_range(0.0..side),
+        );
+        let facing = Vec3::new(
+            rng.random_range(-1.0..1.0),
+            0.0,
+            rng.random_range(-1.0..1.0),
+        );
+        let faction = if i % 2 == 0 { red } else { blue };
+        spawn_at(&mut world, &format!("s{i}"), (soldier, faction), at, facing);
+    }
+    let (mut pipeline, mut decider) = (Pipeline::new(), DefaultDecider::default());
+    for _ in 0..ticks {
+        pipeline.tick(&mut world, &mut decider);
+    }
+    pipeline.sense(&mut world);
+    world
+}
+
+#[test]
+fn nearest_hostiles_worked_out_ahead_decide_as_looking_them_up() {
+    let world = skirmish(1_500, 12);
+    // Every third agent is left to another decider, as a script would.
+    let skip: Vec<bool> = (0..world.agents().len()).map(|i| i % 3 == 0).collect();
+    let decide = |ahead: bool| {
+        let mut minds = world.agents().minds().to_vec();
+        let mut out = world.agents().decisions().to_vec();
+        let mut decider = DefaultDecider::with_traces();
+        let mut ran = false;
+        if ahead {
+            decider.foresee_while(&world, || ran = true);
+            assert!(ran, "what runs meanwhile runs");
+        }
+        decider.decide_unless(&world, &mut minds, &mut out, &skip, None);
+        let minds: Vec<_> = minds
+            .iter()
+            .map(|m| (m.rng.get_word_pos(), m.saved, m.weights))
+            .collect();
+        (minds, out, decider.traces().to_vec())
+    };
+    let looked_up = on_threads(2, || decide(false));
+    let ahead = on_threads(2, || decide(true));
+    let chases = looked_up
+        .2
+        .iter()
+        .filter(|t| t.chase_option.is_some())
+        .count();
+    let evades = looked_up
+        .2
+        .iter()
+        .filter(|t| t.evade_option.is_some())
+        .count();
+    assert!(
+        chases > 500 && evades > 50,
+        "{chases} chase and {evades} evade options"
+    );
+    assert_eq!(first_difference(&ahead.0, &looked_up.0), None, "minds");
+    assert_eq!(first_difference(&ahead.1, &looked_up.1), None, "decisions");
+    assert_eq!(first_difference(&ahead.2, &looked_up.2), None, "traces");
+    // On one thread nothing is worked out ahead: the same again.
+    let one = on_threads(1, || decide(true));
+    assert_eq!(first_difference(&one.1, &looked_up.1), None, "one thread");
+}
+
+/// The first index where `a` and `b` differ (a length counts).
+fn first_difference<T: PartialEq>(a: &[T], b: &[T]) -> Option<usize> {
+    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
 }

@@ -453,10 +453,16 @@ impl Decider for LuaDecider {
         self.scripted.resize(n, false);
         self.spawned.resize(n, 0);
         self.sensed.begin_tick();
-        for slot in 0..self.slots.len() {
-            self.run_slot(slot, world, minds, out);
-        }
-        self.script_time = start.elapsed();
+        // The scripts run on this thread; meanwhile the pool's other
+        // threads work out what the default decision reads of the world.
+        let mut default = std::mem::take(&mut self.default);
+        default.foresee_while(world, || {
+            for slot in 0..self.slots.len() {
+                self.run_slot(slot, world, minds, out);
+            }
+            self.script_time = start.elapsed();
+        });
+        self.default = default;
         // The default decision only where no script decided: a script's
         // agent draws none of the default's rolls and learns nothing from
         // it that tick (and the work is not done twice).

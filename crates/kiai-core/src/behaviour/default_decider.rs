@@ -13,6 +13,7 @@ use crate::world::World;
 
 use super::Decider;
 use super::choose::{DecidedBy, RollLog, choose};
+use super::foresight::Foresight;
 
 /// Why one agent decided what it did, for traces and the editor.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -46,14 +47,17 @@ pub struct DecisionTrace {
 pub struct DefaultDecider {
     chased: Vec<bool>,
     traces: Option<Vec<DecisionTrace>>,
+    /// Per agent, its [`nearest_options`], when worked out ahead
+    /// ([`DefaultDecider::foresee_while`]).
+    foreseen: Foresight<[Option<AgentId>; 2]>,
 }
 
 impl DefaultDecider {
     /// A decider that also records a [`DecisionTrace`] per agent per tick.
     pub fn with_traces() -> Self {
         Self {
-            chased: Vec::new(),
             traces: Some(Vec::new()),
+            ..Self::default()
         }
     }
 
@@ -80,6 +84,36 @@ impl Decider for DefaultDecider {
 }
 
 impl DefaultDecider {
+    /// Runs `meanwhile` on the calling thread while the pool's other
+    /// threads work out each agent's nearest hostiles, the part of the
+    /// decision that only reads the world; this tick's next
+    /// [`Self::decide_unless`] on the same world reads them instead of
+    /// looking again. A script decider calls it around its scripts, which
+    /// run on one thread. The decisions are the same with it or without
+    /// it; on a pool of one thread it only runs `meanwhile`.
+    pub fn foresee_while(&mut self, world: &World, meanwhile: impl FnOnce()) {
+        mark_chased(world, &mut self.chased);
+        let chased = &self.chased;
+        let lists = Lists {
+            index: None,
+            hostile_only: world.percepts().filtered_with(world.factions()),
+            foreseen: None,
+        };
+        let a = world.agents();
+        let decides = |i: usize| {
+            a.alive()[i] && a.body_modes()[i].is_steered() && world.thinking().is_none_or(|t| t[i])
+        };
+        let value = |i: usize| {
+            if decides(i) {
+                nearest_options(world, lists, i, chased[i])
+            } else {
+                [None; 2]
+            }
+        };
+        self.foreseen
+            .fill_while(world.tick(), a.len(), value, meanwhile);
+    }
+
     /// [`Decider::decide`] for the agents whose entry in `skip` is false
     /// (or beyond its end): another decider (a script) decided the others,
     /// whose mind and decision are left as they are. With traces, a
@@ -96,21 +130,17 @@ impl DefaultDecider {
         skip: &[bool],
         index: Option<&SensedIndex>,
     ) {
-        let a = world.agents();
-        let n = a.len();
-        self.chased.clear();
-        self.chased.resize(n, false);
-        for d in a.decisions() {
-            if let (BehaviourState::Chase, Some(t)) = (d.state, d.target)
-                && let Some(c) = self.chased.get_mut(t.index())
-            {
-                *c = true;
-            }
+        let n = world.agents().len();
+        let foreseen = self.foreseen.take(world.tick(), n);
+        if foreseen.is_none() {
+            // `foresee_while` marked them for this tick otherwise.
+            mark_chased(world, &mut self.chased);
         }
         let chased = &self.chased;
         let lists = Lists {
             index,
             hostile_only: world.percepts().filtered_with(world.factions()),
+            foreseen,
         };
         let skipped = |i: usize| skip.get(i).copied().unwrap_or(false);
         match &mut self.traces {
@@ -147,16 +177,50 @@ impl DefaultDecider {
     }
 }
 
+/// Sets `chased[i]` for every agent `i` some agent chased last tick.
+fn mark_chased(world: &World, chased: &mut Vec<bool>) {
+    let a = world.agents();
+    chased.clear();
+    chased.resize(a.len(), false);
+    for d in a.decisions() {
+        if let (BehaviourState::Chase, Some(t)) = (d.state, d.target)
+            && let Some(c) = chased.get_mut(t.index())
+        {
+            *c = true;
+        }
+    }
+}
+
 /// The lists the decider reads: the percepts, or their copy in agent
 /// order, and whether their faction filters are the factions' now.
 #[derive(Clone, Copy)]
 struct Lists<'a> {
     /// The percepts copied into agent order, if built this tick.
     index: Option<&'a SensedIndex>,
+    /// Per agent, its nearest hostiles (directed, all around), when
+    /// worked out ahead this tick.
+    foreseen: Option<&'a [[Option<AgentId>; 2]]>,
     /// The percepts were filtered with the factions as they are: a sense
     /// that reports hostiles lists nothing else (see
     /// [`Percepts::filtered_with`](crate::data::Percepts)).
     hostile_only: bool,
+}
+
+/// The nearest hostile a directed sense lists and, when `chased`, the
+/// nearest an all-around sense lists.
+fn nearest_options(
+    world: &World,
+    lists: Lists<'_>,
+    i: usize,
+    chased: bool,
+) -> [Option<AgentId>; 2] {
+    let chase = nearest_hostile(world, lists, i, false);
+    let evade = if chased {
+        nearest_hostile(world, lists, i, true)
+    } else {
+        None
+    };
+    [chase, evade]
 }
 
 /// The nearest hostile in the percepts of `agent`'s senses whose shape is
@@ -301,11 +365,9 @@ fn decide_agent(
         mind.weights = l.apply(mind.weights, o);
         Some(o)
     });
-    let chase_option = nearest_hostile(world, lists, i, false);
-    let evade_option = if chased {
-        nearest_hostile(world, lists, i, true)
-    } else {
-        None
+    let [chase_option, evade_option] = match lists.foreseen {
+        Some(f) => f[i],
+        None => nearest_options(world, lists, i, chased),
     };
     let mut rolls = RollLog::default();
     let rng = &mut mind.rng;

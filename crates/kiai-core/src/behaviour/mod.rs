@@ -12,6 +12,7 @@
 
 mod choose;
 mod default_decider;
+mod foresight;
 
 pub use choose::{Choice, DecidedBy, Roll, RollKind, RollLog, choose};
 pub use default_decider::{DecisionTrace, DefaultDecider};

@@ -1,0 +1,123 @@
+//! Per-agent values worked out ahead, on the pool's other threads, while
+//! the calling thread runs something else (a script decider's scripts,
+//! which run on one thread).
+//!
+//! The values are a pure function of the agent and of a world nobody
+//! writes in the meantime, so when and on which thread each is computed
+//! changes nothing: the results are the same at any thread count.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Agents per block handed to a thread: small enough that the calling
+/// thread, done with its own work, finds blocks left to share; large
+/// enough that claiming one (an atomic add, an uncontended lock) is noise.
+const BLOCK: usize = 512;
+
+/// Values of type `T`, one per agent, for one tick.
+#[derive(Debug, Default)]
+pub(crate) struct Foresight<T> {
+    values: Vec<T>,
+    /// The tick the values were worked out for; `None`: none are held.
+    tick: Option<u64>,
+}
+
+impl<T: Copy + Default + Send> Foresight<T> {
+    /// Runs `meanwhile` on the calling thread while the pool's other
+    /// threads set the value of each of `agents` agents to `value(i)`;
+    /// the calling thread joins them when `meanwhile` returns. Returns
+    /// `false` without computing anything on a pool of one thread (there
+    /// is nobody to work ahead; `meanwhile` still runs).
+    pub(crate) fn fill_while(
+        &mut self,
+        tick: u64,
+        agents: usize,
+        value: impl Fn(usize) -> T + Sync,
+        meanwhile: impl FnOnce(),
+    ) -> bool {
+        self.tick = None;
+        if rayon::current_num_threads() < 2 {
+            meanwhile();
+            return false;
+        }
+        self.values.clear();
+        self.values.resize(agents, T::default());
+        // Each block is one job: the lock only lets a thread hold it
+        // mutably, nobody waits on it.
+        let blocks: Vec<Mutex<(usize, &mut [T])>> = self
+            .values
+            .chunks_mut(BLOCK)
+            .enumerate()
+            .map(Mutex::new)
+            .collect();
+        let next = AtomicUsize::new(0);
+        let work = || {
+            while let Some(block) = blocks.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let Ok(mut block) = block.lock() else {
+                    continue;
+                };
+                let (b, values) = &mut *block;
+                for (k, v) in values.iter_mut().enumerate() {
+                    *v = value(*b * BLOCK + k);
+                }
+            }
+        };
+        rayon::in_place_scope(|s| {
+            s.spawn(|_| work());
+            meanwhile();
+            work();
+        });
+        drop(blocks);
+        self.tick = Some(tick);
+        true
+    }
+
+    /// The values worked out for `tick` over `agents` agents, if any;
+    /// hands them out once (a later call, or another tick, gets `None`).
+    pub(crate) fn take(&mut self, tick: u64, agents: usize) -> Option<&[T]> {
+        let held = self.tick.take() == Some(tick) && self.values.len() == agents;
+        held.then_some(&self.values[..])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_agent_gets_its_value_once_whatever_runs_meanwhile() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap_or_else(|e| panic!("pool: {e}"));
+        let mut f = Foresight::<u64>::default();
+        let mut ran = false;
+        let worked = pool.install(|| f.fill_while(7, 5_000, |i| (i * i) as u64, || ran = true));
+        assert!(worked && ran);
+        let values = f.take(7, 5_000).map(<[u64]>::to_vec);
+        let want: Vec<u64> = (0..5_000).map(|i| (i * i) as u64).collect();
+        assert_eq!(values, Some(want));
+        assert_eq!(f.take(7, 5_000), None, "handed out once");
+    }
+
+    #[test]
+    fn one_thread_works_nothing_out_and_another_tick_finds_nothing() {
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap_or_else(|e| panic!("pool: {e}"));
+        let mut f = Foresight::<u8>::default();
+        let mut ran = false;
+        assert!(!one.install(|| f.fill_while(1, 10, |_| 1, || ran = true)));
+        assert!(ran);
+        assert_eq!(f.take(1, 10), None);
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap_or_else(|e| panic!("pool: {e}"));
+        assert!(two.install(|| f.fill_while(1, 10, |_| 1, || {})));
+        assert_eq!(f.take(2, 10), None, "another tick");
+        assert!(two.install(|| f.fill_while(1, 10, |_| 1, || {})));
+        assert_eq!(f.take(1, 11), None, "another agent count");
+    }
+}

@@ -1,0 +1,101 @@
+//! A script decider runs the same at any thread count. On more than one
+//! thread the default decision's nearest hostiles are worked out while the
+//! scripts run; the agents a script leaves to the default (it returns nil,
+//! after drawing from the agent's stream or not) decide as on one thread,
+//! where nothing is worked out ahead.
+
+use kiai_content::Content;
+use kiai_core::{ArchetypeId, Pipeline, World, state_hash};
+use kiai_lua::{Limits, LuaDecider};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Two armies of `n` soldiers in all on a square where each has about a
+/// dozen others in eye range; cone and sphere, profiles that learn.
+fn skirmish(n: usize) -> World {
+    let side = (n as f32 * std::f32::consts::PI * 144.0 / 12.0).sqrt();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let agents: Vec<String> = (0..n)
+        .map(|i| {
+            let (x, z) = (rng.random_range(0.0..side), rng.random_range(0.0..side));
+            let (fx, fz) = (rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+            let faction = if i % 2 == 0 { "red" } else { "blue" };
+            format!(
+                "(name: \"s{i}\", archetype: \"soldier\", faction: \"{faction}\", \
+                 pos: ({x}, 0.0, {z}), facing: ({fx}, 0.0, {fz}))"
+            )
+        })
+        .collect();
+    let ron = format!(
+        r#"(
+    format: 2,
+    seed: 9,
+    factions: [(name: "red", hostile: ["blue"]), (name: "blue", hostile: ["red"])],
+    profiles: {{
+        "learner": (chase: 6, evade: 4, use_profile: 80.0, keep_decision: 50.0,
+            learning: Some((rate: 0.5, min_weight: 1.0, max_weight: 10.0, catch_distance: 1.5))),
+    }},
+    archetypes: {{
+        "soldier": (
+            senses: [
+                (name: "eyes", shape: Cone(range: 12.0, fov_deg: 120.0), filter: Hostile),
+                (name: "radar", shape: Sphere(radius: 6.0), filter: Hostile),
+            ],
+            movement: Walker(min_speed: 0.5, max_speed: 2.0, direction_change_factor: 20, planar: true),
+            profile: "learner",
+        ),
+    }},
+    agents: [{}],
+)"#,
+        agents.join(",\n")
+    );
+    Content::from_str(&ron, "skirmish.ron")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .world(None)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every tick's state hash over `ticks` ticks on `threads` threads, with
+/// `script` deciding every soldier.
+fn hashes(script: &str, threads: usize, ticks: usize) -> Vec<u64> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap_or_else(|e| panic!("pool: {e}"));
+    pool.install(|| {
+        let mut world = skirmish(1_200);
+        let mut lua = LuaDecider::new(Limits::default());
+        let id = lua
+            .add_script("soldier.lua", script)
+            .unwrap_or_else(|e| panic!("{e}"));
+        lua.assign(ArchetypeId::from_index(0), id);
+        let mut pipeline = Pipeline::new();
+        (0..ticks)
+            .map(|_| {
+                pipeline.tick(&mut world, &mut lua);
+                assert!(lua.take_reports().is_empty(), "the script runs");
+                state_hash(&world)
+            })
+            .collect()
+    })
+}
+
+#[test]
+fn scripts_that_leave_agents_to_the_default_run_the_same_on_one_and_two_threads() {
+    // Some agents chase what their eyes see, some draw from their stream
+    // and then leave the decision to the default, the rest leave it at once.
+    let script = r#"
+function decide(agent, ctx)
+  local roll = math.random()
+  if roll < 0.3 then
+    local enemy = agent:nearest("eyes")
+    if enemy then return "chase", enemy end
+  end
+end
+"#;
+    let one = hashes(script, 1, 20);
+    let two = hashes(script, 2, 20);
+    assert_eq!(one, two);
+    let nil = hashes("function decide(agent, ctx) return nil end", 2, 20);
+    assert_ne!(nil, two, "the script decides some agents");
+}
