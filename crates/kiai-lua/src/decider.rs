@@ -369,7 +369,13 @@ impl LuaDecider {
 
     /// Runs script `slot` for this tick over the agents of the archetypes
     /// it decides, and takes its results.
-    fn run_slot(&mut self, slot: usize, world: &World, minds: &mut [Mind], out: &mut [Decision]) {
+    fn run_slot(
+        &mut self,
+        slot: usize,
+        world: &World,
+        (minds, out): (&mut [Mind], &mut [Decision]),
+        sensed: &SensedLists,
+    ) {
         let a = world.agents();
         let mine = |arch: &ArchetypeId| {
             self.by_archetype.get(arch.index()).copied().flatten() == Some(slot as u32)
@@ -401,7 +407,7 @@ impl LuaDecider {
             &self.list,
             &mut self.spawned,
             world,
-            &self.sensed,
+            sensed,
             minds,
             &mut outcome,
         );
@@ -453,16 +459,26 @@ impl Decider for LuaDecider {
         self.scripted.resize(n, false);
         self.spawned.resize(n, 0);
         self.sensed.begin_tick();
-        // The scripts run on this thread; meanwhile the pool's other
-        // threads work out what the default decision reads of the world.
+        // The scripts run on this thread; meanwhile another thread copies
+        // the sensed lists into agent order for their queries, when that
+        // pays, and works out what the default decision reads of the world.
         let mut default = std::mem::take(&mut self.default);
-        default.foresee_while(world, || {
+        let sensed = std::mem::take(&mut self.sensed);
+        let copy = (rayon::current_num_threads() > 1 && sensed.copy_pays(world))
+            .then(|| sensed.copy_elsewhere());
+        let first = move || {
+            if let Some(copy) = copy {
+                copy.make(world);
+            }
+        };
+        default.foresee_while(world, first, || {
             for slot in 0..self.slots.len() {
-                self.run_slot(slot, world, minds, out);
+                self.run_slot(slot, world, (minds, out), &sensed);
             }
             self.script_time = start.elapsed();
         });
         self.default = default;
+        self.sensed = sensed;
         // The default decision only where no script decided: a script's
         // agent draws none of the default's rolls and learns nothing from
         // it that tick (and the work is not done twice).

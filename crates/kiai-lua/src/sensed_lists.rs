@@ -3,11 +3,15 @@
 //! percepts are stored in grid cell order, so looking each agent up on its
 //! own waits on four cache misses in a row: when the scripts query about
 //! as many agents as the world holds, every list is copied into agent
-//! order at the tick's first query ([`kiai_core::SensedIndex`]) and read
-//! from there. A few queries in a big world read the percepts directly
-//! (the copy would cost more than they save). Both give the same lists.
+//! order ([`kiai_core::SensedIndex`]) and read from there. On more than
+//! one thread another thread makes the copy while the scripts start
+//! (their queries read the percepts until it is ready); on one thread the
+//! tick's first query makes it. A few queries in a big world read the
+//! percepts directly (the copy would cost more than they save). Both give
+//! the same lists, so nothing depends on when the copy is ready.
 
-use std::cell::{Cell, OnceCell, RefCell};
+use std::cell::Cell;
+use std::sync::{Mutex, OnceLock};
 
 use kiai_core::{AgentId, SensedIndex, World};
 
@@ -15,29 +19,70 @@ use kiai_core::{AgentId, SensedIndex, World};
 /// every script of the tick.
 #[derive(Debug, Default)]
 pub(crate) struct SensedLists {
-    /// This tick's copy, once a query asked for it.
-    index: OnceCell<SensedIndex>,
-    /// The last tick's copy, kept for its buffers.
-    spare: RefCell<SensedIndex>,
+    copy: AgentOrder,
+    /// Another thread makes this tick's copy: queries never make it.
+    elsewhere: Cell<bool>,
     /// Sense queries so far this tick.
     queries: Cell<usize>,
     /// Sense queries in the last tick: the forecast for this one.
     last_queries: usize,
 }
 
+/// The tick's copy of the lists in agent order, which any thread may make.
+#[derive(Debug, Default)]
+pub(crate) struct AgentOrder {
+    /// This tick's copy, once made.
+    index: OnceLock<SensedIndex>,
+    /// The last tick's copy, kept for its buffers.
+    spare: Mutex<SensedIndex>,
+}
+
+impl AgentOrder {
+    /// Makes this tick's copy of `world`'s lists, unless made already.
+    pub(crate) fn make(&self, world: &World) -> &SensedIndex {
+        self.index.get_or_init(|| {
+            let mut index = self
+                .spare
+                .lock()
+                .map(|mut spare| std::mem::take(&mut *spare))
+                .unwrap_or_default();
+            index.build(world.percepts());
+            index
+        })
+    }
+}
+
 impl SensedLists {
     /// Forgets the last tick's lists (the percepts have changed since).
     pub(crate) fn begin_tick(&mut self) {
         self.last_queries = self.queries.replace(0);
-        if let Some(index) = self.index.take() {
-            *self.spare.get_mut() = index;
+        self.elsewhere.set(false);
+        let copy = &mut self.copy;
+        if let (Some(index), Ok(spare)) = (copy.index.take(), copy.spare.get_mut()) {
+            *spare = index;
         }
+    }
+
+    /// Whether this tick's scripts are forecast to query enough lists for
+    /// the copy to pay: the last tick's asked for half as many lists as
+    /// there are agents. (The copy costs about 20 ns per agent and saves
+    /// about 50 ns per query: the `lua` bench's light scene, 10k agents.)
+    pub(crate) fn copy_pays(&self, world: &World) -> bool {
+        self.last_queries * 2 >= world.agents().len()
+    }
+
+    /// Hands this tick's copy to another thread, which calls
+    /// [`AgentOrder::make`] on it: until that is done, queries read the
+    /// percepts.
+    pub(crate) fn copy_elsewhere(&self) -> &AgentOrder {
+        self.elsewhere.set(true);
+        &self.copy
     }
 
     /// This tick's copy, if a query built it: the default decision reads
     /// it too.
     pub(crate) fn built(&self) -> Option<&SensedIndex> {
-        self.index.get()
+        self.copy.index.get()
     }
 
     /// The agents `agent`'s sense number `sense` lists, ascending, as
@@ -49,18 +94,10 @@ impl SensedLists {
         sense: usize,
     ) -> &'a [AgentId] {
         self.queries.set(self.queries.get() + 1);
-        let index = match self.index.get() {
+        let index = match self.copy.index.get() {
             Some(index) => Some(index),
-            // The copy costs about 20 ns per agent and saves about 50 ns
-            // per query (the `lua` bench's light scene, 10k agents): it
-            // pays once the last tick asked for half as many lists as
-            // there are agents.
-            None if self.last_queries * 2 < world.agents().len() => None,
-            None => Some(self.index.get_or_init(|| {
-                let mut index = self.spare.take();
-                index.build(world.percepts());
-                index
-            })),
+            None if self.elsewhere.get() || !self.copy_pays(world) => None,
+            None => Some(self.copy.make(world)),
         };
         SensedIndex::or_percepts(index, world.percepts(), agent, sense)
     }

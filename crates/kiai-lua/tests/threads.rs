@@ -1,8 +1,10 @@
 //! A script decider runs the same at any thread count. On more than one
-//! thread the default decision's nearest hostiles are worked out while the
-//! scripts run; the agents a script leaves to the default (it returns nil,
-//! after drawing from the agent's stream or not) decide as on one thread,
-//! where nothing is worked out ahead.
+//! thread, while the scripts run, another thread copies the sensed lists
+//! into agent order (the scripts' queries read the percepts until it is
+//! done) and works out the default decision's nearest hostiles; the agents
+//! a script leaves to the default (it returns nil, after drawing from the
+//! agent's stream or not) decide as on one thread, where the first query
+//! makes the copy and nothing is worked out ahead.
 
 use kiai_content::Content;
 use kiai_core::{ArchetypeId, Pipeline, World, state_hash};
@@ -82,12 +84,14 @@ fn hashes(script: &str, threads: usize, ticks: usize) -> Vec<u64> {
 
 #[test]
 fn scripts_that_leave_agents_to_the_default_run_the_same_on_one_and_two_threads() {
-    // Some agents chase what their eyes see, some draw from their stream
-    // and then leave the decision to the default, the rest leave it at once.
+    // Most agents ask what their eyes see (enough queries for the copy in
+    // agent order to pay) and chase it; the others draw from their stream
+    // and then leave the decision to the default, as do those that see
+    // nobody.
     let script = r#"
 function decide(agent, ctx)
   local roll = math.random()
-  if roll < 0.3 then
+  if roll < 0.7 then
     local enemy = agent:nearest("eyes")
     if enemy then return "chase", enemy end
   end

@@ -84,14 +84,21 @@ impl Decider for DefaultDecider {
 }
 
 impl DefaultDecider {
-    /// Runs `meanwhile` on the calling thread while the pool's other
-    /// threads work out each agent's nearest hostiles, the part of the
-    /// decision that only reads the world; this tick's next
+    /// Runs `meanwhile` on the calling thread while another thread of
+    /// the pool runs `first` and then works out each agent's nearest
+    /// hostiles, the part of the decision that only reads the world (the
+    /// calling thread joins in when `meanwhile` returns); this tick's next
     /// [`Self::decide_unless`] on the same world reads them instead of
     /// looking again. A script decider calls it around its scripts, which
     /// run on one thread. The decisions are the same with it or without
-    /// it; on a pool of one thread it only runs `meanwhile`.
-    pub fn foresee_while(&mut self, world: &World, meanwhile: impl FnOnce()) {
+    /// it. On a pool of one thread it only runs `meanwhile`: `first` does
+    /// not run.
+    pub fn foresee_while(
+        &mut self,
+        world: &World,
+        first: impl FnOnce() + Send,
+        meanwhile: impl FnOnce(),
+    ) {
         mark_chased(world, &mut self.chased);
         let chased = &self.chased;
         let lists = Lists {
@@ -111,7 +118,7 @@ impl DefaultDecider {
             }
         };
         self.foreseen
-            .fill_while(world.tick(), a.len(), value, meanwhile);
+            .fill_while(world.tick(), a.len(), value, (first, meanwhile));
     }
 
     /// [`Decider::decide`] for the agents whose entry in `skip` is false

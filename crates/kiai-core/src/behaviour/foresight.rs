@@ -23,17 +23,18 @@ pub(crate) struct Foresight<T> {
 }
 
 impl<T: Copy + Default + Send> Foresight<T> {
-    /// Runs `meanwhile` on the calling thread while the pool's other
-    /// threads set the value of each of `agents` agents to `value(i)`;
-    /// the calling thread joins them when `meanwhile` returns. Returns
-    /// `false` without computing anything on a pool of one thread (there
-    /// is nobody to work ahead; `meanwhile` still runs).
+    /// Runs `meanwhile` on the calling thread while another thread of the
+    /// pool runs `first` and then sets the value of each of `agents`
+    /// agents to `value(i)`; the calling thread joins in when `meanwhile`
+    /// returns. Returns `false` without computing anything on a pool of
+    /// one thread (there is nobody to work ahead; `meanwhile` still runs,
+    /// `first` does not).
     pub(crate) fn fill_while(
         &mut self,
         tick: u64,
         agents: usize,
         value: impl Fn(usize) -> T + Sync,
-        meanwhile: impl FnOnce(),
+        (first, meanwhile): (impl FnOnce() + Send, impl FnOnce()),
     ) -> bool {
         self.tick = None;
         if rayon::current_num_threads() < 2 {
@@ -63,7 +64,10 @@ impl<T: Copy + Default + Send> Foresight<T> {
             }
         };
         rayon::in_place_scope(|s| {
-            s.spawn(|_| work());
+            s.spawn(|_| {
+                first();
+                work();
+            });
             meanwhile();
             work();
         });
@@ -92,7 +96,8 @@ mod tests {
             .unwrap_or_else(|e| panic!("pool: {e}"));
         let mut f = Foresight::<u64>::default();
         let mut ran = false;
-        let worked = pool.install(|| f.fill_while(7, 5_000, |i| (i * i) as u64, || ran = true));
+        let worked =
+            pool.install(|| f.fill_while(7, 5_000, |i| (i * i) as u64, (|| {}, || ran = true)));
         assert!(worked && ran);
         let values = f.take(7, 5_000).map(<[u64]>::to_vec);
         let want: Vec<u64> = (0..5_000).map(|i| (i * i) as u64).collect();
@@ -108,16 +113,17 @@ mod tests {
             .unwrap_or_else(|e| panic!("pool: {e}"));
         let mut f = Foresight::<u8>::default();
         let mut ran = false;
-        assert!(!one.install(|| f.fill_while(1, 10, |_| 1, || ran = true)));
+        let first = || panic!("nobody runs first on one thread");
+        assert!(!one.install(|| f.fill_while(1, 10, |_| 1, (first, || ran = true))));
         assert!(ran);
         assert_eq!(f.take(1, 10), None);
         let two = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap_or_else(|e| panic!("pool: {e}"));
-        assert!(two.install(|| f.fill_while(1, 10, |_| 1, || {})));
+        assert!(two.install(|| f.fill_while(1, 10, |_| 1, (|| {}, || {}))));
         assert_eq!(f.take(2, 10), None, "another tick");
-        assert!(two.install(|| f.fill_while(1, 10, |_| 1, || {})));
+        assert!(two.install(|| f.fill_while(1, 10, |_| 1, (|| {}, || {}))));
         assert_eq!(f.take(1, 11), None, "another agent count");
     }
 }
