@@ -461,11 +461,11 @@ impl Decider for LuaDecider {
         self.sensed.begin_tick();
         // The scripts run on this thread; meanwhile another thread copies
         // the sensed lists into agent order for their queries, when that
-        // pays, and works out what the default decision reads of the world.
+        // pays, and works out what the default decision reads of the world
+        // (with one thread or few agents, the copy is made first, here).
         let mut default = std::mem::take(&mut self.default);
         let sensed = std::mem::take(&mut self.sensed);
-        let copy = (rayon::current_num_threads() > 1 && sensed.copy_pays(world))
-            .then(|| sensed.copy_elsewhere());
+        let copy = sensed.copy_pays(world).then(|| sensed.copy_elsewhere());
         let first = move || {
             if let Some(copy) = copy {
                 copy.make(world);

@@ -3,10 +3,11 @@
 //! percepts are stored in grid cell order, so looking each agent up on its
 //! own waits on four cache misses in a row: when the scripts query about
 //! as many agents as the world holds, every list is copied into agent
-//! order ([`kiai_core::SensedIndex`]) and read from there. On more than
-//! one thread another thread makes the copy while the scripts start
-//! (their queries read the percepts until it is ready); on one thread the
-//! tick's first query makes it. A few queries in a big world read the
+//! order ([`kiai_core::SensedIndex`]) and read from there. The decider
+//! has another thread make the copy while the scripts start (their
+//! queries read the percepts until it is ready), or makes it before they
+//! start (one thread, few agents); a tool running scripts outside a tick
+//! has the first query make it. A few queries in a big world read the
 //! percepts directly (the copy would cost more than they save). Both give
 //! the same lists, so nothing depends on when the copy is ready.
 

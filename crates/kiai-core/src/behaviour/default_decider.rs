@@ -91,8 +91,9 @@ impl DefaultDecider {
     /// [`Self::decide_unless`] on the same world reads them instead of
     /// looking again. A script decider calls it around its scripts, which
     /// run on one thread. The decisions are the same with it or without
-    /// it. On a pool of one thread it only runs `meanwhile`: `first` does
-    /// not run.
+    /// it. On a pool of one thread, or in a world of fewer than 1,024
+    /// agents, it runs `first` and then `meanwhile` on the calling thread
+    /// and works nothing out.
     pub fn foresee_while(
         &mut self,
         world: &World,

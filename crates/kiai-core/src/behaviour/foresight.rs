@@ -9,6 +9,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::par::PAR_MIN;
+
 /// Agents per block handed to a thread: small enough that the calling
 /// thread, done with its own work, finds blocks left to share; large
 /// enough that claiming one (an atomic add, an uncontended lock) is noise.
@@ -26,9 +28,10 @@ impl<T: Copy + Default + Send> Foresight<T> {
     /// Runs `meanwhile` on the calling thread while another thread of the
     /// pool runs `first` and then sets the value of each of `agents`
     /// agents to `value(i)`; the calling thread joins in when `meanwhile`
-    /// returns. Returns `false` without computing anything on a pool of
-    /// one thread (there is nobody to work ahead; `meanwhile` still runs,
-    /// `first` does not).
+    /// returns. On a pool of one thread, or with fewer than [`PAR_MIN`]
+    /// agents (waking a thread would cost more than it saves), runs
+    /// `first` and then `meanwhile` on the calling thread, works nothing
+    /// out and returns `false`.
     pub(crate) fn fill_while(
         &mut self,
         tick: u64,
@@ -37,7 +40,8 @@ impl<T: Copy + Default + Send> Foresight<T> {
         (first, meanwhile): (impl FnOnce() + Send, impl FnOnce()),
     ) -> bool {
         self.tick = None;
-        if rayon::current_num_threads() < 2 {
+        if rayon::current_num_threads() < 2 || agents < PAR_MIN {
+            first();
             meanwhile();
             return false;
         }
@@ -106,24 +110,33 @@ mod tests {
     }
 
     #[test]
-    fn one_thread_works_nothing_out_and_another_tick_finds_nothing() {
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap_or_else(|e| panic!("pool: {e}"));
+    fn one_thread_or_few_agents_run_first_then_meanwhile_and_work_nothing_out() {
+        let pool = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap_or_else(|e| panic!("pool: {e}"))
+        };
         let mut f = Foresight::<u8>::default();
-        let mut ran = false;
-        let first = || panic!("nobody runs first on one thread");
-        assert!(!one.install(|| f.fill_while(1, 10, |_| 1, (first, || ran = true))));
-        assert!(ran);
-        assert_eq!(f.take(1, 10), None);
-        let two = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap_or_else(|e| panic!("pool: {e}"));
-        assert!(two.install(|| f.fill_while(1, 10, |_| 1, (|| {}, || {}))));
-        assert_eq!(f.take(2, 10), None, "another tick");
-        assert!(two.install(|| f.fill_while(1, 10, |_| 1, (|| {}, || {}))));
-        assert_eq!(f.take(1, 11), None, "another agent count");
+        for (threads, agents) in [(1, 5_000), (2, PAR_MIN - 1)] {
+            let order = Mutex::new(Vec::new());
+            let note = |what| {
+                if let Ok(mut o) = order.lock() {
+                    o.push(what);
+                }
+            };
+            let first = || note("first");
+            let meanwhile = || note("meanwhile");
+            let worked =
+                pool(threads).install(|| f.fill_while(1, agents, |_| 1, (first, meanwhile)));
+            assert!(!worked, "{threads} threads, {agents} agents");
+            assert_eq!(order.into_inner().ok(), Some(vec!["first", "meanwhile"]));
+            assert_eq!(f.take(1, agents), None);
+        }
+        let two = pool(2);
+        assert!(two.install(|| f.fill_while(1, PAR_MIN, |_| 1, (|| {}, || {}))));
+        assert_eq!(f.take(2, PAR_MIN), None, "another tick");
+        assert!(two.install(|| f.fill_while(1, PAR_MIN, |_| 1, (|| {}, || {}))));
+        assert_eq!(f.take(1, PAR_MIN + 1), None, "another agent count");
     }
 }
