@@ -21,7 +21,8 @@ use kiai_core::{AgentId, SensedIndex, World};
 #[derive(Debug, Default)]
 pub(crate) struct SensedLists {
     copy: AgentOrder,
-    /// Another thread makes this tick's copy: queries never make it.
+    /// The copy was handed over ([`Self::copy_elsewhere`]): queries never
+    /// make it.
     elsewhere: Cell<bool>,
     /// Sense queries so far this tick.
     queries: Cell<usize>,
@@ -72,16 +73,16 @@ impl SensedLists {
         self.last_queries * 2 >= world.agents().len()
     }
 
-    /// Hands this tick's copy to another thread, which calls
-    /// [`AgentOrder::make`] on it: until that is done, queries read the
-    /// percepts.
+    /// Hands this tick's copy to the caller, who makes it with
+    /// [`AgentOrder::make`] (on another thread while the scripts run, or
+    /// before they start): queries never make it, and read the percepts
+    /// until it is made.
     pub(crate) fn copy_elsewhere(&self) -> &AgentOrder {
         self.elsewhere.set(true);
         &self.copy
     }
 
-    /// This tick's copy, if a query built it: the default decision reads
-    /// it too.
+    /// This tick's copy, once made: the default decision reads it too.
     pub(crate) fn built(&self) -> Option<&SensedIndex> {
         self.copy.index.get()
     }

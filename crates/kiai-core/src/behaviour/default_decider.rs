@@ -141,7 +141,7 @@ impl DefaultDecider {
         let n = world.agents().len();
         let foreseen = self.foreseen.take(world.tick(), n);
         if foreseen.is_none() {
-            // `foresee_while` marked them for this tick otherwise.
+            // Otherwise `foresee_while` marked them, for this tick.
             mark_chased(world, &mut self.chased);
         }
         let chased = &self.chased;
