@@ -158,7 +158,7 @@ fn nearest_hostiles_worked_out_ahead_decide_as_looking_them_up() {
         let mut decider = DefaultDecider::with_traces();
         let mut ran = false;
         if ahead {
-            decider.foresee_while(&world, || {}, || ran = true);
+            decider.foresee_while(&world, (true, || {}), || ran = true);
             assert!(ran, "what runs meanwhile runs");
         }
         decider.decide_unless(&world, &mut minds, &mut out, &skip, None);

@@ -455,26 +455,37 @@ impl Decider for LuaDecider {
         let n = world.agents().len();
         self.labels.clear();
         self.labels.resize(n, 0);
+        // The forecast for foreseeing the default's targets below.
+        let scripted_last = self.scripted.iter().filter(|&&s| s).count();
         self.scripted.clear();
         self.scripted.resize(n, false);
         self.spawned.resize(n, 0);
         self.sensed.begin_tick();
-        // The scripts run on this thread; meanwhile another thread copies
-        // the sensed lists into agent order for their queries, when that
-        // pays, and works out what the default decision reads of the world
-        // (with one thread or few agents, the copy is made first, here).
+        // The scripts run on this thread; meanwhile another thread works
+        // out the nearest agent each sense lists ahead of their queries
+        // and copies the sensed lists into agent order, each when it pays
+        // (until the scripts are done), and then what the default decision
+        // reads of the world (with one thread or few agents, the copy is
+        // made first, here, and nothing is worked out ahead).
         let mut default = std::mem::take(&mut self.default);
+        self.sensed.prepare_ahead(world);
         let sensed = std::mem::take(&mut self.sensed);
         let copy = sensed.copy_pays(world).then(|| sensed.copy_elsewhere());
+        let ahead = sensed.ahead();
         let first = move || {
+            ahead.fill(world);
             if let Some(copy) = copy {
                 copy.make(world);
             }
         };
-        default.foresee_while(world, first, || {
+        // Worth it when the default is expected to decide many agents: the
+        // scripts decided at most half of them last tick.
+        let foresee = scripted_last * 2 <= n;
+        default.foresee_while(world, (foresee, first), || {
             for slot in 0..self.slots.len() {
                 self.run_slot(slot, world, (minds, out), &sensed);
             }
+            sensed.ahead().stop();
             self.script_time = start.elapsed();
         });
         self.default = default;

@@ -42,6 +42,7 @@ mod handles;
 mod hooks;
 mod intent;
 mod lua_defs;
+mod nearest_ahead;
 mod repl;
 mod run;
 mod script;

@@ -9,12 +9,17 @@
 //! start (one thread, few agents); a tool running scripts outside a tick
 //! has the first query make it. A few queries in a big world read the
 //! percepts directly (the copy would cost more than they save). Both give
-//! the same lists, so nothing depends on when the copy is ready.
+//! the same lists, so nothing depends on when the copy is ready. When the
+//! scripts ask for the nearest listed agent about as often as there are
+//! agents, that thread first works those out too ([`NearestAhead`]).
 
 use std::cell::Cell;
 use std::sync::{Mutex, OnceLock};
 
+use kiai_core::behaviour::works_ahead;
 use kiai_core::{AgentId, SensedIndex, World};
+
+use crate::nearest_ahead::{NearestAhead, nearest_in};
 
 /// The tick's lists: the percepts, or their copy in agent order; shared by
 /// every script of the tick.
@@ -28,6 +33,10 @@ pub(crate) struct SensedLists {
     queries: Cell<usize>,
     /// Sense queries in the last tick: the forecast for this one.
     last_queries: usize,
+    /// Each sense's nearest listed agent, when worked out ahead.
+    ahead: NearestAhead,
+    /// Nearest-agent queries so far this tick, and in the last tick.
+    nearest_queries: (Cell<usize>, usize),
 }
 
 /// The tick's copy of the lists in agent order, which any thread may make.
@@ -58,6 +67,7 @@ impl SensedLists {
     /// Forgets the last tick's lists (the percepts have changed since).
     pub(crate) fn begin_tick(&mut self) {
         self.last_queries = self.queries.replace(0);
+        self.nearest_queries.1 = self.nearest_queries.0.replace(0);
         self.elsewhere.set(false);
         let copy = &mut self.copy;
         if let (Some(index), Ok(spare)) = (copy.index.take(), copy.spare.get_mut()) {
@@ -71,6 +81,40 @@ impl SensedLists {
     /// about 50 ns per query: the `lua` bench's light scene, 10k agents.)
     pub(crate) fn copy_pays(&self, world: &World) -> bool {
         self.last_queries * 2 >= world.agents().len()
+    }
+
+    /// Makes room for working the nearest listed agents out ahead, on
+    /// another thread while the scripts run, when there is one and the
+    /// last tick's scripts asked for them as often as half the agents
+    /// (else none are: every query works its own out).
+    pub(crate) fn prepare_ahead(&mut self, world: &World) {
+        let n = world.agents().len();
+        let on = works_ahead(n) && self.nearest_queries.1 * 2 >= n;
+        self.ahead.prepare(world, on);
+    }
+
+    /// What works the nearest listed agents out ahead
+    /// ([`NearestAhead::fill`], on whichever thread; nothing unless
+    /// [`Self::prepare_ahead`] made room this tick).
+    pub(crate) fn ahead(&self) -> &NearestAhead {
+        &self.ahead
+    }
+
+    /// The nearest agent that sense `sense` of agent `agent` lists, and
+    /// its distance (ties: the lower id): worked out ahead, or now.
+    pub(crate) fn nearest(
+        &self,
+        world: &World,
+        agent: AgentId,
+        sense: usize,
+    ) -> Option<(AgentId, f32)> {
+        let q = &self.nearest_queries.0;
+        q.set(q.get() + 1);
+        let i = agent.index();
+        self.ahead.get(i, sense).unwrap_or_else(|| {
+            let positions = world.agents().positions();
+            nearest_in(self.of(world, agent, sense), positions[i], positions)
+        })
     }
 
     /// Hands this tick's copy to the caller, who makes it with

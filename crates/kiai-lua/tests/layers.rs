@@ -1,8 +1,9 @@
 //! kiai-lua's modules import one way, lowest layer first:
 //!
 //! 1. `handles` (an agent as scripts see it, one integer; host errors as
-//!    Lua errors) and `hooks` (the hooks a script may define): they import
-//!    nothing;
+//!    Lua errors), `hooks` (the hooks a script may define) and
+//!    `nearest_ahead` (each sense's nearest listed agent, worked out on
+//!    another thread): they import nothing;
 //! 2. `intent` (what a script decides, parsed), `sense_ids` (sense
 //!    names as integers) and `sensed_lists` (the tick's sensed lists in
 //!    agent order);
@@ -26,7 +27,7 @@ use kiai_tidy::imports::{ModuleGraph, Options, assert_layered};
 
 /// The layers, lowest first.
 const LAYERS: &[&[&str]] = &[
-    &["handles", "hooks"],
+    &["handles", "hooks", "nearest_ahead"],
     &["intent", "sense_ids", "sensed_lists"],
     &["api"],
     &["lua_defs", "script"],

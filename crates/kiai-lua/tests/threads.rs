@@ -1,10 +1,11 @@
 //! A script decider runs the same at any thread count. On more than one
-//! thread, while the scripts run, another thread copies the sensed lists
-//! into agent order (the scripts' queries read the percepts until it is
-//! done) and works out the default decision's nearest hostiles; the agents
-//! a script leaves to the default (it returns nil, after drawing from the
-//! agent's stream or not) decide as on one thread, where the first query
-//! makes the copy and nothing is worked out ahead.
+//! thread, while the scripts run, another thread works out the nearest
+//! agent each sense lists (the scripts' queries answer themselves until
+//! their agent's block is done), copies the sensed lists into agent order
+//! (the queries read the percepts until it is done) and works out the
+//! default decision's nearest hostiles; the agents a script leaves to the
+//! default (it returns nil, after drawing from the agent's stream or not)
+//! decide as on one thread, where nothing is worked out ahead.
 
 use kiai_content::Content;
 use kiai_core::{ArchetypeId, Pipeline, World, state_hash};
@@ -12,8 +13,10 @@ use kiai_lua::{Limits, LuaDecider};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Two armies of `n` soldiers in all on a square where each has about a
-/// dozen others in eye range; cone and sphere, profiles that learn.
+/// Two armies of `n` agents in all on a square where each has about a
+/// dozen others in eye range: soldiers (cone and sphere) and scouts (a
+/// cone only, so that archetypes differ in their number of senses),
+/// profiles that learn.
 fn skirmish(n: usize) -> World {
     let side = (n as f32 * std::f32::consts::PI * 144.0 / 12.0).sqrt();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -22,8 +25,9 @@ fn skirmish(n: usize) -> World {
             let (x, z) = (rng.random_range(0.0..side), rng.random_range(0.0..side));
             let (fx, fz) = (rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
             let faction = if i % 2 == 0 { "red" } else { "blue" };
+            let archetype = if i % 3 == 0 { "scout" } else { "soldier" };
             format!(
-                "(name: \"s{i}\", archetype: \"soldier\", faction: \"{faction}\", \
+                "(name: \"s{i}\", archetype: \"{archetype}\", faction: \"{faction}\", \
                  pos: ({x}, 0.0, {z}), facing: ({fx}, 0.0, {fz}))"
             )
         })
@@ -44,6 +48,11 @@ fn skirmish(n: usize) -> World {
                 (name: "radar", shape: Sphere(radius: 6.0), filter: Hostile),
             ],
             movement: Walker(min_speed: 0.5, max_speed: 2.0, direction_change_factor: 20, planar: true),
+            profile: "learner",
+        ),
+        "scout": (
+            senses: [(name: "eyes", shape: Cone(range: 14.0, fov_deg: 90.0), filter: Hostile)],
+            movement: Walker(min_speed: 0.5, max_speed: 2.5, direction_change_factor: 20, planar: true),
             profile: "learner",
         ),
     }},
@@ -68,9 +77,11 @@ fn hashes(script: &str, threads: usize, ticks: usize) -> Vec<u64> {
         let mut world = skirmish(1_200);
         let mut lua = LuaDecider::new(Limits::default());
         let id = lua
-            .add_script("soldier.lua", script)
+            .add_script("army.lua", script)
             .unwrap_or_else(|e| panic!("{e}"));
-        lua.assign(ArchetypeId::from_index(0), id);
+        for archetype in 0..world.archetypes().len() {
+            lua.assign(ArchetypeId::from_index(archetype), id);
+        }
         let mut pipeline = Pipeline::new();
         (0..ticks)
             .map(|_| {
@@ -84,15 +95,20 @@ fn hashes(script: &str, threads: usize, ticks: usize) -> Vec<u64> {
 
 #[test]
 fn scripts_that_leave_agents_to_the_default_run_the_same_on_one_and_two_threads() {
-    // Most agents ask what their eyes see (enough queries for the copy in
-    // agent order to pay) and chase it; the others draw from their stream
-    // and then leave the decision to the default, as do those that see
-    // nobody.
+    // Most agents ask for the nearest agent their eyes see (enough
+    // queries for working them out ahead and for the copy in agent order
+    // to pay), soldiers also what their radar lists, and chase; the others
+    // draw from their stream and then leave the decision to the default,
+    // as do those that see nobody.
     let script = r#"
 function decide(agent, ctx)
   local roll = math.random()
   if roll < 0.7 then
-    local enemy = agent:nearest("eyes")
+    local enemy, d = agent:nearest("eyes")
+    if agent:archetype() == "soldier" and agent:sees("radar") > 0 then
+      local close, dc = agent:nearest("radar", "any")
+      if close and (not d or dc < d) then enemy = close end
+    end
     if enemy then return "chase", enemy end
   end
 end

@@ -85,19 +85,20 @@ impl Decider for DefaultDecider {
 
 impl DefaultDecider {
     /// Runs `meanwhile` on the calling thread while another thread of
-    /// the pool runs `first` and then works out each agent's nearest
-    /// hostiles, the part of the decision that only reads the world (the
-    /// calling thread joins in when `meanwhile` returns); this tick's next
-    /// [`Self::decide_unless`] on the same world reads them instead of
-    /// looking again. A script decider calls it around its scripts, which
-    /// run on one thread. The decisions are the same with it or without
-    /// it. On a pool of one thread, or in a world of fewer than 1,024
-    /// agents, it runs `first` and then `meanwhile` on the calling thread
-    /// and works nothing out.
+    /// the pool runs `first` and then, when `foresee`, works out each
+    /// agent's nearest hostiles, the part of the decision that only reads
+    /// the world (the calling thread joins in when `meanwhile` returns);
+    /// this tick's next [`Self::decide_unless`] on the same world reads
+    /// them instead of looking again. A script decider calls it around its
+    /// scripts, which run on one thread, with `foresee` when the default
+    /// is expected to decide many agents. The decisions are the same with
+    /// it or without it. On a pool of one thread, or in a world of fewer
+    /// than 1,024 agents, it runs `first` and then `meanwhile` on the
+    /// calling thread and works nothing out.
     pub fn foresee_while(
         &mut self,
         world: &World,
-        first: impl FnOnce() + Send,
+        (foresee, first): (bool, impl FnOnce() + Send),
         meanwhile: impl FnOnce(),
     ) {
         mark_chased(world, &mut self.chased);
@@ -118,6 +119,7 @@ impl DefaultDecider {
                 [None; 2]
             }
         };
+        let value = foresee.then_some(value);
         self.foreseen
             .fill_while(world.tick(), a.len(), value, (first, meanwhile));
     }

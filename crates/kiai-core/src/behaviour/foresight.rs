@@ -16,6 +16,14 @@ use crate::par::PAR_MIN;
 /// enough that claiming one (an atomic add, an uncontended lock) is noise.
 const BLOCK: usize = 512;
 
+/// Whether work handed to another thread runs beside the calling thread
+/// in a world of `agents` agents: the pool has more than one thread and
+/// the world at least 1,024 agents (below that, waking a thread costs
+/// more than it saves).
+pub fn works_ahead(agents: usize) -> bool {
+    rayon::current_num_threads() > 1 && agents >= PAR_MIN
+}
+
 /// Values of type `T`, one per agent, for one tick.
 #[derive(Debug, Default)]
 pub(crate) struct Foresight<T> {
@@ -26,25 +34,32 @@ pub(crate) struct Foresight<T> {
 
 impl<T: Copy + Default + Send> Foresight<T> {
     /// Runs `meanwhile` on the calling thread while another thread of the
-    /// pool runs `first` and then sets the value of each of `agents`
-    /// agents to `value(i)`; the calling thread joins in when `meanwhile`
-    /// returns. On a pool of one thread, or with fewer than [`PAR_MIN`]
-    /// agents (waking a thread would cost more than it saves), runs
-    /// `first` and then `meanwhile` on the calling thread, works nothing
-    /// out and returns `false`.
+    /// pool runs `first` and then, when `value` is given, sets the value
+    /// of each of `agents` agents to `value(i)`; the calling thread joins
+    /// in when `meanwhile` returns. On a pool of one thread, or with fewer
+    /// than [`PAR_MIN`] agents (waking a thread would cost more than it
+    /// saves), runs `first` and then `meanwhile` on the calling thread.
+    /// Returns whether the values were worked out.
     pub(crate) fn fill_while(
         &mut self,
         tick: u64,
         agents: usize,
-        value: impl Fn(usize) -> T + Sync,
+        value: Option<impl Fn(usize) -> T + Sync>,
         (first, meanwhile): (impl FnOnce() + Send, impl FnOnce()),
     ) -> bool {
         self.tick = None;
-        if rayon::current_num_threads() < 2 || agents < PAR_MIN {
+        if !works_ahead(agents) {
             first();
             meanwhile();
             return false;
         }
+        let Some(value) = value else {
+            rayon::in_place_scope(|s| {
+                s.spawn(|_| first());
+                meanwhile();
+            });
+            return false;
+        };
         self.values.clear();
         self.values.resize(agents, T::default());
         // Each block is one job: the lock only lets a thread hold it
@@ -100,8 +115,8 @@ mod tests {
             .unwrap_or_else(|e| panic!("pool: {e}"));
         let mut f = Foresight::<u64>::default();
         let mut ran = false;
-        let worked =
-            pool.install(|| f.fill_while(7, 5_000, |i| (i * i) as u64, (|| {}, || ran = true)));
+        let worked = pool
+            .install(|| f.fill_while(7, 5_000, Some(|i| (i * i) as u64), (|| {}, || ran = true)));
         assert!(worked && ran);
         let values = f.take(7, 5_000).map(<[u64]>::to_vec);
         let want: Vec<u64> = (0..5_000).map(|i| (i * i) as u64).collect();
@@ -128,15 +143,21 @@ mod tests {
             let first = || note("first");
             let meanwhile = || note("meanwhile");
             let worked =
-                pool(threads).install(|| f.fill_while(1, agents, |_| 1, (first, meanwhile)));
+                pool(threads).install(|| f.fill_while(1, agents, Some(|_| 1), (first, meanwhile)));
             assert!(!worked, "{threads} threads, {agents} agents");
             assert_eq!(order.into_inner().ok(), Some(vec!["first", "meanwhile"]));
             assert_eq!(f.take(1, agents), None);
         }
         let two = pool(2);
-        assert!(two.install(|| f.fill_while(1, PAR_MIN, |_| 1, (|| {}, || {}))));
+        assert!(two.install(|| f.fill_while(1, PAR_MIN, Some(|_| 1), (|| {}, || {}))));
         assert_eq!(f.take(2, PAR_MIN), None, "another tick");
-        assert!(two.install(|| f.fill_while(1, PAR_MIN, |_| 1, (|| {}, || {}))));
+        assert!(two.install(|| f.fill_while(1, PAR_MIN, Some(|_| 1), (|| {}, || {}))));
         assert_eq!(f.take(1, PAR_MIN + 1), None, "another agent count");
+        let first_ran = std::sync::atomic::AtomicBool::new(false);
+        let first = || first_ran.store(true, Ordering::Relaxed);
+        let none: Option<fn(usize) -> u8> = None;
+        assert!(!two.install(|| f.fill_while(1, PAR_MIN, none, (first, || {}))));
+        assert!(first_ran.into_inner(), "first runs without values too");
+        assert_eq!(f.take(1, PAR_MIN), None, "no values");
     }
 }

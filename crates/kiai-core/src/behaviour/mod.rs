@@ -16,6 +16,7 @@ mod foresight;
 
 pub use choose::{Choice, DecidedBy, Roll, RollKind, RollLog, choose};
 pub use default_decider::{DecisionTrace, DefaultDecider};
+pub use foresight::works_ahead;
 
 pub use crate::data::decision::{BehaviourState, Decision, Mind};
 pub use crate::data::profile::{Learning, Outcome, Profile};

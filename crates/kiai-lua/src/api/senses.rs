@@ -182,10 +182,14 @@ fn nearest_of(tick: &Tick<'_>, i: usize, s: usize, want: SenseFilter) -> Option<
         .and_then(|arch| arch.senses.get(s));
     let prefiltered = want == SenseFilter::All
         || sense_def.is_some_and(|d| d.filter == want && !matches!(d.shape, Shape::Hearing { .. }));
+    if prefiltered {
+        let found = tick.sensed.nearest(world, id(world, i), s);
+        return found.map(|(o, d)| (lua_id(o), d));
+    }
     let p = a.positions()[i];
     let mut best: Option<(f32, i64)> = None;
     for &o in tick.sensed.of(world, id(world, i), s) {
-        if !prefiltered && !want.passes(world.factions(), mine, a.factions()[o.index()]) {
+        if !want.passes(world.factions(), mine, a.factions()[o.index()]) {
             continue;
         }
         let d = p.distance_squared(a.positions()[o.index()]);
