@@ -4,9 +4,10 @@
 //! the agents in index order, as the scripts do (and faster: it soon runs
 //! ahead of them), and stores for each agent and sense the nearest agent
 //! the sense lists and its distance, one block of agents at a time, until
-//! the scripts are done. A query whose agent's block is done reads the answer; one
-//! that comes first works it out itself. Both are the same function of the
-//! same percepts and positions, so nothing depends on which one answers.
+//! the scripts are done. A query whose agent's block is done reads the
+//! answer; one that comes first works it out itself. Both are the same
+//! function of the same percepts and positions, so nothing depends on
+//! which one answers.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
