@@ -259,6 +259,33 @@ fn a_file_generated_before_the_record_learns_it_on_the_next_write() {
 }
 
 #[test]
+fn a_recorded_spacing_wider_than_the_map_is_a_warning_at_its_line() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("map.ron");
+    let level = "(\n    format: 2,\n    bounds: (min: (0.0, 0.0, 0.0), max: (30.0, 1.0, 20.0)),\n    navgen: (radius: 0.5, spacing: 1e9),\n)\n";
+    std::fs::write(&file, level).unwrap_or_else(|e| panic!("{e}"));
+    let out = kiai(&["validate", path_str(&file)]);
+    assert_eq!(out.status.code(), Some(0), "a warning, not an error");
+    let said = String::from_utf8_lossy(&out.stdout);
+    let warned: Vec<&str> = said.lines().filter(|l| l.contains("warning:")).collect();
+    assert_eq!(
+        warned,
+        [format!(
+            "{path}:4:36: warning: navgen.spacing 1000000000 is wider than the map (30 x 20 \
+             world units): coverage is checked at a handful of points and the net is sparse; \
+             regenerate with `kiai navgen {path} --spacing S --write`, S below 30",
+            path = path_str(&file)
+        )],
+        "{said}"
+    );
+    // A spacing within the map says nothing.
+    std::fs::write(&file, level.replace("1e9", "8.0")).unwrap_or_else(|e| panic!("{e}"));
+    let out = kiai(&["validate", path_str(&file)]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!said.contains("warning:"), "{said}");
+}
+
+#[test]
 fn a_recorded_spacing_out_of_range_is_an_error_at_its_line() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let file = dir.path().join("map.ron");

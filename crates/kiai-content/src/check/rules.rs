@@ -186,11 +186,27 @@ impl<'a> Checker<'a> {
     }
 
     /// `navgen`: the radius and spacing the generated waypoints were made
-    /// with, as `kiai navgen` accepts them.
-    pub(crate) fn navgen(&mut self, navgen: Option<NavGenDef>) {
+    /// with, as `kiai navgen` accepts them; a spacing wider than the map
+    /// (`bounds` on X-Z) is allowed but warned about.
+    pub(crate) fn navgen(&mut self, navgen: Option<NavGenDef>, bounds: Option<BoundsDef>) {
         let Some(NavGenDef { radius, spacing }) = navgen else {
             return;
         };
+        if let Some(b) = bounds {
+            let (w, d) = (b.max.0 - b.min.0, b.max.2 - b.min.2);
+            if spacing.is_finite() && spacing > w.max(d) && w.max(d) > 0.0 {
+                self.warning(
+                    "navgen.spacing",
+                    format!(
+                        "navgen.spacing {spacing} is wider than the map ({w} x {d} world units): \
+                         coverage is checked at a handful of points and the net is sparse; \
+                         regenerate with `kiai navgen {} --spacing S --write`, S below {}",
+                        self.file,
+                        w.max(d)
+                    ),
+                );
+            }
+        }
         if !(radius.is_finite() && radius >= 0.0) {
             self.error(
                 "navgen.radius",

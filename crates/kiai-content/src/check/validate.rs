@@ -43,7 +43,7 @@ pub fn validate(def: &ContentDef, spans: &SpanIndex, file: &str) -> Vec<Diagnost
         def.bounds,
         (def.perception_budget, def.nav),
     );
-    c.navgen(def.navgen);
+    c.navgen(def.navgen, def.bounds);
     factions(&mut c, def);
     navigation(&mut c, def);
     occluders_and_sounds(&mut c, def);
