@@ -109,6 +109,12 @@ impl NearestAhead {
         }
     }
 
+    /// Whether this tick's [`Self::prepare`] made room (answers will be
+    /// worked out ahead).
+    pub(crate) fn is_on(&self) -> bool {
+        !self.done.is_empty()
+    }
+
     /// Tells [`Self::fill`] to stop: the scripts that asked are done.
     pub(crate) fn stop(&self) {
         self.stopped.store(true, Ordering::Relaxed);
@@ -125,5 +131,105 @@ impl NearestAhead {
         let id = self.ids.get(k)?.load(Ordering::Relaxed);
         let d = f32::from_bits(self.dist.get(k)?.load(Ordering::Relaxed));
         Some((id != NOBODY).then(|| (AgentId::from_bits(id), d)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kiai_core::glam::Vec3;
+    use kiai_core::{
+        AgentSpawn, Archetype, Pipeline, Sense, SenseFilter, Shape, World, WorldConfig,
+    };
+
+    use super::*;
+
+    /// Soldiers (a cone and a sphere) and scouts (a sphere only) of two
+    /// hostile factions on a jittered grid, sensed once.
+    fn sensed_world() -> World {
+        let mut world = World::new(WorldConfig::default());
+        let f = world.factions_mut();
+        let (red, blue) = (
+            f.add("red").unwrap_or_else(|e| panic!("{e}")),
+            f.add("blue").unwrap_or_else(|e| panic!("{e}")),
+        );
+        f.set_hostile(red, blue);
+        f.set_hostile(blue, red);
+        let cone = Shape::Cone {
+            range: 9.0,
+            fov_deg: 120.0,
+        };
+        let sphere = Shape::Sphere { radius: 5.0 };
+        let kinds = [
+            vec![
+                Sense::new("eyes", cone, SenseFilter::Hostile),
+                Sense::new("radar", sphere, SenseFilter::All),
+            ],
+            vec![Sense::new("radar", sphere, SenseFilter::All)],
+        ];
+        let archetypes: Vec<_> = kinds
+            .into_iter()
+            .enumerate()
+            .map(|(k, senses)| {
+                world
+                    .add_archetype(Archetype {
+                        name: format!("a{k}"),
+                        senses,
+                        ..Archetype::default()
+                    })
+                    .unwrap_or_else(|e| panic!("{e}"))
+            })
+            .collect();
+        for i in 0..700u32 {
+            let jitter = (i.wrapping_mul(2_654_435_761) % 1000) as f32 / 500.0;
+            world
+                .spawn(AgentSpawn {
+                    name: format!("u{i}"),
+                    archetype: archetypes[(i % 3 == 0) as usize],
+                    faction: if i % 2 == 0 { red } else { blue },
+                    position: Vec3::new((i % 30) as f32 * 2.0 + jitter, 0.0, (i / 30) as f32 * 2.0),
+                    facing: Vec3::new(1.0 - jitter, 0.0, jitter - 0.5),
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        Pipeline::new().sense(&mut world);
+        world
+    }
+
+    #[test]
+    fn answers_worked_out_ahead_are_the_lists_nearest() {
+        let world = sensed_world();
+        let mut ahead = NearestAhead::default();
+        ahead.prepare(&world, true);
+        assert!(ahead.is_on());
+        assert_eq!(ahead.get(0, 0), None, "nothing before the fill");
+        ahead.fill(&world);
+        let (a, p) = (world.agents(), world.percepts());
+        let mut found = 0;
+        for i in 0..a.len() {
+            let me = a.id(i).unwrap_or_else(|| panic!("agent {i}"));
+            let senses = world
+                .archetype(a.archetypes()[i])
+                .map_or(0, |arch| arch.senses.len());
+            for s in 0..senses {
+                let want = nearest_in(p.sensed(me, s), a.positions()[i], a.positions());
+                assert_eq!(ahead.get(i, s), Some(want), "agent {i}, sense {s}");
+                found += usize::from(want.is_some());
+            }
+        }
+        assert!(found > 500, "{found} senses list someone");
+        // Off: every query works its own out.
+        ahead.prepare(&world, false);
+        assert!(!ahead.is_on());
+        assert_eq!(ahead.get(0, 0), None);
+    }
+
+    #[test]
+    fn a_stopped_fill_leaves_the_rest_to_the_queries() {
+        let world = sensed_world();
+        let mut ahead = NearestAhead::default();
+        ahead.prepare(&world, true);
+        ahead.stop();
+        ahead.fill(&world);
+        assert_eq!(ahead.get(0, 0), None);
     }
 }

@@ -10,8 +10,8 @@
 //! has the first query make it. A few queries in a big world read the
 //! percepts directly (the copy would cost more than they save). Both give
 //! the same lists, so nothing depends on when the copy is ready. When the
-//! scripts ask for the nearest listed agent about as often as there are
-//! agents, that thread first works those out too ([`NearestAhead`]).
+//! scripts asked for the nearest listed agent as often as half the agents
+//! last tick, that thread first works those out too ([`NearestAhead`]).
 
 use std::cell::Cell;
 use std::sync::{Mutex, OnceLock};
@@ -29,9 +29,12 @@ pub(crate) struct SensedLists {
     /// The copy was handed over ([`Self::copy_elsewhere`]): queries never
     /// make it.
     elsewhere: Cell<bool>,
-    /// Sense queries so far this tick.
+    /// Sense queries so far this tick that read a list: `sees`, `sensed`,
+    /// and `nearest` when nothing is worked out ahead this tick (whether a
+    /// query answered ahead would have read one depends on timing, so
+    /// those never count: the forecast depends only on the thread count).
     queries: Cell<usize>,
-    /// Sense queries in the last tick: the forecast for this one.
+    /// Such queries in the last tick: the forecast for this one.
     last_queries: usize,
     /// Each sense's nearest listed agent, when worked out ahead.
     ahead: NearestAhead,
@@ -110,10 +113,13 @@ impl SensedLists {
     ) -> Option<(AgentId, f32)> {
         let q = &self.nearest_queries.0;
         q.set(q.get() + 1);
+        if !self.ahead.is_on() {
+            self.queries.set(self.queries.get() + 1);
+        }
         let i = agent.index();
         self.ahead.get(i, sense).unwrap_or_else(|| {
             let positions = world.agents().positions();
-            nearest_in(self.of(world, agent, sense), positions[i], positions)
+            nearest_in(self.list(world, agent, sense), positions[i], positions)
         })
     }
 
@@ -140,6 +146,11 @@ impl SensedLists {
         sense: usize,
     ) -> &'a [AgentId] {
         self.queries.set(self.queries.get() + 1);
+        self.list(world, agent, sense)
+    }
+
+    /// [`Self::of`] without counting the query.
+    fn list<'a>(&'a self, world: &'a World, agent: AgentId, sense: usize) -> &'a [AgentId] {
         let index = match self.copy.index.get() {
             Some(index) => Some(index),
             None if self.elsewhere.get() || !self.copy_pays(world) => None,
