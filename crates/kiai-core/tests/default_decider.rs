@@ -158,8 +158,13 @@ fn nearest_hostiles_worked_out_ahead_decide_as_looking_them_up() {
         let mut decider = DefaultDecider::with_traces();
         let mut ran = false;
         if ahead {
-            decider.foresee_while(&world, (true, || {}), || ran = true);
+            let foreseen = decider.foresee_while(&world, (true, || {}), || ran = true);
             assert!(ran, "what runs meanwhile runs");
+            assert_eq!(
+                foreseen,
+                rayon::current_num_threads() > 1,
+                "worked out ahead"
+            );
         }
         decider.decide_unless(&world, &mut minds, &mut out, &skip, None);
         let minds: Vec<_> = minds

@@ -481,7 +481,8 @@ impl Decider for LuaDecider {
         // Worth it when the default is expected to decide many agents: the
         // scripts decided at most half of them last tick.
         let foresee = scripted_last * 2 <= n;
-        default.foresee_while(world, (foresee, first), || {
+        // Whether they were is the next `decide_unless`'s to find out.
+        let _ = default.foresee_while(world, (foresee, first), || {
             for slot in 0..self.slots.len() {
                 self.run_slot(slot, world, (minds, out), &sensed);
             }

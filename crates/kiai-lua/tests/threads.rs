@@ -67,7 +67,7 @@ fn skirmish(n: usize) -> World {
 }
 
 /// Every tick's state hash over `ticks` ticks on `threads` threads, with
-/// `script` deciding every soldier.
+/// `script` deciding every agent.
 fn hashes(script: &str, threads: usize, ticks: usize) -> Vec<u64> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -116,6 +116,12 @@ end
     let one = hashes(script, 1, 20);
     let two = hashes(script, 2, 20);
     assert_eq!(one, two);
-    let nil = hashes("function decide(agent, ctx) return nil end", 2, 20);
-    assert_ne!(nil, two, "the script decides some agents");
+    let nil = "function decide(agent, ctx) return nil end";
+    let nil_two = hashes(nil, 2, 20);
+    assert_ne!(nil_two, two, "the script decides some agents");
+    // Leaving every agent, or most, to the default: its targets are worked
+    // out ahead every tick (chases under way give evade options too).
+    assert_eq!(hashes(nil, 1, 20), nil_two);
+    let few = script.replace("roll < 0.7", "roll < 0.2");
+    assert_eq!(hashes(&few, 1, 20), hashes(&few, 2, 20));
 }

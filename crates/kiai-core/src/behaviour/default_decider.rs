@@ -94,13 +94,14 @@ impl DefaultDecider {
     /// is expected to decide many agents. The decisions are the same with
     /// it or without it. On a pool of one thread, or in a world of fewer
     /// than 1,024 agents, it runs `first` and then `meanwhile` on the
-    /// calling thread and works nothing out.
+    /// calling thread and works nothing out. Returns whether the nearest
+    /// hostiles were worked out.
     pub fn foresee_while(
         &mut self,
         world: &World,
         (foresee, first): (bool, impl FnOnce() + Send),
         meanwhile: impl FnOnce(),
-    ) {
+    ) -> bool {
         mark_chased(world, &mut self.chased);
         let chased = &self.chased;
         let lists = Lists {
@@ -121,7 +122,7 @@ impl DefaultDecider {
         };
         let value = foresee.then_some(value);
         self.foreseen
-            .fill_while(world.tick(), a.len(), value, (first, meanwhile));
+            .fill_while(world.tick(), a.len(), value, (first, meanwhile))
     }
 
     /// [`Decider::decide`] for the agents whose entry in `skip` is false
@@ -202,7 +203,8 @@ fn mark_chased(world: &World, chased: &mut Vec<bool>) {
 }
 
 /// The lists the decider reads: the percepts, or their copy in agent
-/// order, and whether their faction filters are the factions' now.
+/// order, whether their faction filters are the factions' now, and the
+/// nearest hostiles when they were worked out ahead.
 #[derive(Clone, Copy)]
 struct Lists<'a> {
     /// The percepts copied into agent order, if built this tick.
