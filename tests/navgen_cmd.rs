@@ -273,7 +273,7 @@ fn a_recorded_spacing_wider_than_the_map_is_a_warning_at_its_line() {
         [format!(
             "{path}:4:36: warning: navgen.spacing 1000000000 is wider than the map (30 x 20 \
              world units): coverage is checked at a handful of points and the net is sparse; \
-             regenerate with `kiai navgen {path} --spacing S --write`, S below 30",
+             regenerate with `kiai navgen {path} --spacing S --write`, S at most 30",
             path = path_str(&file)
         )],
         "{said}"

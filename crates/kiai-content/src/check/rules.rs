@@ -200,7 +200,7 @@ impl<'a> Checker<'a> {
                     format!(
                         "navgen.spacing {spacing} is wider than the map ({w} x {d} world units): \
                          coverage is checked at a handful of points and the net is sparse; \
-                         regenerate with `kiai navgen {} --spacing S --write`, S below {}",
+                         regenerate with `kiai navgen {} --spacing S --write`, S at most {}",
                         self.file,
                         w.max(d)
                     ),

@@ -1,6 +1,7 @@
-//! Per-agent values worked out ahead, on the pool's other threads, while
-//! the calling thread runs something else (a script decider's scripts,
-//! which run on one thread).
+//! Per-agent values worked out ahead, on another thread of the pool,
+//! while the calling thread runs something else (a script decider's
+//! scripts, which run on one thread); the calling thread joins in when it
+//! is done.
 //!
 //! The values are a pure function of the agent and of a world nobody
 //! writes in the meantime, so when and on which thread each is computed
