@@ -51,11 +51,16 @@ fn skirmish(n: usize) -> World {
             profile: "learner",
         ),
         "scout": (
-            senses: [(name: "eyes", shape: Cone(range: 14.0, fov_deg: 90.0), filter: Hostile)],
+            senses: [
+                (name: "eyes", shape: Cone(range: 14.0, fov_deg: 90.0), filter: Hostile),
+                (name: "ears", shape: Hearing(threshold: 0.5)),
+            ],
             movement: Walker(min_speed: 0.5, max_speed: 2.5, direction_change_factor: 20, planar: true),
             profile: "learner",
+            lod: [(within: 40.0, every: 1), (every: 3)],
         ),
     }},
+    interest: [(0.0, 0.0, 0.0)],
     agents: [{}],
 )"#,
         agents.join(",\n")
@@ -124,4 +129,32 @@ end
     assert_eq!(hashes(nil, 1, 20), nil_two);
     let few = script.replace("roll < 0.7", "roll < 0.2");
     assert_eq!(hashes(&few, 1, 20), hashes(&few, 2, 20));
+}
+
+#[test]
+fn answers_ahead_survive_churn_hearing_and_held_agents_alike_on_one_and_two_threads() {
+    // Agents leave, half of them replaced (slots left free, and slots
+    // taken again by a new agent), some shout, scouts ask what they heard (a hearing sense lists sources)
+    // and think on one tick in three far from the point of interest.
+    let script = r#"
+function decide(agent, ctx)
+  local roll = math.random()
+  if roll < 0.01 then
+    local x, y, z = agent:position()
+    agent:despawn()
+    if roll < 0.005 then kiai.spawn(agent:archetype(), agent:faction(), x, y, z) end
+    return nil
+  end
+  if roll < 0.05 then agent:emit_sound(8.0) end
+  if roll < 0.8 then
+    local enemy = agent:nearest("eyes")
+    if agent:archetype() == "scout" then
+      local heard = agent:nearest("ears", "any")
+      if heard and not enemy then enemy = heard end
+    end
+    if enemy then return "chase", enemy end
+  end
+end
+"#;
+    assert_eq!(hashes(script, 1, 25), hashes(script, 2, 25));
 }
