@@ -134,8 +134,9 @@ end
 #[test]
 fn answers_ahead_survive_churn_hearing_and_held_agents_alike_on_one_and_two_threads() {
     // Agents leave, half of them replaced (slots left free, and slots
-    // taken again by a new agent), some shout, scouts ask what they heard (a hearing sense lists sources)
-    // and think on one tick in three far from the point of interest.
+    // taken again by a new agent), some shout, and scouts ask what they
+    // heard (a hearing sense lists sources) and think on one tick in three
+    // far from the point of interest.
     let script = r#"
 function decide(agent, ctx)
   local roll = math.random()
