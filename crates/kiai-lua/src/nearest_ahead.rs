@@ -23,12 +23,12 @@ const NOBODY: u64 = u64::MAX;
 /// The nearest agent of `list` to `from` (ties: the first in the list,
 /// which is ascending) and its distance, world units.
 pub(crate) fn nearest_in(
-    list: &[AgentId],
+    list: impl IntoIterator<Item = AgentId>,
     from: Vec3,
     positions: &[Vec3],
 ) -> Option<(AgentId, f32)> {
     let mut best: Option<(f32, AgentId)> = None;
-    for &o in list {
+    for o in list {
         let d = from.distance_squared(positions[o.index()]);
         if best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, o));
@@ -96,9 +96,13 @@ impl NearestAhead {
                     .and_then(|_| world.archetype(a.archetypes()[i]))
                     .map_or(0, |arch| arch.senses.len());
                 for s in 0..stride {
-                    let found = me
-                        .filter(|_| s < senses)
-                        .and_then(|me| nearest_in(percepts.sensed(me, s), positions[i], positions));
+                    let found = me.filter(|_| s < senses).and_then(|me| {
+                        nearest_in(
+                            percepts.sensed(me, s).iter().copied(),
+                            positions[i],
+                            positions,
+                        )
+                    });
                     let k = i * stride + s;
                     let (id, d) = found.map_or((NOBODY, 0), |(o, d)| (o.to_bits(), d.to_bits()));
                     ids[k].store(id, Ordering::Relaxed);
@@ -211,7 +215,11 @@ mod tests {
                 .archetype(a.archetypes()[i])
                 .map_or(0, |arch| arch.senses.len());
             for s in 0..senses {
-                let want = nearest_in(p.sensed(me, s), a.positions()[i], a.positions());
+                let want = nearest_in(
+                    p.sensed(me, s).iter().copied(),
+                    a.positions()[i],
+                    a.positions(),
+                );
                 assert_eq!(ahead.get(i, s), Some(want), "agent {i}, sense {s}");
                 found += usize::from(want.is_some());
             }

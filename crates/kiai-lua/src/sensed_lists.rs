@@ -119,7 +119,11 @@ impl SensedLists {
         let i = agent.index();
         self.ahead.get(i, sense).unwrap_or_else(|| {
             let positions = world.agents().positions();
-            nearest_in(self.list(world, agent, sense), positions[i], positions)
+            nearest_in(
+                self.list(world, agent, sense).iter().copied(),
+                positions[i],
+                positions,
+            )
         })
     }
 

@@ -6,6 +6,7 @@ use kiai_core::{AgentId, SenseFilter, Shape, World};
 use mlua::{Function, IntoLuaMulti, MultiValue, Scope, Table, Value};
 
 use super::{ApiFunction, Binding, On, Tick, handle, id, lua_id, me, rt};
+use crate::nearest_ahead::nearest_in;
 
 pub(super) const BINDINGS: &[Binding] = &[
     Binding {
@@ -186,18 +187,13 @@ fn nearest_of(tick: &Tick<'_>, i: usize, s: usize, want: SenseFilter) -> Option<
         let found = tick.sensed.nearest(world, id(world, i), s);
         return found.map(|(o, d)| (lua_id(o), d));
     }
-    let p = a.positions()[i];
-    let mut best: Option<(f32, i64)> = None;
-    for &o in tick.sensed.of(world, id(world, i), s) {
-        if !want.passes(world.factions(), mine, a.factions()[o.index()]) {
-            continue;
-        }
-        let d = p.distance_squared(a.positions()[o.index()]);
-        if best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, lua_id(o)));
-        }
-    }
-    best.map(|(d, o)| (o, d.sqrt()))
+    let passing = tick
+        .sensed
+        .of(world, id(world, i), s)
+        .iter()
+        .copied()
+        .filter(|o| want.passes(world.factions(), mine, a.factions()[o.index()]));
+    nearest_in(passing, a.positions()[i], a.positions()).map(|(o, d)| (lua_id(o), d))
 }
 
 fn nearest<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
