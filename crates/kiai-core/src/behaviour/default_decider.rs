@@ -13,7 +13,7 @@ use crate::world::World;
 
 use super::Decider;
 use super::choose::{DecidedBy, RollLog, choose};
-use super::foresight::Foresight;
+use super::foresight::{Foresight, works_ahead};
 
 /// Why one agent decided what it did, for traces and the editor.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -49,7 +49,7 @@ pub struct DefaultDecider {
     traces: Option<Vec<DecisionTrace>>,
     /// Per agent, its [`nearest_options`], when worked out ahead
     /// ([`DefaultDecider::foresee_while`]).
-    foreseen: Foresight<[Option<AgentId>; 2]>,
+    foreseen: Foresight<Options>,
 }
 
 impl DefaultDecider {
@@ -102,6 +102,14 @@ impl DefaultDecider {
         (foresee, first): (bool, impl FnOnce() + Send),
         meanwhile: impl FnOnce(),
     ) -> bool {
+        let a = world.agents();
+        if !(foresee && works_ahead(a.len())) {
+            // Nothing to work out: `decide_unless` marks the chased itself.
+            let none: Option<fn(usize) -> Options> = None;
+            return self
+                .foreseen
+                .fill_while(world.tick(), a.len(), none, (first, meanwhile));
+        }
         mark_chased(world, &mut self.chased);
         let chased = &self.chased;
         let lists = Lists {
@@ -109,7 +117,6 @@ impl DefaultDecider {
             hostile_only: world.percepts().filtered_with(world.factions()),
             foreseen: None,
         };
-        let a = world.agents();
         let decides = |i: usize| {
             a.alive()[i] && a.body_modes()[i].is_steered() && world.thinking().is_none_or(|t| t[i])
         };
@@ -120,9 +127,8 @@ impl DefaultDecider {
                 [None; 2]
             }
         };
-        let value = foresee.then_some(value);
         self.foreseen
-            .fill_while(world.tick(), a.len(), value, (first, meanwhile))
+            .fill_while(world.tick(), a.len(), Some(value), (first, meanwhile))
     }
 
     /// [`Decider::decide`] for the agents whose entry in `skip` is false
@@ -211,21 +217,20 @@ struct Lists<'a> {
     index: Option<&'a SensedIndex>,
     /// Per agent, its nearest hostiles (directed, all around), when
     /// worked out ahead this tick.
-    foreseen: Option<&'a [[Option<AgentId>; 2]]>,
+    foreseen: Option<&'a [Options]>,
     /// The percepts were filtered with the factions as they are: a sense
     /// that reports hostiles lists nothing else (see
     /// [`Percepts::filtered_with`](crate::data::Percepts)).
     hostile_only: bool,
 }
 
+/// An agent's options: the nearest hostile a directed sense lists (to
+/// chase) and the nearest an all-around sense lists (to evade).
+type Options = [Option<AgentId>; 2];
+
 /// The nearest hostile a directed sense lists and, when `chased`, the
 /// nearest an all-around sense lists.
-fn nearest_options(
-    world: &World,
-    lists: Lists<'_>,
-    i: usize,
-    chased: bool,
-) -> [Option<AgentId>; 2] {
+fn nearest_options(world: &World, lists: Lists<'_>, i: usize, chased: bool) -> Options {
     let chase = nearest_hostile(world, lists, i, false);
     let evade = if chased {
         nearest_hostile(world, lists, i, true)
