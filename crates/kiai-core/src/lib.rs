@@ -56,6 +56,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod awake;
 mod data;
 mod fog_update;
 mod hash;

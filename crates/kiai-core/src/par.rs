@@ -5,6 +5,8 @@
 pub(crate) const PAR_MIN: usize = 1024;
 
 /// Fewest agents per parallel work item of passes that cost a few
-/// nanoseconds per agent: below a few tens of thousands of agents, waking
-/// a second thread costs more than it saves.
-pub(crate) const PAR_MIN_LIGHT: usize = PAR_MIN * 32;
+/// nanoseconds per agent. The tick keeps the pool's threads awake
+/// (`awake.rs`), so a second thread joins such a pass at once; what is left
+/// to pay is moving the agents' data between the cores' caches, which
+/// items of a few thousand agents outweigh.
+pub(crate) const PAR_MIN_LIGHT: usize = PAR_MIN * 4;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::behaviour::Decider;
 use crate::world::World;
-use crate::{fog_update, integrate, lod, navigate, noise, perception, steering};
+use crate::{awake, fog_update, integrate, lod, navigate, noise, perception, steering};
 
 /// The stages of a tick, in the order [`Pipeline::tick`] runs them. Each
 /// reads only what earlier stages (or earlier ticks) wrote. This list is
@@ -163,12 +163,33 @@ pub struct Pipeline {
     decisions: Vec<crate::data::Decision>,
     events: crate::world::EventOrder,
     timings: StageTimings,
+    /// Lets the pool's other threads sleep between the tick's parallel
+    /// passes (see [`Pipeline::set_threads_awake`]).
+    threads_sleep: bool,
 }
 
 impl Pipeline {
     /// A pipeline with empty scratch buffers.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Whether the rayon pool's other threads are kept awake through a
+    /// tick: on by default. Between the tick's parallel passes (a dozen or
+    /// more per tick) idle pool threads would otherwise go to sleep, and
+    /// waking them costs 20-90 µs per pass on a virtual machine; kept
+    /// awake, they spin (offering their core to other threads with
+    /// `sched_yield`) until the tick returns. Turn it off when the game
+    /// needs those cores for its own threads during the tick; results are
+    /// the same either way. Applies to ticks run inside a rayon pool
+    /// (`ThreadPool::install`) with more than one thread.
+    pub fn set_threads_awake(&mut self, awake: bool) {
+        self.threads_sleep = !awake;
+    }
+
+    /// See [`Pipeline::set_threads_awake`].
+    pub fn threads_awake(&self) -> bool {
+        !self.threads_sleep
     }
 
     /// Timings of the last tick.
@@ -182,6 +203,14 @@ impl Pipeline {
     /// spawns and despawns deferred during the tick. Afterwards
     /// [`World::events`] tells what happened.
     pub fn tick(&mut self, world: &mut World, decider: &mut dyn Decider) {
+        if self.threads_sleep {
+            self.tick_stages(world, decider);
+        } else {
+            awake::while_awake(|| self.tick_stages(world, decider));
+        }
+    }
+
+    fn tick_stages(&mut self, world: &mut World, decider: &mut dyn Decider) {
         let begin = Instant::now();
         world.begin_tick_events();
         world.scrub_despawned();
@@ -202,7 +231,12 @@ impl Pipeline {
     /// Runs only the sense stage: afterwards [`World::percepts`] describes
     /// the current positions.
     pub fn sense(&mut self, world: &mut World) {
-        perception::run(world, &mut self.sense);
+        let sense = &mut self.sense;
+        if self.threads_sleep {
+            perception::run(world, sense);
+        } else {
+            awake::while_awake(|| perception::run(world, sense));
+        }
     }
 
     fn run(&mut self, stage: Stage, world: &mut World, decider: &mut dyn Decider) {
