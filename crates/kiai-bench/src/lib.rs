@@ -67,9 +67,9 @@ impl std::fmt::Display for Scenario {
 
 /// Prints each scenario of one group (what the scenario examples do with
 /// `--quick` or without); exits 1 with the message when the group fails.
-pub fn print_group(scenarios: impl FnOnce(Effort) -> Result<Vec<Scenario>, String>) {
+pub fn print_group(scenarios: impl FnOnce(Effort) -> Result<Vec<Scenario>, String> + Send) {
     let quick = std::env::args().any(|a| a == "--quick");
-    match scenarios(Effort { quick }) {
+    match in_pool(|| scenarios(Effort { quick })).and_then(|r| r) {
         Ok(list) => {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
@@ -168,6 +168,21 @@ pub fn once_ms(f: impl FnOnce()) -> f64 {
 /// [`CountingAllocator`] as its global allocator (the `kiai-bench` binary
 /// does).
 pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
+    in_pool(|| every_group(effort)).and_then(|r| r)
+}
+
+/// Runs `f` inside a rayon pool of one thread per core, as `kiai run`
+/// ticks: a tick keeps the pool's threads awake between its parallel
+/// passes only inside a pool (`Pipeline::set_threads_awake`). Scenarios
+/// that compare thread counts build their own pools inside it.
+fn in_pool<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    Ok(pool.install(f))
+}
+
+fn every_group(effort: Effort) -> Result<Vec<Scenario>, String> {
     let mut out = perception::scenarios(effort)?;
     out.extend(sense_floor::scenarios(effort)?);
     out.extend(tick::scenarios(effort)?);

@@ -32,21 +32,19 @@ pub(crate) struct SimArgs {
     pub(crate) events: Option<PathBuf>,
 }
 
-/// Runs `f` on a pool of `threads` workers (or the default pool).
+/// Runs `f` on a pool of `threads` workers (by default one per core).
+/// Inside a pool a tick keeps its threads awake between its parallel
+/// passes (`Pipeline::set_threads_awake`); called from the main thread,
+/// each pass would wait for sleeping threads to wake.
 pub(crate) fn with_threads<T: Send>(
     threads: Option<u16>,
     f: impl FnOnce() -> T + Send,
 ) -> anyhow::Result<T> {
-    match threads {
-        None => Ok(f()),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(usize::from(n))
-                .build()
-                .context("cannot start worker threads")?;
-            Ok(pool.install(f))
-        }
-    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or(0, usize::from))
+        .build()
+        .context("cannot start worker threads")?;
+    Ok(pool.install(f))
 }
 
 /// The world `content` describes, every random stream seeded from `seed`
