@@ -181,8 +181,12 @@ impl Pipeline {
     /// awake, they spin (offering their core to other threads with
     /// `sched_yield`) until the tick returns. Turn it off when the game
     /// needs those cores for its own threads during the tick; results are
-    /// the same either way. Applies to ticks run inside a rayon pool
-    /// (`ThreadPool::install`) with more than one thread.
+    /// the same either way. Also turn it off for threads with a real-time
+    /// scheduling policy (`SCHED_FIFO`, `SCHED_RR`) that tick back to back:
+    /// a spinning thread counts against Linux's real-time limit (95% of
+    /// each second by default), and when both cores reach it the kernel
+    /// stops them for the rest of the second. Applies to ticks run inside
+    /// a rayon pool (`ThreadPool::install`) with more than one thread.
     pub fn set_threads_awake(&mut self, awake: bool) {
         self.threads_sleep = !awake;
     }
