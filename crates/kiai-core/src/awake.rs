@@ -4,9 +4,10 @@
 //! several passes inside some). Between those parallel passes the pool's
 //! other threads run out of work and, after a short spin, go to sleep; the
 //! next pass then waits for them to wake. On a virtual machine that wake-up
-//! costs tens of microseconds per pass (measured in BENCHMARKS.md: 20–90 µs
-//! lost per parallel pass of 0.1–2 ms on 2 cores), which is most of what
-//! kept a 2-thread tick from running twice as fast as a 1-thread one.
+//! costs tens of microseconds per pass (measured in BENCHMARKS.md: 17–95 µs
+//! lost per parallel pass of 0.1–2 ms on 2 cores; 2–9 µs with the threads
+//! kept awake), a part of what keeps a 2-thread tick from running twice as
+//! fast as a 1-thread one.
 //!
 //! So while a tick runs, [`while_awake`] has one *keeper* job per other
 //! thread. A keeper takes the pool's pending work as it appears
@@ -33,9 +34,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How long a keeper waits without finding work before it lets its thread
-/// sleep: longer than the serial parts of a tick (the fog update, scripts
-/// deciding), short enough that a keeper stranded by unrelated work costs
-/// only a moment.
+/// sleep: longer than most sequential parts of a tick (the fog update, 0.5
+/// ms at 10k agents; scripts deciding, 0.5–4 ms), short enough that a
+/// keeper stranded by unrelated work costs only a moment.
 const IDLE_LIMIT: Duration = Duration::from_millis(4);
 
 /// Idle rounds between looks at the clock, and before a keeper offers its
