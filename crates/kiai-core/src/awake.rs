@@ -36,7 +36,8 @@ use std::time::{Duration, Instant};
 /// How long a keeper waits without finding work before it lets its thread
 /// sleep: longer than most sequential parts of a tick (the fog update, 0.5
 /// ms at 10k agents; scripts deciding, 0.5–4 ms), short enough that a
-/// keeper stranded by unrelated work costs only a moment.
+/// keeper stranded by unrelated work costs only a moment. (The clock
+/// decides only when a thread may sleep, never what a tick computes.)
 const IDLE_LIMIT: Duration = Duration::from_millis(4);
 
 /// Idle rounds between looks at the clock, and before a keeper offers its
