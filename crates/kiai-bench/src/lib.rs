@@ -172,8 +172,8 @@ pub fn all(effort: Effort) -> Result<Vec<Scenario>, String> {
 }
 
 /// Runs `f` inside a rayon pool of one thread per core, as `kiai run`
-/// ticks: a tick keeps the pool's threads awake between its parallel
-/// passes only inside a pool (`Pipeline::set_threads_awake`). Scenarios
+/// ticks: a tick keeps a thread awake between its parallel passes only
+/// inside a pool (`Pipeline::set_threads_awake`). Scenarios
 /// that compare thread counts build their own pools inside it.
 fn in_pool<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, String> {
     let pool = rayon::ThreadPoolBuilder::new()

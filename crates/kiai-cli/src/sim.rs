@@ -33,15 +33,17 @@ pub(crate) struct SimArgs {
 }
 
 /// Runs `f` on a pool of `threads` workers (by default one per core).
-/// Inside a pool a tick keeps its threads awake between its parallel
-/// passes (`Pipeline::set_threads_awake`); called from the main thread,
-/// each pass would wait for sleeping threads to wake.
+/// Inside a pool a tick keeps a thread awake between its parallel passes
+/// (`Pipeline::set_threads_awake`); called from the main thread, each
+/// pass would wait for a sleeping thread to wake.
 pub(crate) fn with_threads<T: Send>(
     threads: Option<u16>,
     f: impl FnOnce() -> T + Send,
 ) -> anyhow::Result<T> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.map_or(0, usize::from))
+        // The main thread's stack, which `f` ran on before it ran here.
+        .stack_size(8 << 20)
         .build()
         .context("cannot start worker threads")?;
     Ok(pool.install(f))

@@ -3,35 +3,43 @@
 //! A tick splits its work over the rayon pool many times (every stage, and
 //! several passes inside some). Between those parallel passes the pool's
 //! other threads run out of work and, after a short spin, go to sleep; the
-//! next pass then waits for them to wake. On a virtual machine that wake-up
+//! next pass then waits for one to wake. On a virtual machine that wake-up
 //! costs tens of microseconds per pass (measured in BENCHMARKS.md: 17–95 µs
-//! lost per parallel pass of 0.1–2 ms on 2 cores; 2–9 µs with the threads
-//! kept awake), a part of what keeps a 2-thread tick from running twice as
-//! fast as a 1-thread one.
+//! lost per parallel pass of 0.1–2 ms on 2 cores; 2–9 µs with the other
+//! thread kept awake), a part of what keeps a 2-thread tick from running
+//! twice as fast as a 1-thread one.
 //!
-//! So while a tick runs, [`while_awake`] has one *keeper* job per other
-//! thread. A keeper takes the pool's pending work as it appears
+//! So while a tick runs, [`while_awake`] puts one *keeper* job on the pool.
+//! The first thread to steal from the tick's thread takes it, and the
+//! keeper then takes the pool's pending work as it appears
 //! ([`rayon::yield_now`]) and spins while there is none, so the next
-//! parallel pass finds its threads awake. Results never depend on it: it
-//! only changes which thread runs a piece of work, never what the piece
-//! computes.
-//!
+//! parallel pass finds that thread awake. Only one: a second keeper would
+//! mostly be taken by the first (a keeper's own steals take the oldest job
+//! of the tick's thread), so on pools of more threads the others still
+//! wake as rayon wakes them. Results never depend on it: it only changes
+//! which thread runs a piece of work, never what the piece computes.
 //! [`Pipeline::set_threads_awake`](crate::Pipeline::set_threads_awake)
-//! turns this off for a game that wants the idle cores back during a tick.
+//! turns it off.
 //!
-//! Two rules keep keepers from blocking anything:
-//! - a keeper that starts on a thread already inside a tick or a keeper
-//!   (work-stealing runs jobs nested inside other jobs' waits) returns at
-//!   once, so a keeper never waits for a tick that waits for the keeper's
-//!   own thread;
-//! - a keeper that finds no work for [`IDLE_LIMIT`] returns, so even ticks
-//!   running side by side on one pool (as `kiai test` runs scenarios)
-//!   never wait on each other for longer than that.
+//! Why a keeper never holds up its own tick: it is pushed on the tick's
+//! thread's queue before any of the tick's work, and other threads steal
+//! the oldest job of a queue first, so no piece of the tick leaves that
+//! thread before the keeper has; whoever runs a piece of the tick either
+//! runs it above the keeper (inside it) or never sees the keeper. (Pushing
+//! the keeper after any work, or spawning it with `spawn_broadcast`, would
+//! lose this.) A keeper that starts on a thread already inside a tick or a
+//! keeper returns at once; one that finds no work for [`IDLE_LIMIT`]
+//! returns. A keeper taken up by a thread that waits inside a piece of
+//! *another* tick on the same pool (ticks side by side, as `kiai test`
+//! runs scenarios) makes that tick wait until this one ends or its keeper
+//! goes idle: a delay, never a deadlock.
 
 use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use crate::par;
 
 /// How long a keeper waits without finding work before it lets its thread
 /// sleep: longer than most sequential parts of a tick (the fog update, 0.5
@@ -50,39 +58,42 @@ thread_local! {
     static BUSY: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Runs `body` (a tick) with the current pool's other threads kept awake
-/// until it returns. Outside a rayon pool, in a pool of one thread, or
-/// inside another tick, it just runs `body`.
+/// Runs `body` (a tick) with another thread of the current pool kept
+/// awake until it returns. On a thread outside any rayon pool, in a pool
+/// of one thread, or on a thread already running a tick or a keeper, it
+/// just runs `body`.
 pub(crate) fn while_awake<R>(body: impl FnOnce() -> R) -> R {
-    let others = rayon::current_num_threads().saturating_sub(1);
-    if others == 0 || rayon::current_thread_index().is_none() || BUSY.get() {
+    if rayon::current_num_threads() < 2 || rayon::current_thread_index().is_none() || BUSY.get() {
         return body();
     }
     #[cfg(test)]
-    tests::LIVE.fetch_add(others, Ordering::SeqCst);
+    tests::LIVE.fetch_add(1, Ordering::SeqCst);
     let done = Arc::new(AtomicBool::new(false));
-    for _ in 0..others {
-        let done = Arc::clone(&done);
-        rayon::spawn(move || keep(&done));
-    }
+    let keeper = Arc::clone(&done);
+    // Pushed on this thread's queue before any of the tick's work: see the
+    // module docs.
+    rayon::spawn(move || keep(&keeper));
     let _end = End {
         done,
         was_busy: BUSY.replace(true),
+        was_kept: par::set_kept_awake(true),
     };
     body()
 }
 
-/// Ends the keepers (and restores [`BUSY`]) when the tick returns or
-/// unwinds.
+/// Ends the keeper (and restores this thread's flags) when the tick
+/// returns or unwinds.
 struct End {
     done: Arc<AtomicBool>,
     was_busy: bool,
+    was_kept: bool,
 }
 
 impl Drop for End {
     fn drop(&mut self) {
         self.done.store(true, Ordering::Release);
         BUSY.set(self.was_busy);
+        par::set_kept_awake(self.was_kept);
     }
 }
 

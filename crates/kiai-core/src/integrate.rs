@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::data::walls::Sweep;
 use crate::data::{BodyMode, RayScratch, Walls};
-use crate::par::{PAR_MIN, PAR_MIN_LIGHT};
+use crate::par::{PAR_MIN, light_min_len};
 use crate::world::{Aabb, Agents, World};
 
 /// Moves every live Simulated agent by one step: the world's bounds
@@ -35,13 +35,14 @@ pub(crate) fn run(world: &mut World) {
     let (desired_velocity, desired_facing) = (&*desired_velocity, &*desired_facing);
     let (body, alive, archetype) = (&*body, &*alive, &*archetype);
     // Without walls a step is a few nanoseconds: a light pass (measured
-    // on 2 cores, 10k agents: 0.05 ms on one thread; on two, 0.10-0.13 ms
-    // in one piece, its data in the other core's cache, and 0.05-0.07 ms
+    // on 2 cores, 10k agents: 0.05 ms on one thread; on two, with the other
+    // thread kept awake, 0.10-0.13 ms in one piece, its data in the other
+    // core's cache, and 0.05-0.07 ms split; with it asleep, 0.2-0.4 ms
     // split).
     let min_len = if walls.is_some() {
         PAR_MIN
     } else {
-        PAR_MIN_LIGHT
+        light_min_len()
     };
     position
         .par_iter_mut()

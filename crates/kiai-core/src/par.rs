@@ -1,12 +1,34 @@
 //! How the per-agent stages split their work over threads.
 
+use std::cell::Cell;
+
 /// Fewest agents per parallel work item of the per-agent stages: below it
 /// the split costs more than it saves. Results never depend on it.
 pub(crate) const PAR_MIN: usize = 1024;
 
 /// Fewest agents per parallel work item of passes that cost a few
-/// nanoseconds per agent. The tick keeps the pool's threads awake
-/// (`awake.rs`), so a second thread joins such a pass at once; what is left
-/// to pay is moving the agents' data between the cores' caches, which
-/// items of a few thousand agents outweigh.
-pub(crate) const PAR_MIN_LIGHT: usize = PAR_MIN * 4;
+/// nanoseconds per agent, on the calling thread now. While the tick keeps
+/// another thread awake (`awake.rs`), it joins such a pass at once, and
+/// what is left to pay is moving the agents' data between the cores'
+/// caches, which items of a few thousand agents outweigh; otherwise the
+/// other thread must be woken first, which below a few tens of thousands
+/// of agents costs more than it saves. Results never depend on it.
+pub(crate) fn light_min_len() -> usize {
+    if KEPT_AWAKE.get() {
+        PAR_MIN * 4
+    } else {
+        PAR_MIN * 32
+    }
+}
+
+thread_local! {
+    /// Whether the tick running on this thread keeps another thread of
+    /// its pool awake.
+    static KEPT_AWAKE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Records whether the tick on this thread keeps another thread awake;
+/// returns what was recorded before.
+pub(crate) fn set_kept_awake(kept: bool) -> bool {
+    KEPT_AWAKE.replace(kept)
+}

@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::behaviour::Decider;
+use crate::par::PAR_MIN;
 use crate::world::World;
 use crate::{awake, fog_update, integrate, lod, navigate, noise, perception, steering};
 
@@ -174,19 +175,26 @@ impl Pipeline {
         Self::default()
     }
 
-    /// Whether the rayon pool's other threads are kept awake through a
-    /// tick: on by default. Between the tick's parallel passes (a dozen or
-    /// more per tick) idle pool threads would otherwise go to sleep, and
-    /// waking them costs 20-90 µs per pass on a virtual machine; kept
-    /// awake, they spin (offering their core to other threads with
-    /// `sched_yield`) until the tick returns. Turn it off when the game
-    /// needs those cores for its own threads during the tick; results are
-    /// the same either way. Also turn it off for threads with a real-time
-    /// scheduling policy (`SCHED_FIFO`, `SCHED_RR`) that tick back to back:
-    /// a spinning thread counts against Linux's real-time limit (95% of
-    /// each second by default), and when both cores reach it the kernel
-    /// stops them for the rest of the second. Applies to ticks run inside
-    /// a rayon pool (`ThreadPool::install`) with more than one thread.
+    /// Whether a tick keeps another thread of its rayon pool awake: on by
+    /// default. Between the tick's parallel passes (a dozen or more per
+    /// tick) idle pool threads would otherwise go to sleep, and waking one
+    /// costs 17-95 µs per pass on a virtual machine; kept awake, a thread
+    /// takes the tick's work as it appears and spins in between, calling
+    /// `sched_yield`, until the tick returns or has had no parallel work
+    /// for 4 ms. It applies to ticks run on a rayon worker thread (inside
+    /// `ThreadPool::install`, as `kiai run` ticks) of a pool of two or more
+    /// threads, in worlds of 1,024 agents or more (smaller ones never
+    /// split); results are the same either way.
+    ///
+    /// Turn it off when the game needs that core for its own threads
+    /// during the tick; when the pool's threads have a real-time
+    /// scheduling policy (`SCHED_FIFO`, `SCHED_RR`: there `sched_yield`
+    /// gives the core to no ordinary thread, and when the real-time threads
+    /// use up Linux's real-time share, 95% of each second by default, the
+    /// kernel stops them for the rest of that period); or when a
+    /// [`Decider`] blocks (on a channel or a lock, not through rayon) for
+    /// work it gave the same pool, which the kept thread may only take up
+    /// once the tick ends.
     pub fn set_threads_awake(&mut self, awake: bool) {
         self.threads_sleep = !awake;
     }
@@ -207,10 +215,10 @@ impl Pipeline {
     /// spawns and despawns deferred during the tick. Afterwards
     /// [`World::events`] tells what happened.
     pub fn tick(&mut self, world: &mut World, decider: &mut dyn Decider) {
-        if self.threads_sleep {
-            self.tick_stages(world, decider);
-        } else {
+        if self.keeps_awake(world) {
             awake::while_awake(|| self.tick_stages(world, decider));
+        } else {
+            self.tick_stages(world, decider);
         }
     }
 
@@ -235,12 +243,19 @@ impl Pipeline {
     /// Runs only the sense stage: afterwards [`World::percepts`] describes
     /// the current positions.
     pub fn sense(&mut self, world: &mut World) {
-        let sense = &mut self.sense;
-        if self.threads_sleep {
-            perception::run(world, sense);
-        } else {
+        if self.keeps_awake(world) {
+            let sense = &mut self.sense;
             awake::while_awake(|| perception::run(world, sense));
+        } else {
+            perception::run(world, &mut self.sense);
         }
+    }
+
+    /// Whether a tick of `world` keeps a thread awake: asked to, and with
+    /// enough agents that its stages split (below [`PAR_MIN`] they never
+    /// do, and a kept thread would only spin).
+    fn keeps_awake(&self, world: &World) -> bool {
+        !self.threads_sleep && world.agents.len() >= PAR_MIN
     }
 
     fn run(&mut self, stage: Stage, world: &mut World, decider: &mut dyn Decider) {
