@@ -5,10 +5,12 @@
 //! far agent walking toward the point of interest thinks at least once
 //! per its tier's period, and near agents every tick.
 
+mod common;
+
 use kiai_core::glam::Vec3;
 use kiai_core::perception::hearing::{Falloff, NO_SOURCE, Sound};
 use kiai_core::{
-    AgentId, AgentSpawn, Archetype, Avoidance, DefaultDecider, LodTier, Movement, Pipeline, Sense,
+    AgentId, AgentSpawn, Archetype, DefaultDecider, LodTier, Movement, Pipeline, Sense,
     SenseFilter, Shape, World, WorldConfig, state_hash,
 };
 use proptest::prelude::*;
@@ -41,56 +43,11 @@ fn sense(name: &str, shape: Shape, filter: SenseFilter, memory_ticks: u32) -> Se
     }
 }
 
-/// Two hostile factions of walkers that see, hear and avoid, on a square of
+/// Two hostile factions of walkers that see and avoid, on a square of
 /// `side` world units, with the given tiers, and a point of interest in
 /// the middle.
 fn battle(n: usize, side: f32, seed: u64, tiers: &[LodTier]) -> World {
-    let mut world = World::new(WorldConfig {
-        seed,
-        ..WorldConfig::default()
-    });
-    let (red, blue) = hostile_factions(&mut world);
-    let remembers = |name: &str, shape| sense(name, shape, SenseFilter::Hostile, 30);
-    let soldier = world
-        .add_archetype(Archetype {
-            name: "soldier".into(),
-            senses: vec![
-                remembers("near", Shape::Sphere { radius: 4.0 }),
-                remembers(
-                    "eyes",
-                    Shape::Cone {
-                        range: 15.0,
-                        fov_deg: 90.0,
-                    },
-                ),
-            ],
-            movement: Movement::Walker {
-                min_speed: 0.5,
-                max_speed: 2.0,
-                direction_change_factor: 20,
-                planar: true,
-            },
-            avoidance: Some(Avoidance::default()),
-            lod: tiers.to_vec(),
-            ..Archetype::default()
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for i in 0..n {
-        world
-            .spawn(AgentSpawn {
-                name: format!("s{i}"),
-                archetype: soldier,
-                faction: if i % 2 == 0 { red } else { blue },
-                position: Vec3::new(
-                    rng.random_range(0.0..side),
-                    0.0,
-                    rng.random_range(0.0..side),
-                ),
-                facing: Vec3::X,
-            })
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    let mut world = common::soldiers(n, side, seed, tiers);
     world.set_interest_points([Vec3::new(side / 2.0, 0.0, side / 2.0)]);
     world
 }

@@ -5,68 +5,15 @@
 
 mod common;
 
-use common::{on_threads, red_and_blue};
-use kiai_core::glam::Vec3;
-use kiai_core::{
-    AgentSpawn, Archetype, Avoidance, DefaultDecider, Movement, Pipeline, Sense, SenseFilter,
-    Shape, World, WorldConfig, state_hash,
-};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
-/// Two hostile armies of walkers that see and avoid each other: enough
-/// agents (2,500) that every per-agent stage splits over the threads.
-fn armies() -> World {
-    let mut world = World::new(WorldConfig {
-        seed: 11,
-        ..WorldConfig::default()
-    });
-    let (red, blue) = red_and_blue(&mut world);
-    let soldier = world
-        .add_archetype(Archetype {
-            name: "soldier".into(),
-            senses: vec![Sense::new(
-                "eyes",
-                Shape::Cone {
-                    range: 12.0,
-                    fov_deg: 120.0,
-                },
-                SenseFilter::Hostile,
-            )],
-            movement: Movement::Walker {
-                min_speed: 0.5,
-                max_speed: 2.0,
-                direction_change_factor: 20,
-                planar: true,
-            },
-            avoidance: Some(Avoidance::default()),
-            ..Archetype::default()
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    for i in 0..2_500 {
-        world
-            .spawn(AgentSpawn {
-                name: format!("s{i}"),
-                archetype: soldier,
-                faction: if i % 2 == 0 { red } else { blue },
-                position: Vec3::new(
-                    rng.random_range(0.0..120.0),
-                    0.0,
-                    rng.random_range(0.0..120.0),
-                ),
-                facing: Vec3::X,
-            })
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    world
-}
+use common::{on_threads, soldiers};
+use kiai_core::{DefaultDecider, Pipeline, state_hash};
 
 /// The state hash after each of 8 ticks, on `threads` threads, with the
 /// pool's threads kept `awake` or not.
 fn hashes(threads: usize, awake: bool) -> Vec<u64> {
     on_threads(threads, || {
-        let mut world = armies();
+        // Enough agents that every per-agent stage splits over the threads.
+        let mut world = soldiers(2_500, 120.0, 11, &[]);
         let mut pipeline = Pipeline::new();
         pipeline.set_threads_awake(awake);
         assert_eq!(pipeline.threads_awake(), awake);

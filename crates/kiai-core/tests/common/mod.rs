@@ -4,8 +4,11 @@
 #![allow(dead_code)] // each test file uses its own part
 
 use kiai_core::glam::Vec3;
-use kiai_core::{AgentId, AgentSpawn, ArchetypeId, EventKind, FactionId, World};
-use rand::RngExt;
+use kiai_core::{
+    AgentId, AgentSpawn, Archetype, ArchetypeId, Avoidance, EventKind, FactionId, LodTier,
+    Movement, Sense, SenseFilter, Shape, World, WorldConfig,
+};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Runs `f` on a pool of `threads` threads.
@@ -76,4 +79,60 @@ pub(crate) fn spawn_at(
             facing,
         })
         .unwrap_or_else(|e| panic!("spawn {name}: {e}"))
+}
+
+/// `n` soldiers of factions `red` and `blue` (alternating), scattered over
+/// a square of `side` world units: walkers that sense hostiles around them
+/// (a sphere of 4) and ahead (a cone of 15 and 90°), remember them for 30
+/// ticks, avoid each other, and think by `tiers`.
+pub(crate) fn soldiers(n: usize, side: f32, seed: u64, tiers: &[LodTier]) -> World {
+    let mut world = World::new(WorldConfig {
+        seed,
+        ..WorldConfig::default()
+    });
+    let (red, blue) = red_and_blue(&mut world);
+    let remembers = |name: &str, shape| Sense {
+        name: name.into(),
+        shape,
+        filter: SenseFilter::Hostile,
+        occluded: false,
+        lose_range: None,
+        memory_ticks: 30,
+    };
+    let cone = Shape::Cone {
+        range: 15.0,
+        fov_deg: 90.0,
+    };
+    let soldier = world
+        .add_archetype(Archetype {
+            name: "soldier".into(),
+            senses: vec![
+                remembers("near", Shape::Sphere { radius: 4.0 }),
+                remembers("eyes", cone),
+            ],
+            movement: Movement::Walker {
+                min_speed: 0.5,
+                max_speed: 2.0,
+                direction_change_factor: 20,
+                planar: true,
+            },
+            avoidance: Some(Avoidance::default()),
+            lod: tiers.to_vec(),
+            ..Archetype::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for i in 0..n {
+        let (x, z) = (rng.random_range(0.0..side), rng.random_range(0.0..side));
+        world
+            .spawn(AgentSpawn {
+                name: format!("s{i}"),
+                archetype: soldier,
+                faction: if i % 2 == 0 { red } else { blue },
+                position: Vec3::new(x, 0.0, z),
+                facing: Vec3::X,
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    world
 }
