@@ -59,11 +59,15 @@ thread_local! {
 }
 
 /// Runs `body` (a tick) with another thread of the current pool kept
-/// awake until it returns. On a thread outside any rayon pool, in a pool
-/// of one thread, or on a thread already running a tick or a keeper, it
-/// just runs `body`.
-pub(crate) fn while_awake<R>(body: impl FnOnce() -> R) -> R {
-    if rayon::current_num_threads() < 2 || rayon::current_thread_index().is_none() || BUSY.get() {
+/// awake until it returns, when `wanted`. Unless `wanted`, on a thread
+/// outside any rayon pool, in a pool of one thread, or on a thread already
+/// running a tick or a keeper, it just runs `body`.
+pub(crate) fn while_awake<R>(wanted: bool, body: impl FnOnce() -> R) -> R {
+    if !wanted
+        || rayon::current_num_threads() < 2
+        || rayon::current_thread_index().is_none()
+        || BUSY.get()
+    {
         return body();
     }
     #[cfg(test)]
@@ -190,8 +194,8 @@ mod tests {
     fn a_kept_tick_computes_what_a_plain_one_does_and_its_keepers_end() {
         let _one = ONE_AT_A_TIME.lock();
         let plain = pool(1).install(|| passes(7));
-        assert_eq!(pool(2).install(|| while_awake(|| passes(7))), plain);
-        assert_eq!(pool(4).install(|| while_awake(|| passes(7))), plain);
+        assert_eq!(pool(2).install(|| while_awake(true, || passes(7))), plain);
+        assert_eq!(pool(4).install(|| while_awake(true, || passes(7))), plain);
         assert!(
             keepers_gone(),
             "{} keepers still running",
@@ -204,7 +208,7 @@ mod tests {
         let _one = ONE_AT_A_TIME.lock();
         let two = pool(2);
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            two.install(|| while_awake(|| -> u64 { panic!("a tick that fails") }))
+            two.install(|| while_awake(true, || -> u64 { panic!("a tick that fails") }))
         }));
         assert!(caught.is_err());
         assert!(
@@ -213,7 +217,7 @@ mod tests {
             LIVE.load(Ordering::SeqCst)
         );
         assert_eq!(
-            two.install(|| while_awake(|| passes(3))),
+            two.install(|| while_awake(true, || passes(3))),
             pool(1).install(|| passes(3))
         );
     }
@@ -226,7 +230,7 @@ mod tests {
             let kept: Vec<u64> = pool(threads).install(|| {
                 (0..24u64)
                     .into_par_iter()
-                    .map(|k| while_awake(|| passes(k) ^ while_awake(|| 0)))
+                    .map(|k| while_awake(true, || passes(k) ^ while_awake(true, || 0)))
                     .collect()
             });
             assert_eq!(kept, plain, "{threads} threads");

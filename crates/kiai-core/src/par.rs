@@ -6,6 +6,14 @@ use std::cell::Cell;
 /// the split costs more than it saves. Results never depend on it.
 pub(crate) const PAR_MIN: usize = 1024;
 
+/// Whether work handed to another thread runs beside the calling thread
+/// in a world of `agents` agents: the pool has more than one thread and
+/// the world at least [`PAR_MIN`] (1,024) agents (below that, waking a
+/// thread costs more than it saves, and no per-agent stage splits).
+pub fn works_ahead(agents: usize) -> bool {
+    rayon::current_num_threads() > 1 && agents >= PAR_MIN
+}
+
 /// Fewest agents per parallel work item of passes that cost a few
 /// nanoseconds per agent, on the calling thread now. While the tick keeps
 /// another thread awake (`awake.rs`), it joins such a pass at once, and

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::behaviour::Decider;
-use crate::par::PAR_MIN;
+use crate::par::works_ahead;
 use crate::world::World;
 use crate::{awake, fog_update, integrate, lod, navigate, noise, perception, steering};
 
@@ -215,11 +215,9 @@ impl Pipeline {
     /// spawns and despawns deferred during the tick. Afterwards
     /// [`World::events`] tells what happened.
     pub fn tick(&mut self, world: &mut World, decider: &mut dyn Decider) {
-        if self.keeps_awake(world) {
-            awake::while_awake(|| self.tick_stages(world, decider));
-        } else {
+        awake::while_awake(self.keeps_awake(world), || {
             self.tick_stages(world, decider);
-        }
+        });
     }
 
     fn tick_stages(&mut self, world: &mut World, decider: &mut dyn Decider) {
@@ -243,19 +241,16 @@ impl Pipeline {
     /// Runs only the sense stage: afterwards [`World::percepts`] describes
     /// the current positions.
     pub fn sense(&mut self, world: &mut World) {
-        if self.keeps_awake(world) {
-            let sense = &mut self.sense;
-            awake::while_awake(|| perception::run(world, sense));
-        } else {
-            perception::run(world, &mut self.sense);
-        }
+        let wanted = self.keeps_awake(world);
+        let sense = &mut self.sense;
+        awake::while_awake(wanted, || perception::run(world, sense));
     }
 
     /// Whether a tick of `world` keeps a thread awake: asked to, and with
-    /// enough agents that its stages split (below [`PAR_MIN`] they never
-    /// do, and a kept thread would only spin).
+    /// another thread and enough agents that its stages split (otherwise
+    /// they never do, and a kept thread would only spin).
     fn keeps_awake(&self, world: &World) -> bool {
-        !self.threads_sleep && world.agents.len() >= PAR_MIN
+        !self.threads_sleep && works_ahead(world.agents.len())
     }
 
     fn run(&mut self, stage: Stage, world: &mut World, decider: &mut dyn Decider) {

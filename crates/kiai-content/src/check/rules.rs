@@ -194,15 +194,15 @@ impl<'a> Checker<'a> {
         };
         if let Some(b) = bounds {
             let (w, d) = (b.max.0 - b.min.0, b.max.2 - b.min.2);
-            if spacing.is_finite() && spacing > w.max(d) && w.max(d) > 0.0 {
+            let side = w.max(d);
+            if spacing.is_finite() && spacing > side && side > 0.0 {
                 self.warning(
                     "navgen.spacing",
                     format!(
                         "navgen.spacing {spacing} is wider than the map ({w} x {d} world units): \
                          coverage is checked at a handful of points and the net is sparse; \
                          regenerate with `kiai navgen {} --spacing S --write`, S at most {}",
-                        self.file,
-                        w.max(d)
+                        self.file, side
                     ),
                 );
             }

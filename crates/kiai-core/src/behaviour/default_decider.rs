@@ -8,12 +8,12 @@ use crate::data::sensed_index::SensedIndex;
 use crate::data::{
     AgentId, BehaviourState, Decision, Learning, Mind, Outcome, Profile, SenseFilter, SenseKind,
 };
-use crate::par::PAR_MIN;
+use crate::par::{PAR_MIN, works_ahead};
 use crate::world::World;
 
 use super::Decider;
 use super::choose::{DecidedBy, RollLog, choose};
-use super::foresight::{Foresight, works_ahead};
+use super::foresight::Foresight;
 
 /// Why one agent decided what it did, for traces and the editor.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -10,20 +10,12 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::par::PAR_MIN;
+use crate::par::works_ahead;
 
 /// Agents per block handed to a thread: small enough that the calling
 /// thread, done with its own work, finds blocks left to share; large
 /// enough that claiming one (an atomic add, an uncontended lock) is noise.
 const BLOCK: usize = 512;
-
-/// Whether work handed to another thread runs beside the calling thread
-/// in a world of `agents` agents: the pool has more than one thread and
-/// the world at least 1,024 agents (below that, waking a thread costs
-/// more than it saves).
-pub fn works_ahead(agents: usize) -> bool {
-    rayon::current_num_threads() > 1 && agents >= PAR_MIN
-}
 
 /// Values of type `T`, one per agent, for one tick.
 #[derive(Debug, Default)]
@@ -38,7 +30,7 @@ impl<T: Copy + Default + Send> Foresight<T> {
     /// pool runs `first` and then, when `value` is given, sets the value
     /// of each of `agents` agents to `value(i)`; the calling thread joins
     /// in when `meanwhile` returns. On a pool of one thread, or with fewer
-    /// than [`PAR_MIN`] agents (waking a thread would cost more than it
+    /// than [`PAR_MIN`](crate::par::PAR_MIN) agents (waking a thread would cost more than it
     /// saves), runs `first` and then `meanwhile` on the calling thread.
     /// Returns whether the values were worked out.
     pub(crate) fn fill_while(
@@ -107,6 +99,7 @@ impl<T: Copy + Default + Send> Foresight<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::par::PAR_MIN;
 
     #[test]
     fn every_agent_gets_its_value_once_whatever_runs_meanwhile() {

@@ -14,9 +14,9 @@ mod choose;
 mod default_decider;
 mod foresight;
 
+pub use crate::par::works_ahead;
 pub use choose::{Choice, DecidedBy, Roll, RollKind, RollLog, choose};
 pub use default_decider::{DecisionTrace, DefaultDecider};
-pub use foresight::works_ahead;
 
 pub use crate::data::decision::{BehaviourState, Decision, Mind};
 pub use crate::data::profile::{Learning, Outcome, Profile};
