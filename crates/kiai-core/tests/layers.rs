@@ -1,5 +1,5 @@
 //! kiai-core's modules import one way: the data layer imports nothing but
-//! itself; the world imports data; each stage imports data and the world
+//! itself; the world imports data (and the `par` helper); each stage imports data and the world
 //! (and the `par` helper), never another stage; only the pipeline (and the
 //! crate root, `hash`) sees every stage. The stage list in the crate docs
 //! and in ARCHITECTURE.md is the pipeline's. Any other top-level module
@@ -30,7 +30,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
     match module {
         "data" => Some(&[]),
         "par" => Some(&[]),
-        "world" => Some(&["data"]),
+        "world" => Some(&["data", "par"]),
         m if STAGES.contains(&m) => Some(&["data", "world", "par"]),
         // The pipeline, the crate root and the state hash see everything.
         _ => None,

@@ -11,9 +11,11 @@ use rayon::prelude::*;
 
 use crate::data::{
     AgentId, ArchetypeId, CHUNK, CompiledSenses, FactionId, Factions, Heard, MAX_FACTIONS,
-    MemoryEntry, Message, NearWalls, Occluders, PerceptChunk, PerceptionBudget, Percepts,
-    RayCursor, RayScratch, Sound,
+    MemoryEntry, Message, NearWalls, Occluders, PerceptChunk, PerceptRecord, PerceptionBudget,
+    Percepts, RayCursor, RayScratch, Sound,
 };
+use crate::par::concat::{COPY_MIN, Concat, starts_of};
+use crate::par::works_ahead;
 use crate::world::World;
 
 use super::budget::{Allowance, allocate};
@@ -445,17 +447,29 @@ fn merge_events(out: &mut Percepts, order: Option<&[u32]>) {
         events,
         ..
     } = out;
-    for &r in rank.iter() {
+    let of_agent = |&r: &u32| -> &[PerceptRecord] {
         let Some(chunk) = chunks.get(r as usize / CHUNK) else {
-            continue;
+            return &[];
         };
         let local = r as usize % CHUNK;
         let start = local
             .checked_sub(1)
             .map_or(0, |k| chunk.event_end[k] as usize);
-        let end = chunk.event_end[local] as usize;
-        events.extend_from_slice(&chunk.events[start..end]);
+        &chunk.events[start..chunk.event_end[local] as usize]
+    };
+    if !works_ahead(rank.len()) {
+        for r in rank.iter() {
+            events.extend_from_slice(of_agent(r));
+        }
+        return;
     }
+    // Every record is copied once, by whichever thread takes its piece.
+    let mut parts = Vec::new();
+    rank.par_iter().map(of_agent).collect_into_vec(&mut parts);
+    let mut starts = Vec::new();
+    starts_of(&parts, &mut starts);
+    let records = Concat::new(&parts, &starts);
+    events.par_extend(records.with_min_len(COPY_MIN).copied());
 }
 
 /// [`merge_events`] visiting only the agents with events: (slot, chunk,

@@ -19,6 +19,8 @@ pub(crate) struct EventOrder {
     /// Per block of agents, its events in order (see
     /// `World::settle_decisions`).
     pub(crate) blocks: Vec<Vec<Event>>,
+    /// Per block, the number of events of the blocks before it.
+    pub(crate) starts: Vec<usize>,
     /// The events before and after the ordered run, sorted.
     before: Vec<Event>,
     after: Vec<Event>,

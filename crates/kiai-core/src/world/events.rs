@@ -15,6 +15,8 @@ use rayon::prelude::*;
 use crate::data::{
     AgentId, Decision, Event, EventKind, NO_SOURCE, Perceived, PerceptRecord, Percepts,
 };
+use crate::par::concat::{COPY_MIN, Concat, starts_of};
+use crate::par::works_ahead;
 use crate::world::Agents;
 
 use super::World;
@@ -99,8 +101,17 @@ impl World {
                 block_events(out, agents, (p, a, before), tick);
             });
         let start = self.events.len();
-        for block in &order.blocks[..blocks] {
-            self.events.extend_from_slice(block);
+        let blocks: Vec<&[Event]> = order.blocks[..blocks].iter().map(Vec::as_slice).collect();
+        if works_ahead(a.len()) {
+            // Every event is copied once, by whichever thread takes its piece.
+            starts_of(&blocks, &mut order.starts);
+            let events = Concat::new(&blocks, &order.starts);
+            self.events
+                .par_extend(events.with_min_len(COPY_MIN).copied());
+        } else {
+            for block in blocks {
+                self.events.extend_from_slice(block);
+            }
         }
         self.agent_events = start..self.events.len();
     }

@@ -1,5 +1,7 @@
 //! How the per-agent stages split their work over threads.
 
+pub(crate) mod concat;
+
 use std::cell::Cell;
 
 /// Fewest agents per parallel work item of the per-agent stages: below it
