@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::behaviour::Decider;
-use crate::par::works_ahead;
+use crate::par::{self, works_ahead};
 use crate::world::World;
 use crate::{awake, fog_update, integrate, lod, navigate, noise, perception, steering};
 
@@ -271,8 +271,7 @@ impl Pipeline {
     }
 
     fn decide(&mut self, world: &mut World, decider: &mut dyn Decider) {
-        self.decisions.clear();
-        self.decisions.extend_from_slice(&world.agents.decision);
+        par::copy_into(&world.agents.decision, &mut self.decisions);
         let mut minds = std::mem::take(&mut world.agents.mind);
         decider.decide(world, &mut minds, &mut self.decisions);
         world.agents.mind = minds;

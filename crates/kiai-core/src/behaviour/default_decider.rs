@@ -1,6 +1,8 @@
 //! Article 002's decider ([`DefaultDecider`]) and what it records of each
 //! decision ([`DecisionTrace`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::RngExt;
 use rayon::prelude::*;
 
@@ -8,7 +10,7 @@ use crate::data::sensed_index::SensedIndex;
 use crate::data::{
     AgentId, BehaviourState, Decision, Learning, Mind, Outcome, Profile, SenseFilter, SenseKind,
 };
-use crate::par::{PAR_MIN, works_ahead};
+use crate::par::{PAR_MIN, light_min_len, works_ahead};
 use crate::world::World;
 
 use super::Decider;
@@ -45,7 +47,8 @@ pub struct DecisionTrace {
 /// Targets are the nearest hostile (ties by lower id).
 #[derive(Debug, Default)]
 pub struct DefaultDecider {
-    chased: Vec<bool>,
+    /// Per agent, whether some agent chased it last tick ([`mark_chased`]).
+    chased: Vec<AtomicBool>,
     traces: Option<Vec<DecisionTrace>>,
     /// Per agent, its [`nearest_options`], when worked out ahead
     /// ([`DefaultDecider::foresee_while`]).
@@ -122,7 +125,7 @@ impl DefaultDecider {
         };
         let value = |i: usize| {
             if decides(i) {
-                nearest_options(world, lists, i, chased[i])
+                nearest_options(world, lists, i, is_chased(chased, i))
             } else {
                 [None; 2]
             }
@@ -173,9 +176,9 @@ impl DefaultDecider {
                     .for_each(|(i, ((m, o), t))| {
                         *t = if skipped(i) {
                             let (mut m, mut o) = (m.clone(), *o);
-                            decide_agent(world, lists, i, chased[i], &mut m, &mut o)
+                            decide_agent(world, lists, i, is_chased(chased, i), &mut m, &mut o)
                         } else {
-                            decide_agent(world, lists, i, chased[i], m, o)
+                            decide_agent(world, lists, i, is_chased(chased, i), m, o)
                         };
                     });
             }
@@ -187,25 +190,40 @@ impl DefaultDecider {
                     .with_min_len(PAR_MIN)
                     .filter(|(i, _)| !skipped(*i))
                     .for_each(|(i, (m, o))| {
-                        decide_agent(world, lists, i, chased[i], m, o);
+                        decide_agent(world, lists, i, is_chased(chased, i), m, o);
                     });
             }
         }
     }
 }
 
-/// Sets `chased[i]` for every agent `i` some agent chased last tick.
-fn mark_chased(world: &World, chased: &mut Vec<bool>) {
+/// Sets `chased[i]` for every agent `i` some agent chased last tick: on
+/// every thread of the pool when another works beside this one (reading
+/// every decision took 0.24 ms at 100k agents on one thread); a mark is
+/// only ever set, so the result does not depend on the order.
+fn mark_chased(world: &World, chased: &mut Vec<AtomicBool>) {
     let a = world.agents();
     chased.clear();
-    chased.resize(a.len(), false);
-    for d in a.decisions() {
+    chased.resize_with(a.len(), AtomicBool::default);
+    let chased = &*chased;
+    let mark = |d: &Decision| {
         if let (BehaviourState::Chase, Some(t)) = (d.state, d.target)
-            && let Some(c) = chased.get_mut(t.index())
+            && let Some(c) = chased.get(t.index())
         {
-            *c = true;
+            c.store(true, Ordering::Relaxed);
         }
+    };
+    if works_ahead(a.len()) {
+        let decisions = a.decisions().par_iter().with_min_len(light_min_len());
+        decisions.for_each(mark);
+    } else {
+        a.decisions().iter().for_each(mark);
     }
+}
+
+/// Whether agent `i` is marked as chased (see [`mark_chased`]).
+fn is_chased(chased: &[AtomicBool], i: usize) -> bool {
+    chased[i].load(Ordering::Relaxed)
 }
 
 /// The lists the decider reads: the percepts, or their copy in agent

@@ -16,7 +16,7 @@ use crate::data::{
     AgentId, Decision, Event, EventKind, NO_SOURCE, Perceived, PerceptRecord, Percepts,
 };
 use crate::par::concat::{COPY_MIN, Concat, starts_of};
-use crate::par::works_ahead;
+use crate::par::{light_min_len, works_ahead};
 use crate::world::Agents;
 
 use super::World;
@@ -80,12 +80,13 @@ impl World {
     /// into the queue one after another.
     pub(crate) fn settle_decisions(&mut self, before: &[Decision], order: &mut EventOrder) {
         if let Some(thinks) = self.lod.thinking(self.agents.len()) {
-            let decisions = before.iter().zip(&mut self.agents.decision);
-            for ((old, new), &thinks) in decisions.zip(thinks) {
+            let decisions = before.par_iter().zip(&mut self.agents.decision);
+            let held = decisions.zip(thinks).with_min_len(light_min_len());
+            held.for_each(|((old, new), &thinks)| {
                 if !thinks {
                     *new = *old;
                 }
-            }
+            });
         }
         let (p, a) = (&self.percepts, &self.agents);
         let blocks = a.len().div_ceil(AGENTS_PER_BLOCK);
