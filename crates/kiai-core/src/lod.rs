@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::data::lod::due;
 use crate::data::{BehaviourState, LodTier};
-use crate::par::PAR_MIN;
+use crate::par::{PAR_MIN, light_min_len};
 use crate::world::World;
 
 /// Side of the squares whose agents think in the same tick, world units,
@@ -109,9 +109,12 @@ pub(crate) fn end_sense(world: &mut World) {
     }
     let tick = world.tick;
     let lod = &mut world.lod;
-    for (at, &thinks) in lod.thought_at.iter_mut().zip(&lod.thinks) {
-        if thinks {
-            *at = tick + 1;
-        }
-    }
+    let agents = lod.thought_at.par_iter_mut().zip(&lod.thinks);
+    agents
+        .with_min_len(light_min_len())
+        .for_each(|(at, &thinks)| {
+            if thinks {
+                *at = tick + 1;
+            }
+        });
 }
