@@ -18,13 +18,13 @@ use rayon::prelude::*;
 /// Fewest elements per piece a thread copies: a piece of a few thousand
 /// costs about as much as handing it to another thread. Results never
 /// depend on it.
-pub(crate) const COPY_MIN: usize = 4096;
+const COPY_MIN: usize = 4096;
 
 /// The elements `lo..hi` of the concatenation of `parts`, where part `i`
 /// starts at element `starts[i]`; a parallel iterator over references to
 /// them, in order.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Concat<'a, T> {
+struct Concat<'a, T> {
     parts: &'a [&'a [T]],
     starts: &'a [usize],
     lo: usize,
@@ -34,7 +34,7 @@ pub(crate) struct Concat<'a, T> {
 impl<'a, T> Concat<'a, T> {
     /// Every element of `parts`; `starts` holds, per part, the number of
     /// elements before it (as [`starts_of`] computes).
-    pub(crate) fn new(parts: &'a [&'a [T]], starts: &'a [usize]) -> Self {
+    fn new(parts: &'a [&'a [T]], starts: &'a [usize]) -> Self {
         debug_assert_eq!(parts.len(), starts.len());
         let hi = parts
             .last()
@@ -73,8 +73,29 @@ impl<'a, T> Concat<'a, T> {
     }
 }
 
+/// Appends the elements of `parts`, in order, to `out`: on every thread
+/// of the pool when there are enough of them for two pieces and another
+/// thread to take one (`starts` is scratch memory), else one part after
+/// another on this thread. The result is the same either way.
+pub(crate) fn extend<T: Copy + Send + Sync>(
+    out: &mut Vec<T>,
+    parts: &[&[T]],
+    starts: &mut Vec<usize>,
+) {
+    let total: usize = parts.iter().map(|p| p.len()).sum();
+    if rayon::current_num_threads() < 2 || total < 2 * COPY_MIN {
+        for part in parts {
+            out.extend_from_slice(part);
+        }
+        return;
+    }
+    starts_of(parts, starts);
+    let each = Concat::new(parts, starts);
+    out.par_extend(each.with_min_len(COPY_MIN).copied());
+}
+
 /// Per part, the number of elements of the parts before it, into `out`.
-pub(crate) fn starts_of<T>(parts: &[&[T]], out: &mut Vec<usize>) {
+fn starts_of<T>(parts: &[&[T]], out: &mut Vec<usize>) {
     out.clear();
     let mut at = 0;
     out.extend(parts.iter().map(|p| {
@@ -124,8 +145,9 @@ impl<'a, T: Sync + 'a> Producer for Concat<'a, T> {
         }
     }
 
-    /// Hands the consumer whole slices: copying from a slice iterator
-    /// compiles to block copies, element by element through [`Iter`] not.
+    /// Hands the consumer one slice after another: a plain loop over each,
+    /// rather than [`Iter`]'s steps between the first part, the whole parts
+    /// and the last.
     fn fold_with<F: Folder<Self::Item>>(self, mut folder: F) -> F {
         let (front, middle, back) = self.slices();
         let whole = std::iter::once(front).chain(middle.iter().copied());
@@ -139,6 +161,7 @@ impl<'a, T: Sync + 'a> Producer for Concat<'a, T> {
     }
 
     fn split_at(self, index: usize) -> (Self, Self) {
+        debug_assert!(index <= self.hi - self.lo);
         let mid = self.lo + index;
         (Self { hi: mid, ..self }, Self { lo: mid, ..self })
     }
@@ -147,7 +170,7 @@ impl<'a, T: Sync + 'a> Producer for Concat<'a, T> {
 /// The elements of one piece of a [`Concat`], in order: the rest of its
 /// first part, the whole parts between, the start of its last part.
 #[derive(Debug)]
-pub(crate) struct Iter<'a, T> {
+struct Iter<'a, T> {
     front: std::slice::Iter<'a, T>,
     middle: std::slice::Iter<'a, &'a [T]>,
     back: std::slice::Iter<'a, T>,
@@ -220,46 +243,96 @@ mod tests {
             .collect()
     }
 
+    /// The parts as slices, their starts and their serial concatenation.
+    fn setup(owned: &[Vec<u32>]) -> (Vec<&[u32]>, Vec<usize>, Vec<u32>) {
+        let slices: Vec<&[u32]> = owned.iter().map(Vec::as_slice).collect();
+        let mut starts = Vec::new();
+        starts_of(&slices, &mut starts);
+        (slices, starts, owned.concat())
+    }
+
+    fn pool() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
     proptest! {
-        /// Copied in parallel, in pieces as small as one element, the parts
-        /// come out as the serial concatenation; split anywhere, each
-        /// piece's iterator gives its elements from both ends.
+        /// Copied in parallel after what a `Vec` held, in pieces of any
+        /// size (one element, a few, as rayon splits), the parts come out
+        /// as the serial concatenation.
         #[test]
-        fn is_the_serial_concatenation(
+        fn copied_in_parallel_is_the_serial_concatenation(
             sizes in prop::collection::vec(0usize..40, 0..12),
-            cut in 0usize..400,
-            from_back in 0usize..400,
+            min_len in 1usize..20,
         ) {
             let owned = parts(&sizes);
-            let slices: Vec<&[u32]> = owned.iter().map(Vec::as_slice).collect();
-            let mut starts = Vec::new();
-            starts_of(&slices, &mut starts);
-            let serial: Vec<u32> = owned.concat();
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(3)
-                .build()
-                .unwrap_or_else(|e| panic!("{e}"));
-            let mut out = vec![7, 8];
-            pool.install(|| {
-                out.par_extend(Concat::new(&slices, &starts).with_max_len(1).copied());
-            });
-            prop_assert_eq!(&out[2..], &serial[..]);
+            let (slices, starts, serial) = setup(&owned);
+            let pool = pool();
+            for pieces in [Some(1), Some(min_len), None] {
+                let mut out = vec![7, 8];
+                pool.install(|| {
+                    let all = Concat::new(&slices, &starts);
+                    match pieces {
+                        Some(1) => out.par_extend(all.with_max_len(1).copied()),
+                        Some(m) => out.par_extend(all.with_min_len(m).copied()),
+                        None => out.par_extend(all.copied()),
+                    }
+                });
+                prop_assert_eq!(&out[..2], &[7, 8]);
+                prop_assert_eq!(&out[2..], &serial[..]);
+            }
+        }
+
+        /// Split anywhere (at part edges, at either end), each half's
+        /// iterator gives its elements in order from the front, from the
+        /// back and from both ends in turn, and says how many are left.
+        #[test]
+        fn a_split_gives_each_half_from_both_ends(
+            sizes in prop::collection::vec(0usize..40, 0..12),
+            cut in any::<prop::sample::Index>(),
+            turns in prop::collection::vec(any::<bool>(), 0..200),
+        ) {
+            let owned = parts(&sizes);
+            let (slices, starts, serial) = setup(&owned);
             let all = Concat::new(&slices, &starts);
             prop_assert_eq!(all.len(), serial.len());
-            let cut = cut.min(serial.len());
+            let cut = cut.index(serial.len() + 1);
             let (a, b) = all.split_at(cut);
-            let (a, b): (Vec<u32>, Vec<u32>) =
-                (Producer::into_iter(a).copied().collect(), Producer::into_iter(b).copied().collect());
-            prop_assert_eq!(&a[..], &serial[..cut]);
-            prop_assert_eq!(&b[..], &serial[cut..]);
-            let mut it = Producer::into_iter(Concat::new(&slices, &starts));
-            let k = from_back.min(serial.len());
-            let back: Vec<u32> = it.by_ref().rev().take(k).copied().collect();
-            prop_assert_eq!(it.len(), serial.len() - k);
-            let front: Vec<u32> = it.copied().collect();
-            let mut rebuilt = front;
-            rebuilt.extend(back.into_iter().rev());
-            prop_assert_eq!(rebuilt, serial);
+            for (half, want) in [(a, &serial[..cut]), (b, &serial[cut..])] {
+                let mut it = Producer::into_iter(half);
+                let (mut front, mut back) = (Vec::new(), Vec::new());
+                for &from_back in turns.iter().chain(std::iter::repeat(&false)) {
+                    prop_assert_eq!(it.len(), want.len() - front.len() - back.len());
+                    let next = if from_back { it.next_back() } else { it.next() };
+                    match (next, from_back) {
+                        (None, _) => break,
+                        (Some(&x), false) => front.push(x),
+                        (Some(&x), true) => back.push(x),
+                    }
+                }
+                front.extend(back.iter().rev());
+                prop_assert_eq!(&front[..], want);
+            }
+        }
+    }
+
+    /// Through [`extend`], both ways (one thread; many threads and enough
+    /// elements for pieces), the same elements in the same order.
+    #[test]
+    fn extend_is_the_serial_concatenation_either_way() {
+        let owned = parts(&[0, 5000, 1, 0, 7000, 3, 0]);
+        let (slices, _, serial) = setup(&owned);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"));
+        for pool in [one, pool()] {
+            let mut out = vec![1, 2, 3];
+            pool.install(|| extend(&mut out, &slices, &mut Vec::new()));
+            assert_eq!(&out[..3], &[1, 2, 3]);
+            assert_eq!(&out[3..], &serial[..]);
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::data::{
     MemoryEntry, Message, NearWalls, Occluders, PerceptChunk, PerceptRecord, PerceptionBudget,
     Percepts, RayCursor, RayScratch, Sound,
 };
-use crate::par::concat::{COPY_MIN, Concat, starts_of};
+use crate::par::concat;
 use crate::par::works_ahead;
 use crate::world::World;
 
@@ -463,13 +463,9 @@ fn merge_events(out: &mut Percepts, order: Option<&[u32]>) {
         }
         return;
     }
-    // Every record is copied once, by whichever thread takes its piece.
     let mut parts = Vec::new();
     rank.par_iter().map(of_agent).collect_into_vec(&mut parts);
-    let mut starts = Vec::new();
-    starts_of(&parts, &mut starts);
-    let records = Concat::new(&parts, &starts);
-    events.par_extend(records.with_min_len(COPY_MIN).copied());
+    concat::extend(events, &parts, &mut Vec::new());
 }
 
 /// [`merge_events`] visiting only the agents with events: (slot, chunk,

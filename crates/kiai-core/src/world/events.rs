@@ -15,8 +15,8 @@ use rayon::prelude::*;
 use crate::data::{
     AgentId, Decision, Event, EventKind, NO_SOURCE, Perceived, PerceptRecord, Percepts,
 };
-use crate::par::concat::{COPY_MIN, Concat, starts_of};
-use crate::par::{light_min_len, works_ahead};
+use crate::par::concat;
+use crate::par::light_min_len;
 use crate::world::Agents;
 
 use super::World;
@@ -77,20 +77,13 @@ impl World {
     /// agent, what the sense stage found (gained and lost, heard, messages)
     /// and a `DecisionChanged` if the state or target differs. Blocks of
     /// agents are written in parallel into `order`'s buffers, then copied
-    /// into the queue one after another.
+    /// into the queue in order (by every thread when there are many,
+    /// [`concat::extend`]).
     pub(crate) fn settle_decisions(&mut self, before: &[Decision], order: &mut EventOrder) {
-        if let Some(thinks) = self.lod.thinking(self.agents.len()) {
-            let decisions = before.par_iter().zip(&mut self.agents.decision);
-            let held = decisions.zip(thinks).with_min_len(light_min_len());
-            held.for_each(|((old, new), &thinks)| {
-                if !thinks {
-                    *new = *old;
-                }
-            });
-        }
+        self.restore_held(before);
         let (p, a) = (&self.percepts, &self.agents);
-        let blocks = a.len().div_ceil(AGENTS_PER_BLOCK);
-        order.blocks.resize_with(blocks, Vec::new);
+        let n_blocks = a.len().div_ceil(AGENTS_PER_BLOCK);
+        order.blocks.resize_with(n_blocks, Vec::new);
         let tick = self.tick;
         order
             .blocks
@@ -102,19 +95,24 @@ impl World {
                 block_events(out, agents, (p, a, before), tick);
             });
         let start = self.events.len();
-        let blocks: Vec<&[Event]> = order.blocks[..blocks].iter().map(Vec::as_slice).collect();
-        if works_ahead(a.len()) {
-            // Every event is copied once, by whichever thread takes its piece.
-            starts_of(&blocks, &mut order.starts);
-            let events = Concat::new(&blocks, &order.starts);
-            self.events
-                .par_extend(events.with_min_len(COPY_MIN).copied());
-        } else {
-            for block in blocks {
-                self.events.extend_from_slice(block);
-            }
-        }
+        let blocks: Vec<&[Event]> = order.blocks[..n_blocks].iter().map(Vec::as_slice).collect();
+        concat::extend(&mut self.events, &blocks, &mut order.starts);
         self.agent_events = start..self.events.len();
+    }
+
+    /// Agents that do not think this tick (tick level of detail) get their
+    /// decision of the last tick (`before`) back.
+    fn restore_held(&mut self, before: &[Decision]) {
+        let Some(thinks) = self.lod.thinking(self.agents.len()) else {
+            return;
+        };
+        let decisions = before.par_iter().zip(&mut self.agents.decision);
+        let held = decisions.zip(thinks).with_min_len(light_min_len());
+        held.for_each(|((old, new), &thinks)| {
+            if !thinks {
+                *new = *old;
+            }
+        });
     }
 }
 
