@@ -35,7 +35,7 @@ use crate::shadows::Blockers;
 use crate::spans::AbsSpan;
 use crate::storage::Planes;
 use crate::template::TemplateKey;
-use crate::unit::Unit;
+use crate::unit::{Unit, UnitTables};
 use crate::unit_index::UnitIndex;
 
 /// Grid-wide settings.
@@ -84,6 +84,8 @@ pub struct FogGrid {
     occ: Occupancy,
     /// Unit slots (a removed unit's slot is dead until reused).
     units: Vec<Unit>,
+    /// Per unit slot, its tables (see [`UnitTables`]).
+    tables: Vec<UnitTables>,
     /// Dead slots, reused last-freed first.
     free: Vec<u32>,
     /// Unit id -> slot.
@@ -122,6 +124,7 @@ impl FogGrid {
             planes: Planes::new(tiles, spec.width as usize, nf),
             occ: Occupancy::new(tiles),
             units: Vec::new(),
+            tables: Vec::new(),
             free: Vec::new(),
             by_id: UnitIndex::default(),
             faction_units: vec![0; nf],

@@ -59,7 +59,8 @@
 //! * `grid.rs`: [`GridSpec`], [`TilePos`], world <-> tile conversion;
 //! * `faction.rs`: [`FactionId`], [`FactionMask`];
 //! * `unit.rs`: [`UnitId`], [`UnitDesc`], [`SightShape`], [`Pose`], [`MAX_UNITS_PER_FACTION`]
-//!   (and the record the grid keeps per unit slot);
+//!   (and what the grid keeps per unit slot: a small record every move reads, and the
+//!   tables beside it that only the slower paths read);
 //! * `template.rs` (public module [`template`]): [`LosTemplate`], the exact visibility and
 //!   occlusion rules, direction buckets;
 //! * `error.rs`: [`FogError`].

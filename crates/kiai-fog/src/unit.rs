@@ -65,13 +65,34 @@ pub(crate) struct Unit {
     pub(crate) bucket: u16,
     /// Index of the template the unit is stamped with.
     pub(crate) template: u32,
-    /// Flashlights: template index per bucket, `NONE` until first used.
-    pub(crate) bucket_templates: Vec<u32>,
     /// True when the unit's seen tiles are exactly its template at its tile, clipped to the
-    /// grid (nothing occluded); `spans` is then empty.
+    /// grid (nothing occluded); its [`UnitTables::spans`] are then empty.
     pub(crate) full: bool,
-    /// Otherwise: the tiles this unit adds to its faction's counters, sorted by `(z, x0)`.
-    pub(crate) spans: Vec<AbsSpan>,
     /// The factions last reported (by events) as seeing this unit.
     pub(crate) reported: u32,
+}
+
+/// What a unit slot keeps beside its [`Unit`], read only on the slower paths (a new
+/// flashlight bucket, an occluded sight). Kept apart so that the record every unit's move
+/// reads stays small: the fog stage looks at every unit each tick, and with these two
+/// tables inside, the records of 10,000 units took 0.9 MB instead of 0.4 MB.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct UnitTables {
+    /// Flashlights: template index per bucket, `NONE` until first used.
+    pub(crate) bucket_templates: Vec<u32>,
+    /// When the unit's `full` is false: the tiles it adds to its faction's counters,
+    /// sorted by `(z, x0)`.
+    pub(crate) spans: Vec<AbsSpan>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The record every unit's move reads stays small (it was 88 bytes with the tables
+    /// inside); a field added to it should earn its place.
+    #[test]
+    fn a_units_record_stays_small() {
+        assert!(std::mem::size_of::<Unit>() <= 40);
+    }
 }

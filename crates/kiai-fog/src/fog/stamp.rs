@@ -25,7 +25,7 @@ impl FogGrid {
                 reach_sq: reach_sq(r),
             },
             SightShape::Flashlight { fov_deg } => {
-                let cached = u.bucket_templates[usize::from(bucket)];
+                let cached = self.tables[slot as usize].bucket_templates[usize::from(bucket)];
                 if cached != NONE {
                     return cached;
                 }
@@ -57,7 +57,7 @@ impl FogGrid {
                 i
             }
         };
-        if let Some(b) = self.units[slot as usize]
+        if let Some(b) = self.tables[slot as usize]
             .bucket_templates
             .get_mut(usize::from(bucket))
         {
@@ -155,7 +155,7 @@ impl FogGrid {
             return;
         }
         // General path: old and new seen sets as grid spans, per-row difference.
-        let mut old = std::mem::take(&mut self.units[s].spans);
+        let mut old = std::mem::take(&mut self.tables[s].spans);
         if self.units[s].full {
             let t = &self.templates[old_template as usize].template;
             visible_spans(&self.spec, t, old_tile, None, &mut old);
@@ -164,20 +164,20 @@ impl FogGrid {
         let t = &self.templates[template as usize].template;
         visible_spans(&self.spec, t, tile, blockers, &mut self.scratch);
         apply_diff(&mut self.planes, &mut self.occ, f, &old, &self.scratch);
-        let unit = &mut self.units[s];
-        unit.full = full;
+        self.units[s].full = full;
+        let spans = &mut self.tables[s].spans;
         if full {
             old.clear();
-            unit.spans = old;
+            *spans = old;
         } else {
-            unit.spans = std::mem::replace(&mut self.scratch, old);
+            *spans = std::mem::replace(&mut self.scratch, old);
         }
     }
 
     /// Removes a unit's whole contribution.
     pub(super) fn unstamp(&mut self, slot: u32) {
         let s = slot as usize;
-        let mut old = std::mem::take(&mut self.units[s].spans);
+        let mut old = std::mem::take(&mut self.tables[s].spans);
         let u = &self.units[s];
         if u.full {
             let t = &self.templates[u.template as usize].template;

@@ -9,7 +9,7 @@ use crate::grid::TilePos;
 use crate::occupancy::NONE;
 use crate::shadows::visible_spans;
 use crate::template::{MAX_SIGHT_RADIUS, direction_bucket};
-use crate::unit::{MAX_UNITS_PER_FACTION, Pose, SightShape, Unit, UnitDesc, UnitId};
+use crate::unit::{MAX_UNITS_PER_FACTION, Pose, SightShape, Unit, UnitDesc, UnitId, UnitTables};
 
 impl FogGrid {
     /// Registers a unit at `pose` and stamps its sight at once.
@@ -32,11 +32,13 @@ impl FogGrid {
             tile,
             bucket,
             template: NONE,
-            bucket_templates,
             full: false,
-            spans: Vec::new(),
             reported: 0,
         });
+        self.tables[slot as usize] = UnitTables {
+            bucket_templates,
+            spans: Vec::new(),
+        };
         self.by_id.insert(id, slot);
         self.units[slot as usize].template = self.template_for(slot, bucket);
         self.occ.link(slot, self.spec.index(t));
@@ -79,6 +81,7 @@ impl FogGrid {
             }
             None => {
                 self.units.push(unit);
+                self.tables.push(UnitTables::default());
                 self.occ.push_slot();
                 (self.units.len() - 1) as u32
             }
@@ -174,14 +177,15 @@ impl FogGrid {
 
     /// Number of tiles a unit currently sees (after clipping and occlusion).
     pub fn unit_visible_tile_count(&self, id: UnitId) -> Option<u32> {
-        let u = &self.units[self.by_id.get(id)? as usize];
+        let slot = self.by_id.get(id)? as usize;
+        let u = &self.units[slot];
         let mut full = Vec::new();
         let spans = if u.full {
             let t = &self.templates[u.template as usize].template;
             visible_spans(&self.spec, t, u.tile, None, &mut full);
             &full
         } else {
-            &u.spans
+            &self.tables[slot].spans
         };
         Some(spans.iter().map(|s| (s.x1 - s.x0 + 1) as u32).sum())
     }
