@@ -25,7 +25,7 @@ impl FogGrid {
                 vec![NONE; usize::from(self.config.direction_buckets)],
             ),
         };
-        let slot = self.take_slot(Unit {
+        let unit = Unit {
             id,
             desc,
             alive: true,
@@ -34,11 +34,12 @@ impl FogGrid {
             template: NONE,
             full: false,
             reported: 0,
-        });
-        self.tables[slot as usize] = UnitTables {
+        };
+        let tables = UnitTables {
             bucket_templates,
             spans: Vec::new(),
         };
+        let slot = self.take_slot(unit, tables);
         self.by_id.insert(id, slot);
         self.units[slot as usize].template = self.template_for(slot, bucket);
         self.occ.link(slot, self.spec.index(t));
@@ -72,16 +73,18 @@ impl FogGrid {
         Ok(())
     }
 
-    /// Stores `unit` in a free slot (the most recently freed one) or a new one; returns the slot.
-    fn take_slot(&mut self, unit: Unit) -> u32 {
+    /// Stores `unit` and its `tables` in a free slot (the most recently freed one) or a new
+    /// one; returns the slot.
+    fn take_slot(&mut self, unit: Unit, tables: UnitTables) -> u32 {
         match self.free.pop() {
             Some(s) => {
                 self.units[s as usize] = unit;
+                self.tables[s as usize] = tables;
                 s
             }
             None => {
                 self.units.push(unit);
-                self.tables.push(UnitTables::default());
+                self.tables.push(tables);
                 self.occ.push_slot();
                 (self.units.len() - 1) as u32
             }
