@@ -4,9 +4,10 @@
 //! only the pipeline (and the crate root, `hash`) sees every stage. The
 //! stage list in the crate docs and in ARCHITECTURE.md is the pipeline's.
 //! Any other top-level module (`hash`, `tick_times`, …) sees everything,
-//! and no two modules import each other round. Read by the shared import scanner (`kiai-tidy`): code
-//! only, so a doc link up (`[World::set_goal](crate::World::set_goal)` in
-//! `data`) is fine, while a `crate::World` in code is the world's.
+//! and no two modules import each other round. Read by the shared import
+//! scanner (`kiai-tidy`): code only, so a doc link up
+//! (`[World::set_goal](crate::World::set_goal)` in `data`) is fine, while
+//! a `crate::World` in code is the world's.
 
 use std::path::Path;
 

@@ -197,28 +197,23 @@ impl DefaultDecider {
     }
 }
 
-/// Sets `chased[i]` for every agent `i` some agent chased last tick: on
-/// every thread of the pool when another works beside this one (reading
-/// every decision took 0.24 ms at 100k agents on one thread); a mark is
-/// only ever set, so the result does not depend on the order.
+/// Sets `chased[i]` for every agent `i` some agent chased last tick, on
+/// every thread of the pool (reading every decision took 0.24 ms at 100k
+/// agents on one thread); a mark is only ever set, so the result does not
+/// depend on the order.
 fn mark_chased(world: &World, chased: &mut Vec<AtomicBool>) {
     let a = world.agents();
     chased.clear();
     chased.resize_with(a.len(), AtomicBool::default);
     let chased = &*chased;
-    let mark = |d: &Decision| {
+    let decisions = a.decisions().par_iter().with_min_len(light_min_len());
+    decisions.for_each(|d| {
         if let (BehaviourState::Chase, Some(t)) = (d.state, d.target)
             && let Some(c) = chased.get(t.index())
         {
             c.store(true, Ordering::Relaxed);
         }
-    };
-    if works_ahead(a.len()) {
-        let decisions = a.decisions().par_iter().with_min_len(light_min_len());
-        decisions.for_each(mark);
-    } else {
-        a.decisions().iter().for_each(mark);
-    }
+    });
 }
 
 /// Whether agent `i` is marked as chased (see [`mark_chased`]).

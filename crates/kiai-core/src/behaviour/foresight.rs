@@ -30,8 +30,9 @@ impl<T: Copy + Default + Send> Foresight<T> {
     /// pool runs `first` and then, when `value` is given, sets the value
     /// of each of `agents` agents to `value(i)`; the calling thread joins
     /// in when `meanwhile` returns. On a pool of one thread, or with fewer
-    /// than [`PAR_MIN`](crate::par::PAR_MIN) agents (waking a thread would cost more than it
-    /// saves), runs `first` and then `meanwhile` on the calling thread.
+    /// than [`PAR_MIN`](crate::par::PAR_MIN) agents (waking a thread would
+    /// cost more than it saves), runs `first` and then `meanwhile` on the
+    /// calling thread.
     /// Returns whether the values were worked out.
     pub(crate) fn fill_while(
         &mut self,

@@ -4,8 +4,6 @@ pub(crate) mod concat;
 
 use std::cell::Cell;
 
-use rayon::prelude::*;
-
 /// Fewest agents per parallel work item of the per-agent stages: below it
 /// the split costs more than it saves. Results never depend on it.
 pub(crate) const PAR_MIN: usize = 1024;
@@ -33,17 +31,13 @@ pub(crate) fn light_min_len() -> usize {
     }
 }
 
-/// Makes `to` a copy of `from`: on every thread of the pool when another
-/// one works beside the calling thread ([`works_ahead`]), each piece
-/// written straight into its place (at 100k agents, a whole-world array of
-/// 32-byte entries took 0.45 ms on one thread).
+/// Makes `to` a copy of `from`, by every thread of the pool when there are
+/// enough elements ([`concat::extend`], with `from` as the one part; at
+/// 100k agents, a whole-world array of 32-byte entries took 0.45 ms on one
+/// thread).
 pub(crate) fn copy_into<T: Copy + Send + Sync>(from: &[T], to: &mut Vec<T>) {
     to.clear();
-    if works_ahead(from.len()) {
-        to.par_extend(from.par_iter().with_min_len(light_min_len()).copied());
-    } else {
-        to.extend_from_slice(from);
-    }
+    concat::extend(to, &[from], &mut Vec::new());
 }
 
 thread_local! {

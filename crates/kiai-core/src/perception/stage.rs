@@ -14,8 +14,7 @@ use crate::data::{
     MemoryEntry, Message, NearWalls, Occluders, PerceptChunk, PerceptRecord, PerceptionBudget,
     Percepts, RayCursor, RayScratch, Sound,
 };
-use crate::par::concat;
-use crate::par::works_ahead;
+use crate::par::{concat, works_ahead};
 use crate::world::World;
 
 use super::budget::{Allowance, allocate};

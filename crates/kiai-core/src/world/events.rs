@@ -15,8 +15,7 @@ use rayon::prelude::*;
 use crate::data::{
     AgentId, Decision, Event, EventKind, NO_SOURCE, Perceived, PerceptRecord, Percepts,
 };
-use crate::par::concat;
-use crate::par::light_min_len;
+use crate::par::{concat, light_min_len};
 use crate::world::Agents;
 
 use super::World;
