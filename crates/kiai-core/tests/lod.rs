@@ -7,41 +7,17 @@
 
 mod common;
 
+use common::{red_and_blue, sense};
+
 use kiai_core::glam::Vec3;
 use kiai_core::perception::hearing::{Falloff, NO_SOURCE, Sound};
 use kiai_core::{
-    AgentId, AgentSpawn, Archetype, DefaultDecider, LodTier, Movement, Pipeline, Sense,
-    SenseFilter, Shape, World, WorldConfig, state_hash,
+    AgentId, AgentSpawn, Archetype, DefaultDecider, LodTier, Movement, Pipeline, SenseFilter,
+    Shape, World, WorldConfig, state_hash,
 };
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// Factions "red" and "blue", hostile to each other.
-fn hostile_factions(world: &mut World) -> (kiai_core::FactionId, kiai_core::FactionId) {
-    let mut add = |name: &str| {
-        world
-            .factions_mut()
-            .add(name)
-            .unwrap_or_else(|e| panic!("{e}"))
-    };
-    let (red, blue) = (add("red"), add("blue"));
-    world.factions_mut().set_hostile(red, blue);
-    world.factions_mut().set_hostile(blue, red);
-    (red, blue)
-}
-
-/// A sense of `shape`, not occluded, without hysteresis.
-fn sense(name: &str, shape: Shape, filter: SenseFilter, memory_ticks: u32) -> Sense {
-    Sense {
-        name: name.into(),
-        shape,
-        filter,
-        occluded: false,
-        lose_range: None,
-        memory_ticks,
-    }
-}
 
 /// Two hostile factions of walkers that see and avoid, on a square of
 /// `side` world units, with the given tiers, and a point of interest in
@@ -136,7 +112,7 @@ fn far_tiers_change_the_run_and_spread_the_work() {
 /// far agent walking straight at it, thinking every 16 ticks.
 fn approach() -> (World, AgentId, AgentId) {
     let mut world = World::new(WorldConfig::default());
-    let (red, blue) = hostile_factions(&mut world);
+    let (red, blue) = red_and_blue(&mut world);
     let tiers = vec![LodTier::new(Some(10.0), 1), LodTier::new(None, 16)];
     let around = |radius| sense("around", Shape::Sphere { radius }, SenseFilter::Hostile, 0);
     let guard = world

@@ -61,6 +61,19 @@ pub(crate) fn red_and_blue(world: &mut World) -> (FactionId, FactionId) {
     (red, blue)
 }
 
+/// A sense of `shape`, not occluded, without hysteresis, remembering for
+/// `memory_ticks` ticks.
+pub(crate) fn sense(name: &str, shape: Shape, filter: SenseFilter, memory_ticks: u32) -> Sense {
+    Sense {
+        name: name.into(),
+        shape,
+        filter,
+        occluded: false,
+        lose_range: None,
+        memory_ticks,
+    }
+}
+
 /// Spawns agent `name` of `archetype` and `faction` at `position`,
 /// facing `facing`.
 pub(crate) fn spawn_at(
@@ -91,14 +104,7 @@ pub(crate) fn soldiers(n: usize, side: f32, seed: u64, tiers: &[LodTier]) -> Wor
         ..WorldConfig::default()
     });
     let (red, blue) = red_and_blue(&mut world);
-    let remembers = |name: &str, shape| Sense {
-        name: name.into(),
-        shape,
-        filter: SenseFilter::Hostile,
-        occluded: false,
-        lose_range: None,
-        memory_ticks: 30,
-    };
+    let remembers = |name: &str, shape| sense(name, shape, SenseFilter::Hostile, 30);
     let cone = Shape::Cone {
         range: 15.0,
         fov_deg: 90.0,
