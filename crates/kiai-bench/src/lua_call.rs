@@ -105,8 +105,8 @@ pub fn scenarios(effort: Effort) -> Result<Vec<Scenario>, String> {
         peer_ms: peer,
         note: format!(
             "ms for {CALLS} calls from a Lua loop on the light scene (3.5 percepts per agent), \
-             p50 over {ticks} ticks: {:.0} ns per agent:nearest(\"eyes\") (the prelude's \
-             method wrapper, the sense id, the host function and the query), {:.0} ns per bare \
+             p50 over {ticks} ticks: {:.0} ns per agent:nearest(\"eyes\") (the method \
+             lookup, kiai-lua's C function resolving the sense id, and the query), {:.0} ns per bare \
              scoped mlua callback taking (handle, sense id, filter) and returning (handle, \
              distance), same Lua and instruction hook",
             ours * 1e6 / CALLS as f64,

@@ -27,10 +27,14 @@ use crate::sensed_lists::SensedLists;
 mod actions;
 mod agent;
 mod nav;
+mod raw_nearest;
+mod running;
 mod senses;
 mod world;
 
 pub(crate) use actions::Action;
+pub(crate) use raw_nearest::make as make_nearest;
+pub(crate) use running::{run_with, with_tick};
 pub(crate) use senses::sense_name;
 
 /// Where scripts find a function.
@@ -53,8 +57,9 @@ pub(crate) type Make =
 pub(crate) struct Binding {
     /// What scripts see.
     pub(crate) api: ApiFunction,
-    /// Makes it for one tick; `None` for a function the prelude defines in
-    /// Lua (it needs no world, and works outside hooks too).
+    /// Makes it for one tick; `None` for a function made otherwise: by the
+    /// prelude in Lua (it needs no world, and works outside hooks too), or
+    /// `agent:nearest`, one C function per script state (`raw_nearest`).
     pub(crate) make: Option<Make>,
 }
 
@@ -144,6 +149,9 @@ pub(crate) struct Tick<'w> {
     pub(crate) senses: &'w SenseIds,
     /// What the agents' senses list (shared by the tick's scripts).
     pub(crate) sensed: &'w SensedLists,
+    /// The batch driver's hits (see `driver`): batch position and packed
+    /// result of each agent whose `decide` returned something.
+    pub(crate) hits: &'w RefCell<Vec<i64>>,
     /// The agent of the event hook running now.
     pub(crate) current: Cell<Option<u32>>,
     pub(crate) cur: Table,
@@ -178,6 +186,9 @@ pub(crate) struct ApiTables<'a> {
 /// functions; making every one of them each tick cost more than a whole
 /// batch of `decide`s that return `nil`. The functions made last tick
 /// (invalid once its scope ended) are removed first.
+/// The functions made once per script state (`agent:nearest`, the batch
+/// driver) find the tick through [`run_with`], which the caller runs the
+/// scripts in.
 pub(crate) fn install<'s, 'e, 'w: 'e>(
     scope: &'s Scope<'s, 'e>,
     tables: &ApiTables,

@@ -12,11 +12,11 @@ pub(crate) struct Intent {
     pub(crate) label: Option<String>,
 }
 
-/// Code of an intent that goes through the slow path (the prelude's
-/// driver left its values in the `extra` arrays).
+/// Code of an intent that goes through the slow path (the batch driver
+/// left its values in the `extra` tables).
 pub(crate) const SLOW: i64 = 15;
 
-/// Decodes an intent the prelude's driver packed as an integer: state code
+/// Decodes an intent the batch driver packed as an integer: state code
 /// (1 random walk, 2 chase, 3 evade) + 16 × (target handle + 1); `n` is the
 /// world the target must be alive in.
 pub(crate) fn unpack(code: i64, world: &World) -> Result<Intent, String> {

@@ -38,6 +38,7 @@
 
 mod api;
 mod decider;
+mod driver;
 mod handles;
 mod hooks;
 mod intent;

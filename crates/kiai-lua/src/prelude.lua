@@ -9,7 +9,6 @@ local rawpcall, rawxpcall = pcall, xpcall
 local rawsetmetatable, rawgetmetatable, rawtostring = setmetatable, getmetatable, tostring
 local resume, close = coroutine.resume, coroutine.close
 local sfind, srep, sformat, sgsub, smatch, sgmatch = string.find, string.rep, string.format, string.gsub, string.match, string.gmatch
-local mtype = math.type
 local next, rawlen = next, rawlen
 local rawcollect = collectgarbage
 -- The host's switch for key identities (the patched Lua's base library):
@@ -226,17 +225,14 @@ end
 for _, m in ipairs(agent_methods) do
   M[m[1]] = method(m[1], m[2])
 end
--- The sense queries resolve the sense (and filter) here.
+-- The sense queries resolve the sense here. `nearest`, the most asked,
+-- is one C function made by the host (api/raw_nearest.rs), which resolves
+-- the sense and filter with these same tables and functions.
 M.sees = function(self, sense)
   return HOST.sees(self[0], sense_ids[sense] or sense_id(sense))
 end
 M.sensed = function(self, sense, into)
   return HOST.sensed(self[0], sense_ids[sense] or sense_id(sense), into)
-end
-M.nearest = function(self, sense, filter)
-  local f = 1
-  if filter ~= nil then f = filter_ids[filter] or filter_id(filter) end
-  return HOST.nearest(self[0], sense_ids[sense] or sense_id(sense), f)
 end
 M.heard = function(self, sense)
   return HOST.heard(self[0], sense_ids[sense] or sense_id(sense))
@@ -300,34 +296,5 @@ API.__view_agent = function(v)
   return p
 end
 
--- The batch driver: one call per script per tick over its agents, in index
--- order. Each agent whose decide returned something adds one entry to
--- `hits`: its batch position times 2^34 plus its result packed as an
--- integer (state code + 16 * (target + 1), below 2^33); anything else is
--- code 15, its values left in the `e*` arrays (the slow path). `cur[2]`
--- counts the entries across restarts, so a tick of `nil`s reads nothing
--- back.
-local codes = { random_walk = 1, chase = 2, evade = 3 }
-local POSITION = 17179869184 -- 2^34
-local function driver(decide, batch, first, n, ctx, cur, hits, es, et, ex, ey, ez)
-  local m = cur[2]
-  for k = first, n do
-    cur[1] = k
-    local s, t, x, y, z = decide(batch[k], ctx)
-    if s ~= nil then
-      local c = codes[s]
-      local code = 15
-      if c and x == nil and (t == nil or (mtype(t) == "integer" and t >= 0 and t < 268435456)) then
-        code = c + ((t or -1) + 1) * 16
-      else
-        es[k], et[k], ex[k], ey[k], ez[k] = s, t, x, y, z
-      end
-      m = m + 1
-      hits[m] = k * POSITION + code
-      cur[2] = m
-    end
-  end
-  cur[1] = 0
-end
-
-return driver, M, sense_names
+-- The batch driver is the host's (driver.rs).
+return M, sense_names, { sense_ids, sense_id, filter_ids, filter_id }

@@ -56,6 +56,7 @@ fn eval_frozen(
     let mut minds: Vec<Mind> = world.agents().minds().to_vec();
     let ids = [i];
     let sensed = SensedLists::default();
+    let hits = RefCell::new(Vec::new());
     let tick = Tick {
         world,
         minds: RefCell::new(&mut minds),
@@ -64,36 +65,39 @@ fn eval_frozen(
         batch_ids: &ids,
         senses: &script.senses,
         sensed: &sensed,
+        hits: &hits,
         current: Cell::new(Some(i)),
         cur: script.cur.clone(),
     };
     script.senses.begin_tick();
     let result = lua.scope(|scope| {
         api::install(scope, &script.api_tables(), &tick)?;
-        // An expression first (`agent:position()`), else statements.
-        let chunk = match lua
-            .load(format!("return {code}"))
-            .set_name("=repl")
-            .set_mode(mlua::chunk::ChunkMode::Text)
-            .set_environment(env.clone())
-            .into_function()
-        {
-            Ok(f) => f,
-            Err(_) => lua
-                .load(code)
+        api::run_with(&tick, script.number, || {
+            // An expression first (`agent:position()`), else statements.
+            let chunk = match lua
+                .load(format!("return {code}"))
                 .set_name("=repl")
                 .set_mode(mlua::chunk::ChunkMode::Text)
                 .set_environment(env.clone())
-                .into_function()?,
-        };
-        script.begin_call(i64::MIN + 1)?;
-        let values: mlua::MultiValue = chunk.call(())?;
-        let tostring: Function = lua.globals().raw_get("tostring")?;
-        let mut parts = Vec::new();
-        for v in values {
-            parts.push(tostring.call::<String>(v)?);
-        }
-        Ok(parts.join("\t"))
+                .into_function()
+            {
+                Ok(f) => f,
+                Err(_) => lua
+                    .load(code)
+                    .set_name("=repl")
+                    .set_mode(mlua::chunk::ChunkMode::Text)
+                    .set_environment(env.clone())
+                    .into_function()?,
+            };
+            script.begin_call(i64::MIN + 1)?;
+            let values: mlua::MultiValue = chunk.call(())?;
+            let tostring: Function = lua.globals().raw_get("tostring")?;
+            let mut parts = Vec::new();
+            for v in values {
+                parts.push(tostring.call::<String>(v)?);
+            }
+            Ok(parts.join("\t"))
+        })
     });
     result.map_err(err)
 }

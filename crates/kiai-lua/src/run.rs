@@ -11,6 +11,7 @@ use mlua::{Function, IntoLuaMulti, MultiValue, Table, Value};
 
 use crate::ScriptError;
 use crate::api::{self, Action, Tick};
+use crate::driver::POSITION_BITS;
 use crate::handles;
 use crate::intent::{Intent, SLOW, parse_intent, unpack};
 use crate::script::Script;
@@ -57,23 +58,26 @@ pub(crate) fn run_script(
         batch_ids: &script.batch_ids,
         senses: &script.senses,
         sensed,
+        hits: &script.hits,
         current: Cell::new(None),
         cur: script.cur.clone(),
     };
     let decide_line = script.decide_line();
     script.lua.scope(|scope| {
         api::install(scope, &script.api_tables(), &tick)?;
-        let mut calls = Calls {
-            script,
-            tick: &tick,
-            seq: -1,
-            failures: &mut out.failures,
-        };
-        if changed {
-            spawn_events(&mut calls, spawned)?;
-        }
-        percept_events(&mut calls)?;
-        decide_batch(script, &tick, decide_line, &mut out.failures)
+        api::run_with(&tick, script.number, || {
+            let mut calls = Calls {
+                script,
+                tick: &tick,
+                seq: -1,
+                failures: &mut out.failures,
+            };
+            if changed {
+                spawn_events(&mut calls, spawned)?;
+            }
+            percept_events(&mut calls)?;
+            decide_batch(script, &tick, decide_line, &mut out.failures)
+        })
     })?;
     // Intents from set_intent first, then decide's (which win: later
     // entries overwrite earlier ones when applied). Decide's come in batch
@@ -248,17 +252,22 @@ fn decide_batch(
     let Some(decide) = &script.hooks.decide else {
         return Ok(());
     };
+    tick.hits.borrow_mut().clear();
     let failed = run_driver(script, decide, failures)?;
     script.begin_call(0)?;
-    let count: i64 = script.cur.raw_get(2).unwrap_or(0);
-    let count = usize::try_from(count).unwrap_or(0);
     let mut intents = tick.intents.borrow_mut();
-    let found = (count, failed.as_slice(), decide_line);
-    read_back(script, found, tick.world, &mut intents, failures)
+    let hits = tick.hits.borrow();
+    read_back(
+        script,
+        (&hits, &failed, decide_line),
+        tick.world,
+        &mut intents,
+        failures,
+    )
 }
 
-/// Runs the prelude's driver over the batch; a failure at position k
-/// restarts it at k + 1. Returns the positions whose call failed.
+/// Runs the batch driver (driver.rs); a failure at position k restarts it
+/// at k + 1. Returns the positions whose call failed.
 fn run_driver(
     script: &Script,
     decide: &Function,
@@ -267,7 +276,6 @@ fn run_driver(
     let total = script.batch_ids.len();
     let mut first = 1usize;
     let mut failed: Vec<usize> = Vec::new();
-    script.cur.raw_set(2, 0)?;
     while first <= total {
         script.begin_call(0)?;
         let r = script.driver.call::<()>((
@@ -277,7 +285,6 @@ fn run_driver(
             total,
             script.ctx.clone(),
             script.cur.clone(),
-            script.hits.clone(),
             script.extra[0].clone(),
             script.extra[1].clone(),
             script.extra[2].clone(),
@@ -300,30 +307,18 @@ fn run_driver(
     Ok(failed)
 }
 
-/// Reads the batch's results: the first `count` entries of `hits`, each a
-/// batch position times 2^34 plus a packed result (the prelude's driver),
-/// except the positions in `failed` (ascending). Invalid ones become
-/// failures, placed at `decide_line` (where `decide` is defined).
+/// Reads the batch's results: `hits`, each a batch position times
+/// 2^[`POSITION_BITS`] plus a packed result (driver.rs), except the
+/// positions in `failed` (ascending). Invalid ones become failures, placed
+/// at `decide_line` (where `decide` is defined).
 fn read_back(
     script: &Script,
-    (count, failed, decide_line): (usize, &[usize], Option<u32>),
+    (hits, failed, decide_line): (&[i64], &[usize], Option<u32>),
     world: &World,
     intents: &mut Vec<(u32, Intent)>,
     failures: &mut Vec<ScriptError>,
 ) -> mlua::Result<()> {
-    if count == 0 {
-        return Ok(());
-    }
-    // One pass over the sequence (entries past `count` are an earlier
-    // tick's: cut them off).
-    script.hits.raw_set(count + 1, Value::Nil)?;
-    let mut values = script.hit_values.borrow_mut();
-    values.clear();
-    script.hits.for_each_value(|v: i64| {
-        values.push(v);
-        Ok(())
-    })?;
-    for &v in values.iter() {
+    for &v in hits {
         let (k, code) = (
             usize::try_from(v >> POSITION_BITS).unwrap_or(0),
             v & ((1 << POSITION_BITS) - 1),
@@ -350,10 +345,6 @@ fn read_back(
     }
     Ok(())
 }
-
-/// Where the batch position starts in a result of the prelude's driver
-/// (`POSITION` there is 2^34): below it, the packed result.
-const POSITION_BITS: u32 = 34;
 
 /// The slow-path values the driver left at position `k`, cleared.
 fn take_extra(script: &Script, k: usize) -> mlua::Result<[Value; 5]> {

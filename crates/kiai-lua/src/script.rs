@@ -4,6 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use kiai_core::World;
 use mlua::chunk::ChunkMode;
@@ -209,17 +210,53 @@ pub(crate) struct Script {
     /// The generation of each slot in `batch_ids` when the batch was made.
     pub(crate) batch_generations: Vec<u32>,
     pub(crate) ctx: Table,
-    /// Batch positions with packed results (the prelude's driver), one per
-    /// agent whose `decide` returned something (`cur[2]` counts them), so
-    /// a tick of `nil`s reads nothing back.
-    pub(crate) hits: Table,
-    /// `hits` read back, kept between ticks.
-    pub(crate) hit_values: RefCell<Vec<i64>>,
+    /// Batch positions with packed results (the batch driver's), one per
+    /// agent whose `decide` returned something, so a tick of `nil`s reads
+    /// nothing back; kept between ticks.
+    pub(crate) hits: RefCell<Vec<i64>>,
     pub(crate) extra: [Table; 5],
     /// Lines printed by the script.
     pub(crate) log: Rc<RefCell<Vec<String>>>,
     meter: Rc<Cell<Meter>>,
+    /// This state's number, unique in the process (from [`NEXT_NUMBER`]):
+    /// the functions made once per state find their tick by it (see
+    /// [`crate::api::run_with`]).
+    pub(crate) number: u64,
 }
+
+/// The agent methods for the prelude, in registry order: `{name, arity}`
+/// each.
+fn agent_method_list(lua: &Lua) -> mlua::Result<Table> {
+    let list = lua.create_table()?;
+    for (k, (name, arity)) in crate::api::agent_methods().enumerate() {
+        let m = lua.create_sequence_from([name])?;
+        m.raw_set(2, arity)?;
+        list.raw_set(k + 1, m)?;
+    }
+    Ok(list)
+}
+
+/// The agent tables' metatable: `methods` (the prelude's) with
+/// `agent:nearest` made for script state `number` from the prelude's
+/// `nearest_parts`, hidden from `getmetatable`.
+fn agent_meta(
+    lua: &Lua,
+    methods: Table,
+    nearest_parts: &Table,
+    number: u64,
+) -> mlua::Result<Table> {
+    methods.raw_set(
+        "nearest",
+        crate::api::make_nearest(lua, nearest_parts, number)?,
+    )?;
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", methods)?;
+    meta.raw_set("__metatable", false)?;
+    Ok(meta)
+}
+
+/// The next script state's number.
+static NEXT_NUMBER: AtomicU64 = AtomicU64::new(1);
 
 const PRELUDE: &str = include_str!("prelude.lua");
 
@@ -273,13 +310,8 @@ impl Script {
         let kiai_names = lua
             .create_sequence_from(crate::api::kiai_names())
             .map_err(err)?;
-        let agent_methods = lua.create_table().map_err(err)?;
-        for (k, (name, arity)) in crate::api::agent_methods().enumerate() {
-            let m = lua.create_sequence_from([name]).map_err(err)?;
-            m.raw_set(2, arity).map_err(err)?;
-            agent_methods.raw_set(k + 1, m).map_err(err)?;
-        }
-        let (driver, methods, sense_names): (Function, Table, Table) = lua
+        let agent_methods = agent_method_list(&lua).map_err(err)?;
+        let (methods, sense_names, nearest_parts): (Table, Table, Table) = lua
             .load(PRELUDE)
             .set_name(PRELUDE_NAME)
             .set_mode(ChunkMode::Text)
@@ -293,9 +325,9 @@ impl Script {
                 agent_methods,
             ))
             .map_err(err)?;
-        let agent_meta = lua.create_table().map_err(err)?;
-        agent_meta.raw_set("__index", methods).map_err(err)?;
-        agent_meta.raw_set("__metatable", false).map_err(err)?;
+        let number = NEXT_NUMBER.fetch_add(1, Ordering::Relaxed);
+        let driver = crate::driver::make(&lua, number).map_err(err)?;
+        let agent_meta = agent_meta(&lua, methods, &nearest_parts, number).map_err(err)?;
         let t = || lua.create_table();
         let script = Self {
             file: file.to_owned(),
@@ -314,8 +346,7 @@ impl Script {
             batch_ids: Vec::new(),
             batch_generations: Vec::new(),
             ctx: t().map_err(err)?,
-            hits: t().map_err(err)?,
-            hit_values: RefCell::default(),
+            hits: RefCell::default(),
             extra: [
                 t().map_err(err)?,
                 t().map_err(err)?,
@@ -325,6 +356,7 @@ impl Script {
             ],
             log,
             meter: Rc::new(Cell::new(Meter::default())),
+            number,
             lua,
         };
         script.cur.raw_set(1, 0).map_err(err)?;

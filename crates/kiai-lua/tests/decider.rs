@@ -388,6 +388,29 @@ fn nearest_filters_hostile_by_default_friendly_and_any() {
 }
 
 #[test]
+fn nearest_on_a_table_that_is_no_agent_names_the_line_that_called_it() {
+    // Line 4 calls the method with `.` on a plain table: one report, at
+    // that line, saying how to call it; a protected call gets the message
+    // and the script goes on (line 3 prints it).
+    let src = "function decide(agent, ctx)
+  if agent.name ~= \"g4\" then return nil end
+  print(pcall(agent.nearest, {}, \"eyes\"))
+  local e = agent.nearest({}, \"eyes\")
+end";
+    let (_, mut d, _) = common::run(Some(src), None, 1);
+    let reports = d.take_reports();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(
+        reports[0].error.to_string(),
+        "guard.lua:4: not an agent (call methods with `agent:method()`)"
+    );
+    assert_eq!(
+        d.take_log(),
+        ["false\tnot an agent (call methods with `agent:method()`)"]
+    );
+}
+
+#[test]
 fn a_world_function_called_while_the_script_loads_says_where_it_works() {
     let mut d = LuaDecider::new(common::limits());
     let e = d

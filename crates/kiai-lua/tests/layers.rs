@@ -7,14 +7,16 @@
 //! 2. `intent` (what a script decides, parsed), `sense_ids` (sense
 //!    names as integers) and `sensed_lists` (the tick's sensed lists in
 //!    agent order);
-//! 3. `api`: the functions scripts call, one registry;
-//! 4. `script` (one sandboxed Lua state: the prelude, budgets, hooks) and
+//! 3. `api`: the functions scripts call, one registry, and the tick
+//!    running on this thread (`api::running`);
+//! 4. `driver`: the batch driver, which runs `decide` over a batch;
+//! 5. `script` (one sandboxed Lua state: the prelude, budgets, hooks) and
 //!    `lua_defs` (the registry and hooks as lua-language-server
 //!    definitions);
-//! 5. what runs scripts: `run` (one tick of one script), `repl` (the
+//! 6. what runs scripts: `run` (one tick of one script), `repl` (the
 //!    console's read-only evaluation) and `source` (script versions);
-//! 6. `decider`: [`kiai_lua::LuaDecider`], which owns the scripts;
-//! 7. `watch`: hot reload of a decider's files.
+//! 7. `decider`: [`kiai_lua::LuaDecider`], which owns the scripts;
+//! 8. `watch`: hot reload of a decider's files.
 //!
 //! A module imports only lower layers (never its own layer's other
 //! modules), so there is no import circle. Read with the shared scanner
@@ -30,6 +32,7 @@ const LAYERS: &[&[&str]] = &[
     &["handles", "hooks", "nearest_ahead"],
     &["intent", "sense_ids", "sensed_lists"],
     &["api"],
+    &["driver"],
     &["lua_defs", "script"],
     &["repl", "run", "source"],
     &["decider"],

@@ -37,7 +37,9 @@ pub(super) const BINDINGS: &[Binding] = &[
             returns: "integer?, number?",
             doc: "Handle and distance of the nearest agent the named sense senses (hostile by default).",
         },
-        make: Some(nearest),
+        // One raw C function per script state, not made per tick
+        // (raw_nearest.rs).
+        make: None,
     },
     Binding {
         api: ApiFunction {
@@ -102,7 +104,11 @@ fn source_handle(source: u32, world: &World) -> Option<i64> {
 
 /// The agent of handle `t` and the index of its sense with id `sense` (an
 /// id the prelude gave the sense's name).
-fn agent_sense(t: Option<i64>, sense: i64, tick: &Tick<'_>) -> mlua::Result<(usize, usize)> {
+pub(super) fn agent_sense(
+    t: Option<i64>,
+    sense: i64,
+    tick: &Tick<'_>,
+) -> mlua::Result<(usize, usize)> {
     let i = me(t, tick.world)?;
     Ok((i, tick.senses.index(tick.world, i, sense)?))
 }
@@ -159,7 +165,7 @@ fn entry(lua: &mlua::Lua, list: &Table, k: usize) -> mlua::Result<Table> {
 
 /// `nearest`'s filter: 1 hostile, 2 friendly, 3 any (the prelude turns
 /// the names into these).
-fn filter_of(filter: i64) -> mlua::Result<SenseFilter> {
+pub(super) fn filter_of(filter: i64) -> mlua::Result<SenseFilter> {
     match filter {
         1 => Ok(SenseFilter::Hostile),
         2 => Ok(SenseFilter::Friendly),
@@ -172,7 +178,12 @@ fn filter_of(filter: i64) -> mlua::Result<SenseFilter> {
 
 /// The nearest agent sense `s` of agent `i` senses that passes `want`, and
 /// its distance.
-fn nearest_of(tick: &Tick<'_>, i: usize, s: usize, want: SenseFilter) -> Option<(i64, f32)> {
+pub(super) fn nearest_of(
+    tick: &Tick<'_>,
+    i: usize,
+    s: usize,
+    want: SenseFilter,
+) -> Option<(i64, f32)> {
     let world = tick.world;
     let a = world.agents();
     let mine = a.factions()[i];
@@ -194,17 +205,6 @@ fn nearest_of(tick: &Tick<'_>, i: usize, s: usize, want: SenseFilter) -> Option<
         .copied()
         .filter(|o| want.passes(world.factions(), mine, a.factions()[o.index()]));
     nearest_in(passing, a.positions()[i], a.positions()).map(|(o, d)| (lua_id(o), d))
-}
-
-fn nearest<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
-    scope.create_function(move |_, (t, sense, filter): (Option<i64>, i64, i64)| {
-        let (i, s) = agent_sense(t, sense, tick)?;
-        let want = filter_of(filter)?;
-        Ok(match nearest_of(tick, i, s, want) {
-            Some((o, d)) => (Some(o), Some(d)),
-            None => (None, None),
-        })
-    })
 }
 
 fn heard<'s, 'e>(scope: &'s Scope<'s, 'e>, tick: &'e Tick<'_>) -> mlua::Result<Function> {
