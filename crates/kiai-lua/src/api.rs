@@ -9,7 +9,8 @@
 //! The functions are made fresh for each tick inside an
 //! [`mlua::Lua::scope`], so they can borrow the world; the Lua-side wrappers
 //! in the prelude keep `kiai.*` and `math.random` valid when a script holds
-//! on to them.
+//! on to them. `agent:nearest` is the exception: one C function per script
+//! state (`raw_nearest`), which finds the tick through `running`.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -34,7 +35,7 @@ mod world;
 
 pub(crate) use actions::Action;
 pub(crate) use raw_nearest::make as make_nearest;
-pub(crate) use running::{run_with, with_tick};
+pub(crate) use running::{catch, run_with, with_tick};
 pub(crate) use senses::sense_name;
 
 /// Where scripts find a function.
@@ -109,13 +110,14 @@ pub(crate) fn kiai_names() -> impl Iterator<Item = &'static str> {
         .map(|b| b.api.name)
 }
 
-/// The agent methods, in registry order, with how many arguments each
-/// takes after the agent (the prelude makes a wrapper of that arity for
-/// each, which passes the agent's handle instead of its table).
+/// The agent methods the host makes per tick, in registry order, with how
+/// many arguments each takes after the agent (the prelude makes a wrapper
+/// of that arity for each, which passes the agent's handle instead of its
+/// table; `nearest`, made once per state, is not among them).
 pub(crate) fn agent_methods() -> impl Iterator<Item = (&'static str, usize)> {
-    api_functions()
-        .filter(|f| f.on == On::Agent)
-        .map(|f| (f.name, top_level(f.params).len()))
+    bindings()
+        .filter(|b| b.api.on == On::Agent && b.make.is_some())
+        .map(|b| (b.api.name, top_level(b.api.params).len()))
 }
 
 /// `s` split at the commas outside braces, brackets and parentheses, each

@@ -23,7 +23,7 @@ use std::ffi::c_int;
 
 use mlua::{Function, Lua, ffi};
 
-use crate::api::with_tick;
+use crate::api::{catch, with_tick};
 use crate::intent::SLOW;
 
 /// Where the batch position starts in a hit: below it, the packed result.
@@ -67,13 +67,19 @@ pub(crate) fn make(lua: &Lua, script: u64) -> mlua::Result<Function> {
 /// holds no value with a destructor.
 unsafe extern "C-unwind" fn drive(state: *mut ffi::lua_State) -> c_int {
     // SAFETY (every call below): `state` is the running state, called with
-    // the arguments above (run.rs); the stack holds ARGS values plus at
-    // most five results, within the LUA_MINSTACK (20) a C function has.
+    // the arguments above (run.rs); above the ARGS values the stack holds
+    // at most six (five results and one lookup), within the LUA_MINSTACK
+    // (20) slots a C function has beyond its arguments.
     unsafe {
         let first = ffi::lua_tointegerx(state, FIRST, std::ptr::null_mut());
         let last = ffi::lua_tointegerx(state, LAST, std::ptr::null_mut());
         let script = ffi::lua_tointegerx(state, ffi::lua_upvalueindex(2), std::ptr::null_mut());
         ffi::lua_settop(state, ARGS);
+        // Checked before the first call, while `cur[1]` names no agent:
+        // the host then gives up on the batch instead of blaming one.
+        if with_tick(script as u64, |_| ()).is_none() {
+            outside_tick(state);
+        }
         let mut k = first;
         while k <= last {
             ffi::lua_pushinteger(state, k);
@@ -92,11 +98,7 @@ unsafe extern "C-unwind" fn drive(state: *mut ffi::lua_State) -> c_int {
                 };
                 let hit = (k << POSITION_BITS) + code;
                 if !keep_hit(script as u64, hit) {
-                    ffi::lua_pushstring(
-                        state,
-                        c"the batch driver runs only inside a tick".as_ptr(),
-                    );
-                    ffi::lua_error(state);
+                    outside_tick(state);
                 }
             }
             ffi::lua_settop(state, ARGS);
@@ -109,16 +111,32 @@ unsafe extern "C-unwind" fn drive(state: *mut ffi::lua_State) -> c_int {
 }
 
 /// Adds `hit` to the hits of the tick this thread runs for script
-/// `script`: false when there is none.
+/// `script`: false when there is none (or the host panicked, which
+/// [`crate::api::run_with`] resumes).
 fn keep_hit(script: u64, hit: i64) -> bool {
-    with_tick(script, |tick| {
-        let Ok(mut hits) = tick.hits.try_borrow_mut() else {
-            return false;
-        };
-        hits.push(hit);
-        true
+    catch(|| {
+        with_tick(script, |tick| {
+            let Ok(mut hits) = tick.hits.try_borrow_mut() else {
+                return false;
+            };
+            hits.push(hit);
+            true
+        })
+        .unwrap_or(false)
     })
     .unwrap_or(false)
+}
+
+/// Raises "the batch driver runs only inside a tick".
+///
+/// # Safety
+/// `state` is a running state.
+unsafe fn outside_tick(state: *mut ffi::lua_State) -> ! {
+    // SAFETY: one value pushed; lua_error never returns.
+    unsafe {
+        ffi::lua_pushstring(state, c"the batch driver runs only inside a tick".as_ptr());
+        ffi::lua_error(state)
+    }
 }
 
 /// The results on top (`state, target, x, y, z` at ARGS + 1..=5) packed,

@@ -17,8 +17,8 @@ pub(crate) struct Intent {
 pub(crate) const SLOW: i64 = 15;
 
 /// Decodes an intent the batch driver packed as an integer: state code
-/// (1 random walk, 2 chase, 3 evade) + 16 × (target handle + 1); `n` is the
-/// world the target must be alive in.
+/// (1 random walk, 2 chase, 3 evade) + 16 × (target handle + 1); `world` is
+/// the world the target must be alive in.
 pub(crate) fn unpack(code: i64, world: &World) -> Result<Intent, String> {
     let state = match code & 15 {
         1 => Some(BehaviourState::RandomWalk),

@@ -214,7 +214,9 @@ end
 
 -- Agent methods: the metatable's __index. Each passes the agent's handle
 -- (`agent[0]`) instead of its table, so that the host converts integers
--- only; `HOST` holds this tick's host functions.
+-- only; `HOST` holds this tick's host functions. (`agent_methods` leaves
+-- out `nearest`: the host adds it to `M`, one C function that does what
+-- these wrappers do, api/raw_nearest.rs.)
 local M = {}
 local function method(name, n)
   if n == 0 then return function(self) return HOST[name](self[0]) end end
@@ -225,9 +227,8 @@ end
 for _, m in ipairs(agent_methods) do
   M[m[1]] = method(m[1], m[2])
 end
--- The sense queries resolve the sense here. `nearest`, the most asked,
--- is one C function made by the host (api/raw_nearest.rs), which resolves
--- the sense and filter with these same tables and functions.
+-- The sense queries resolve the sense here (`nearest` resolves it, and
+-- its filter, with the tables and functions returned below).
 M.sees = function(self, sense)
   return HOST.sees(self[0], sense_ids[sense] or sense_id(sense))
 end

@@ -296,8 +296,9 @@ fn run_driver(
         let k: i64 = script.cur.raw_get(1).unwrap_or(0);
         let k = usize::try_from(k).unwrap_or(0);
         if k < first || k > total {
-            // The driver itself failed (out of memory between agents): give
-            // up for this tick.
+            // The driver failed outside any agent's call (before its first,
+            // e.g. out of memory passing its arguments): give up for this
+            // tick.
             failed.extend(first..=total);
             break;
         }

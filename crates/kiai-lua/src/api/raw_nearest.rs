@@ -4,9 +4,11 @@
 //! for every agent on every tick. Through the prelude's method wrapper and
 //! an mlua callback the call cost about 160 ns, three times the query; as
 //! one C function that resolves the sense and filter itself it costs about
-//! a third less (`kiai bench`, `lua/one query`). Everything it does besides
-//! reading its arguments and pushing its results is the safe Rust of
-//! [`super::senses`].
+//! a third less (`kiai bench`, `lua/one query`). Besides reading its
+//! arguments and pushing its results, it calls the prelude's `sense_id` and
+//! `filter_id` for names met the first time, and the query is the safe
+//! Rust of [`super::senses`]. `self[0]`, the handle, is read raw (agent
+//! tables and the REPL's views hold it raw).
 //!
 //! The function is made once per script state and outlives ticks, so it
 //! cannot borrow a tick: it finds the tick this thread runs for its state
@@ -18,11 +20,10 @@
 )]
 
 use std::ffi::c_int;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use mlua::{Function, Table, ffi};
 
-use super::running::with_tick;
+use super::running::{catch, with_tick};
 use super::senses::{agent_sense, filter_of, nearest_of};
 
 /// Upvalues of the C function, in order: the prelude's `sense_ids` table
@@ -65,23 +66,23 @@ unsafe extern "C-unwind" fn nearest(state: *mut ffi::lua_State) -> c_int {
     // function may push up to LUA_MINSTACK (20) values.
     unsafe {
         let handle = handle(state);
-        let sense = resolved(state, 2, 1, 2);
+        // The filter first, as the prelude's wrapper did (a bad one is the
+        // error reported, and registers no sense name).
         let filter = if ffi::lua_type(state, 3) <= ffi::LUA_TNIL {
             1
         } else {
             resolved(state, 3, 3, 4)
         };
+        let sense = resolved(state, 2, 1, 2);
         let script = ffi::lua_tointegerx(state, ffi::lua_upvalueindex(5), std::ptr::null_mut());
         let mut message = [0u8; MAX_MESSAGE];
-        // The error (and a panic's payload) is dropped, its text copied to
-        // the stack, before anything may raise.
-        let found = match catch_unwind(AssertUnwindSafe(|| {
-            query(handle, sense, filter, script as u64)
-        })) {
-            Ok(Ok(found)) => Ok(found),
-            Ok(Err(mlua::Error::RuntimeError(text))) => Err(copy_message(&text, &mut message)),
-            Ok(Err(e)) => Err(copy_message(&e.to_string(), &mut message)),
-            Err(_) => Err(copy_message(
+        // The error is dropped, its text copied to the stack, before
+        // anything may raise (a panic is kept for the host to resume).
+        let found = match catch(|| query(handle, sense, filter, script as u64)) {
+            Some(Ok(found)) => Ok(found),
+            Some(Err(mlua::Error::RuntimeError(text))) => Err(copy_message(&text, &mut message)),
+            Some(Err(e)) => Err(copy_message(&e.to_string(), &mut message)),
+            None => Err(copy_message(
                 "agent:nearest failed inside the host",
                 &mut message,
             )),
