@@ -168,6 +168,11 @@ fn m_charge(meter: &Cell<Meter>, key: i64, amount: u64) {
     }
 }
 
+/// A meter key that is no call's (calls are batch positions from 1 up to
+/// the batch's size, event numbers below 0, loading `i64::MIN` and the
+/// REPL's `i64::MIN + 1`).
+const NO_CALL: i64 = i64::MAX;
+
 /// Budget bookkeeping shared with the instruction hook.
 #[derive(Clone, Copy, Debug, Default)]
 struct Meter {
@@ -423,7 +428,17 @@ impl Script {
 
     /// Starts a new budget for the call numbered `key` (batch positions are
     /// >= 1, event calls negative) and clears a tripped budget.
+    ///
+    /// Keys repeat from tick to tick (the same agent has the same batch
+    /// position), so the meter forgets what it charged before: otherwise an
+    /// agent whose calls the hook happened to catch tick after tick would
+    /// add them up.
     pub(crate) fn begin_call(&self, key: i64) -> mlua::Result<()> {
+        self.meter.set(Meter {
+            key: NO_CALL,
+            used: 0,
+            memory: 0,
+        });
         self.cur.raw_set(1, key)?;
         self.guard.raw_set(1, Value::Nil)?;
         self.guard.raw_set(2, Value::Nil)?;

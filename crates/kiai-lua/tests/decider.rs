@@ -339,6 +339,22 @@ fn traces_of_scripted_agents_change_nothing_in_the_run() {
 }
 
 #[test]
+fn a_budget_is_per_call_however_many_ticks_a_script_runs() {
+    // Every tick one guard's decide runs a loop of 20,000 metered
+    // instructions, well within the budget of 50,000 a call; over 300
+    // ticks that is 6 million for the same agent, which must never add up
+    // across calls.
+    let src = "function decide(agent)
+  if agent.name ~= \"g1\" then return nil end
+  local s = 0
+  for i = 1, 10000 do s = i end
+  return s > 0 and nil
+end";
+    let (_, mut d, _) = common::run(Some(src), None, 300);
+    assert_eq!(d.take_reports(), Vec::new());
+}
+
+#[test]
 fn script_time_counts_the_scripts() {
     let (_, idle, _) = common::run(None, None, 2);
     // A loop long enough to take measurable time on any machine.
