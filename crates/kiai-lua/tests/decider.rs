@@ -404,14 +404,19 @@ fn nearest_filters_hostile_by_default_friendly_and_any() {
 }
 
 #[test]
-fn nearest_on_a_table_that_is_no_agent_names_the_line_that_called_it() {
-    // Line 4 calls the method with `.` on a plain table: one report, at
-    // that line, saying how to call it; a protected call gets the message
-    // and the script goes on (line 3 prints it).
+fn nearest_called_with_a_dot_or_on_no_agent_says_how_to_call_it_at_its_line() {
+    // Line 4 calls the method with `.` instead of `:`: one report, at that
+    // line, saying how to call it; a protected call on a table that is no
+    // agent gets the same message and the script goes on (line 3 prints
+    // it).
     let src = "function decide(agent, ctx)
   if agent.name ~= \"g4\" then return nil end
   print(pcall(agent.nearest, {}, \"eyes\"))
-  local e = agent.nearest({}, \"eyes\")
+  local e = agent.nearest(\"eyes\")
+end";
+    // And a missing sense is named as missing (nil).
+    let missing = "function decide(agent, ctx)
+  if agent.name == \"g4\" then print(pcall(agent.nearest, agent)) end
 end";
     let (_, mut d, _) = common::run(Some(src), None, 1);
     let reports = d.take_reports();
@@ -423,6 +428,11 @@ end";
     assert_eq!(
         d.take_log(),
         ["false\tnot an agent (call methods with `agent:method()`)"]
+    );
+    let (_, mut d, _) = common::run(Some(missing), None, 1);
+    assert_eq!(
+        d.take_log(),
+        ["false\ta sense is a name or an id from kiai.sense(name), not nil"]
     );
 }
 

@@ -50,6 +50,10 @@ pub(crate) fn make(lua: &mlua::Lua, parts: &Table, script: u64) -> mlua::Result<
     }
 }
 
+/// The error of a call whose `self` is no agent (the host functions' own
+/// words for it).
+const NOT_AN_AGENT: &str = "not an agent (call methods with `agent:method()`)";
+
 /// Largest error message raised, in bytes (longer ones are cut).
 const MAX_MESSAGE: usize = 512;
 
@@ -61,21 +65,28 @@ const MAX_MESSAGE: usize = 512;
 /// that may raise (the prelude's `sense_id` and `filter_id`, `lua_error`).
 unsafe extern "C-unwind" fn nearest(state: *mut ffi::lua_State) -> c_int {
     // SAFETY (every call below): `state` is the running state, which Lua
-    // gives its C functions; indices 1-3 are acceptable (a missing
-    // argument reads as none, `lua_type` -1, and pushes as nil), and a C
-    // function may push up to LUA_MINSTACK (20) values.
+    // gives its C functions; after `lua_settop(3)` indices 1-3 hold the
+    // arguments (nil for missing ones: an index above the top would name a
+    // different value once something is pushed), and a C function may push
+    // up to LUA_MINSTACK (20) values.
     unsafe {
-        let handle = handle(state);
+        ffi::lua_settop(state, 3);
+        let mut message = [0u8; MAX_MESSAGE];
+        let Some(handle) = handle(state) else {
+            // Called with `.` instead of `:` (or on something else): say
+            // so before anything about the other arguments.
+            let len = copy_message(NOT_AN_AGENT, &mut message);
+            raise(state, &message[..len]);
+        };
         // The filter first, as the prelude's wrapper did (a bad one is the
         // error reported, and registers no sense name).
-        let filter = if ffi::lua_type(state, 3) <= ffi::LUA_TNIL {
+        let filter = if ffi::lua_type(state, 3) == ffi::LUA_TNIL {
             1
         } else {
             resolved(state, 3, 3, 4)
         };
         let sense = resolved(state, 2, 1, 2);
         let script = ffi::lua_tointegerx(state, ffi::lua_upvalueindex(5), std::ptr::null_mut());
-        let mut message = [0u8; MAX_MESSAGE];
         // The error is dropped, its text copied to the stack, before
         // anything may raise (a panic is kept for the host to resume).
         let found = match catch(|| query(handle, sense, filter, script as u64)) {
@@ -144,14 +155,9 @@ unsafe fn resolved(state: *mut ffi::lua_State, arg: c_int, table: c_int, resolve
 }
 
 /// The query itself, on the tick this thread runs for script `script`.
-fn query(
-    handle: Option<i64>,
-    sense: i64,
-    filter: i64,
-    script: u64,
-) -> mlua::Result<Option<(i64, f32)>> {
+fn query(handle: i64, sense: i64, filter: i64, script: u64) -> mlua::Result<Option<(i64, f32)>> {
     with_tick(script, |tick| {
-        let (i, s) = agent_sense(handle, sense, tick)?;
+        let (i, s) = agent_sense(Some(handle), sense, tick)?;
         Ok(nearest_of(tick, i, s, filter_of(filter)?))
     })
     .unwrap_or_else(|| {
