@@ -26,6 +26,19 @@ fn eval_reads_the_agent_and_leaves_the_run_untouched() {
         ""
     );
     assert_eq!(d.eval(&world, AgentId::from_index(0), "x").unwrap(), "nil");
+    // The queries made once per script state find the console's tick too:
+    // g4's radar holds thief t2 (as in decider.rs).
+    let (g4, t2) = (
+        world.agents().find("g4").unwrap(),
+        world.agents().find("t2").unwrap(),
+    );
+    let at = |a: AgentId| world.agents().positions()[a.index()];
+    let nearest =
+        "local h, d = agent:nearest('radar') return kiai.name(h), string.format('%.2f', d)";
+    assert_eq!(
+        d.eval(&world, g4, nearest).unwrap(),
+        format!("t2\t{:.2}", at(g4).distance(at(t2)))
+    );
     assert_eq!(state_hash(&world), hash);
 }
 
