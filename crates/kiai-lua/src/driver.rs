@@ -75,8 +75,8 @@ unsafe extern "C-unwind" fn drive(state: *mut ffi::lua_State) -> c_int {
         let last = ffi::lua_tointegerx(state, LAST, std::ptr::null_mut());
         let script = ffi::lua_tointegerx(state, ffi::lua_upvalueindex(2), std::ptr::null_mut());
         ffi::lua_settop(state, ARGS);
-        // Checked before the first call, while `cur[1]` names no agent:
-        // the host then gives up on the batch instead of blaming one.
+        // Checked before the first call (and again for each hit, which
+        // cannot fail once this passed).
         if with_tick(script as u64, |_| ()).is_none() {
             outside_tick(state);
         }
@@ -127,13 +127,17 @@ fn keep_hit(script: u64, hit: i64) -> bool {
     .unwrap_or(false)
 }
 
-/// Raises "the batch driver runs only inside a tick".
+/// Raises "the batch driver runs only inside a tick", with `cur[1]` = 0 (no
+/// agent's call is blamed: the host gives up on the batch).
 ///
 /// # Safety
-/// `state` is a running state.
+/// `state` is [`drive`]'s, its arguments in place.
 unsafe fn outside_tick(state: *mut ffi::lua_State) -> ! {
-    // SAFETY: one value pushed; lua_error never returns.
+    // SAFETY: `cur` is at CUR; two values pushed, one popped by rawseti;
+    // lua_error never returns.
     unsafe {
+        ffi::lua_pushinteger(state, 0);
+        ffi::lua_rawseti(state, CUR, 1);
         ffi::lua_pushstring(state, c"the batch driver runs only inside a tick".as_ptr());
         ffi::lua_error(state)
     }

@@ -169,8 +169,8 @@ fn m_charge(meter: &Cell<Meter>, key: i64, amount: u64) {
 }
 
 /// A meter key that is no call's (calls are batch positions from 1 up to
-/// the batch's size, event numbers below 0, loading `i64::MIN` and the
-/// REPL's `i64::MIN + 1`).
+/// the batch's size, 0 between them, event numbers below 0, loading
+/// `i64::MIN` and the REPL's `i64::MIN + 1`).
 const NO_CALL: i64 = i64::MAX;
 
 /// Budget bookkeeping shared with the instruction hook.
@@ -387,6 +387,15 @@ impl Script {
             move |lua, debug| {
                 let key: i64 = cur.raw_get(1).unwrap_or(0);
                 let mut memory = lua.used_memory();
+                // A call met for the first time starts from nothing (before
+                // the collection below charges it).
+                if meter.get().key != key {
+                    meter.set(Meter {
+                        key,
+                        used: 0,
+                        memory,
+                    });
+                }
                 // Near the limit every allocation runs an emergency full
                 // collection that the instruction count does not see: collect
                 // once here, charge for it, and give up if it stays high.
@@ -398,13 +407,6 @@ impl Script {
                     m_charge(&meter, key, budget / 4);
                 }
                 let mut m = meter.get();
-                if key != m.key {
-                    m = Meter {
-                        key,
-                        used: 0,
-                        memory,
-                    };
-                }
                 m.used += interval + (memory.saturating_sub(m.memory) / 64) as u64;
                 m.memory = memory;
                 meter.set(m);
@@ -426,13 +428,15 @@ impl Script {
         )
     }
 
-    /// Starts a new budget for the call numbered `key` (batch positions are
-    /// >= 1, event calls negative) and clears a tripped budget.
+    /// Starts a new budget for the call numbered `key` (0 for a run of the
+    /// batch driver, which numbers each agent's call by its batch position
+    /// from 1; event calls negative) and clears a tripped budget.
     ///
     /// Keys repeat from tick to tick (the same agent has the same batch
     /// position), so the meter forgets what it charged before: otherwise an
     /// agent whose calls the hook happened to catch tick after tick would
-    /// add them up.
+    /// add them up. Within a driver run, the hook starts each agent's call
+    /// afresh when it sees a new key.
     pub(crate) fn begin_call(&self, key: i64) -> mlua::Result<()> {
         self.meter.set(Meter {
             key: NO_CALL,
