@@ -176,14 +176,16 @@ impl Console {
 
 /// For REPL results of code that asks for agents (`nearest`, `sensed`,
 /// `target`, `find`, `.id`): the names of the live agents whose handles
-/// appear in `result`, as `  (3 = guard_2)`; empty otherwise.
+/// appear in `result` as whole values (separated by whitespace or commas:
+/// the `1` in `intruder_1` is no handle), as `  (3 = guard_2)`; empty
+/// otherwise.
 fn handle_names(world: &World, code: &str, result: &str) -> String {
     const ASKS: [&str; 5] = ["nearest", "sensed", "target", "find", ".id"];
     if !ASKS.iter().any(|a| code.contains(a)) {
         return String::new();
     }
     let mut named = Vec::new();
-    for token in result.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-')) {
+    for token in result.split(|c: char| c.is_whitespace() || c == ',') {
         let Ok(handle) = token.parse::<u64>() else {
             continue;
         };
@@ -203,4 +205,39 @@ fn handle_names(world: &World, code: &str, result: &str) -> String {
     }
     let list: Vec<String> = named.iter().map(|(h, n)| format!("{h} = {n}")).collect();
     format!("  ({})", list.join(", "))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // tests: a panic is the failure report
+mod tests {
+    use super::handle_names;
+
+    #[test]
+    fn only_whole_values_are_read_as_handles() {
+        let content = kiai_content::Content::from_str(
+            r#"(
+                format: 2,
+                factions: [(name: "red")],
+                archetypes: { "guard": () },
+                agents: [
+                    (name: "intruder_1", archetype: "guard", faction: "red", pos: (0.0, 0.0, 0.0)),
+                    (name: "guard_1", archetype: "guard", faction: "red", pos: (1.0, 0.0, 0.0)),
+                ],
+            )"#,
+            "names.ron",
+        )
+        .unwrap();
+        let world = content.world(None).unwrap();
+        let ask = "kiai.name((agent:nearest('eyes')))";
+        assert_eq!(handle_names(&world, ask, "intruder_1"), "");
+        let ask = "agent:nearest('eyes')";
+        assert_eq!(
+            handle_names(&world, ask, "1\t14.842967987061"),
+            "  (1 = guard_1)"
+        );
+        assert_eq!(
+            handle_names(&world, ask, "0, 1"),
+            "  (0 = intruder_1, 1 = guard_1)"
+        );
+    }
 }
