@@ -44,34 +44,37 @@ pub fn floor(world: &kiai_core::World, ticks: usize) -> Floor {
     let mut total = Vec::with_capacity(ticks);
     let mut sorting = Vec::with_capacity(ticks);
     let mut hits = 0u64;
+    // Buffers kept from tick to tick, as the sense stage keeps its own:
+    // fresh ones paid the kernel's page faults every tick (up to 2 ms here)
+    // unless the allocator happened to keep freed memory mapped.
+    let (mut start, mut fill, mut at) = (Vec::new(), Vec::new(), Vec::new());
+    let mut unit = Vec::new();
+    let mut axes: [Vec<f32>; 6] = Default::default();
     for _ in 0..ticks.max(1) {
         let t = std::time::Instant::now();
-        let mut start = vec![0u32; cells * cells + 1];
+        start.clear();
+        start.resize(cells * cells + 1, 0u32);
         for p in pos {
             start[cell(p.x, p.z) + 1] += 1;
         }
         for c in 0..cells * cells {
             start[c + 1] += start[c];
         }
-        let mut fill = start.clone();
-        let mut at = vec![0usize; n];
+        fill.clone_from(&start);
+        at.resize(n, 0usize);
         for (i, p) in pos.iter().enumerate() {
             let c = cell(p.x, p.z);
             at[fill[c] as usize] = i;
             fill[c] += 1;
         }
-        let axis = |f: &dyn Fn(usize) -> f32| at.iter().map(|&i| f(i)).collect::<Vec<f32>>();
-        let (xs, ys, zs) = (
-            axis(&|i| pos[i].x),
-            axis(&|i| pos[i].y),
-            axis(&|i| pos[i].z),
-        );
-        let unit: Vec<_> = facing.iter().map(|f| f.normalize_or_zero()).collect();
-        let (fx, fy, fz) = (
-            axis(&|i| unit[i].x),
-            axis(&|i| unit[i].y),
-            axis(&|i| unit[i].z),
-        );
+        unit.clear();
+        unit.extend(facing.iter().map(|f| f.normalize_or_zero()));
+        for (k, axis) in axes.iter_mut().enumerate() {
+            let v = if k < 3 { pos } else { unit.as_slice() };
+            axis.clear();
+            axis.extend(at.iter().map(|&i| v[i][k % 3]));
+        }
+        let [xs, ys, zs, fx, fy, fz] = &axes;
         sorting.push(t.elapsed().as_secs_f64() * 1e3);
         hits = (0..n)
             .into_par_iter()
