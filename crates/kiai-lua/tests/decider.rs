@@ -355,6 +355,37 @@ end";
 }
 
 #[test]
+fn coroutines_spend_the_budget_of_the_call_that_runs_them() {
+    // Each coroutine runs fewer instructions than the hook's interval (500
+    // here): if every new coroutine started its own count, the hook would
+    // only see the outer loop, and the call would run many times its
+    // budget of 50,000 before it stopped.
+    let src = "function decide(agent)
+  if agent.name ~= \"g1\" then return nil end
+  local m = agent.memory
+  m.n = 0
+  while true do
+    coroutine.wrap(function() for i = 1, 60 do m.n = m.n + 1 end end)()
+  end
+end";
+    let (_, mut d, world) = common::run(Some(src), None, 1);
+    let reports = d.take_reports();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert!(
+        reports[0].error.message.contains("instruction budget"),
+        "{reports:?}"
+    );
+    let g1 = world.agents().find("g1").unwrap();
+    let n: u64 = d
+        .eval(&world, g1, "agent.memory.n")
+        .unwrap()
+        .parse()
+        .unwrap();
+    // Each turn of the inner loop is at least 4 instructions.
+    assert!(n < 50_000 / 4, "{n} turns ran on a budget of 50,000");
+}
+
+#[test]
 fn script_time_counts_the_scripts() {
     let (_, idle, _) = common::run(None, None, 2);
     // A loop long enough to take measurable time on any machine.

@@ -874,6 +874,12 @@ LUA_API int lua_resume (lua_State *L, lua_State *from, int nargs,
   if (getCcalls(L) >= LUAI_MAXCCALLS)
     return resume_error(L, "C stack overflow", nargs);
   L->nCcalls++;
+  /* kiai: the count hook's count goes on into the coroutine and back out
+     (below), so that coroutines spend the budget of the code resuming
+     them: a fresh count per coroutine let each run up to 'count'
+     instructions unseen. */
+  if (from != NULL && from->basehookcount == L->basehookcount)
+    L->hookcount = from->hookcount;
   luai_userstateresume(L, nargs);
   api_checknelems(L, (L->status == LUA_OK) ? nargs + 1 : nargs);
   status = luaD_rawrunprotected(L, resume, &nargs);
@@ -888,6 +894,8 @@ LUA_API int lua_resume (lua_State *L, lua_State *from, int nargs,
   }
   *nresults = (status == LUA_YIELD) ? L->ci->u2.nyield
                                     : cast_int(L->top.p - (L->ci->func.p + 1));
+  if (from != NULL && from->basehookcount == L->basehookcount)
+    from->hookcount = L->hookcount;  /* kiai: see above */
   lua_unlock(L);
   return status;
 }
