@@ -395,6 +395,24 @@ const CORPUS: &[(&str, &str)] = &[
         "setmetatable_gc_false",
         "function decide() local m = {__gc = false} setmetatable({}, m) m.__gc = function() while true do end end end",
     ),
+    // agent:nearest and the batch driver are C functions: odd arguments,
+    // odd results, calls from coroutines and from kept references.
+    (
+        "nearest_odd_arguments",
+        "function decide(agent) local n = 0 for _, a in ipairs({ {agent}, {agent, nil}, {agent, 1.5}, {agent, {}}, {agent, 'eyes', {}}, {agent, 'eyes', 'any', 'extra', 'args'}, {setmetatable({}, {__index = function() return 7 end}), 'eyes'}, {'eyes'}, {} }) do if pcall(agent.nearest, table.unpack(a, 1, 6)) then n = n + 1 end end return 'investigate', nil, n, 0, 0 end",
+    ),
+    (
+        "nearest_long_names",
+        "function decide(agent) local ok, e = pcall(agent.nearest, agent, string.rep('\u{e9}', 2000)) return 'investigate', nil, #tostring(e) % 7, 0, 0 end",
+    ),
+    (
+        "nearest_in_coroutines_and_kept",
+        "local keep function decide(agent) keep = keep or agent.nearest local co = coroutine.wrap(function() coroutine.yield(keep(agent, 'eyes')) end) local h = co() if h then return 'chase', h end end",
+    ),
+    (
+        "decide_returns_odd_values",
+        "local k = 0 function decide(agent) k = k + 1 local r = { {'chase', 2^40}, {'chase', -1}, {'chase', 0.5}, {'evade', '3'}, {'random_walk', nil, 1}, {'chase', math.huge}, {{}}, {1, 2, 3, 4, 5} } return table.unpack(r[k % #r + 1], 1, 5) end",
+    ),
 ];
 
 fn labelled(d: &kiai_lua::LuaDecider, n: usize, label: &str) -> usize {
