@@ -159,15 +159,6 @@ pub(crate) struct Hooks {
     pub(crate) on_spawn: Option<Function>,
 }
 
-/// Charges `amount` instructions to call `key`.
-fn m_charge(meter: &Cell<Meter>, key: i64, amount: u64) {
-    let mut m = meter.get();
-    if m.key == key {
-        m.used += amount;
-        meter.set(m);
-    }
-}
-
 /// A meter key that is no call's (calls are batch positions from 1 up to
 /// the batch's size, 0 between them, event numbers below 0, loading
 /// `i64::MIN` and the REPL's `i64::MIN + 1`).
@@ -389,12 +380,13 @@ impl Script {
                 let mut memory = lua.used_memory();
                 // A call met for the first time starts from nothing (before
                 // the collection below charges it).
-                if meter.get().key != key {
-                    meter.set(Meter {
+                let mut m = meter.get();
+                if m.key != key {
+                    m = Meter {
                         key,
                         used: 0,
                         memory,
-                    });
+                    };
                 }
                 // Near the limit every allocation runs an emergency full
                 // collection that the instruction count does not see: collect
@@ -404,9 +396,8 @@ impl Script {
                     lua.gc_collect()?;
                     memory = lua.used_memory();
                     full = memory > high_water;
-                    m_charge(&meter, key, budget / 4);
+                    m.used += budget / 4;
                 }
-                let mut m = meter.get();
                 m.used += interval + (memory.saturating_sub(m.memory) / 64) as u64;
                 m.memory = memory;
                 meter.set(m);
