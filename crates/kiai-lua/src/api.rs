@@ -224,11 +224,14 @@ fn xyz(v: Vec3) -> (f32, f32, f32) {
     (v.x, v.y, v.z)
 }
 
+/// The error of a method called on something that is no agent.
+const NOT_AN_AGENT: &str = "not an agent (call methods with `agent:method()`)";
+
 /// The slot of the agent whose handle a method got (the prelude's method
 /// wrappers pass `agent[0]`: nil when the method was not called on an
 /// agent).
 fn me(bits: Option<i64>, world: &World) -> mlua::Result<usize> {
-    let bits = bits.ok_or_else(|| rt("not an agent (call methods with `agent:method()`)"))?;
+    let bits = bits.ok_or_else(|| rt(NOT_AN_AGENT))?;
     live(world, bits)
         .map(AgentId::index)
         .ok_or_else(|| rt("this agent has left the world"))

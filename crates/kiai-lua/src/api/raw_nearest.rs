@@ -23,6 +23,7 @@ use std::ffi::c_int;
 
 use mlua::{Function, Table, ffi};
 
+use super::NOT_AN_AGENT;
 use super::running::{catch, with_tick};
 use super::senses::{agent_sense, filter_of, nearest_of};
 
@@ -49,10 +50,6 @@ pub(crate) fn make(lua: &mlua::Lua, parts: &Table, script: u64) -> mlua::Result<
         })
     }
 }
-
-/// The error of a call whose `self` is no agent (the host functions' own
-/// words for it).
-const NOT_AN_AGENT: &str = "not an agent (call methods with `agent:method()`)";
 
 /// Largest error message raised, in bytes (longer ones are cut).
 const MAX_MESSAGE: usize = 512;
