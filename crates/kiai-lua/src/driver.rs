@@ -8,7 +8,8 @@
 //! `hits` (see `run.rs`, which reads them).
 //!
 //! An agent whose `decide` returned something adds one hit: its batch
-//! position times 2^[`POSITION_BITS`] plus its result packed as state code +
+//! position times 2^[`POSITION_BITS`] plus its result packed as state code
+//! (`k + 1` for `BehaviourState::ALL[k]`, as `intent::unpack` reads it) +
 //! 16 × (target + 1), below 2^33, when the result is one of the common
 //! shapes (`"chase", handle`); anything else is [`SLOW`], its five values
 //! left at its position in the `extra` tables for the host to parse.
@@ -21,6 +22,7 @@
 
 use std::ffi::c_int;
 
+use kiai_core::BehaviourState;
 use mlua::{Function, Lua, ffi};
 
 use crate::api::{catch, with_tick};
@@ -48,9 +50,9 @@ const ARGS: c_int = 11;
 /// [`crate::api::run_with`] publishes its ticks under).
 pub(crate) fn make(lua: &Lua, script: u64) -> mlua::Result<Function> {
     let codes = lua.create_table()?;
-    codes.raw_set("random_walk", 1)?;
-    codes.raw_set("chase", 2)?;
-    codes.raw_set("evade", 3)?;
+    for (k, state) in BehaviourState::ALL.iter().enumerate() {
+        codes.raw_set(state.name(), k + 1)?;
+    }
     // SAFETY: the closure pops the two arguments exec_raw pushed (its
     // upvalues: the state codes and the script number) and leaves the one
     // closure made of them.

@@ -17,15 +17,12 @@ pub(crate) struct Intent {
 pub(crate) const SLOW: i64 = 15;
 
 /// Decodes an intent the batch driver packed as an integer: state code
-/// (1 random walk, 2 chase, 3 evade) + 16 × (target handle + 1); `world` is
-/// the world the target must be alive in.
+/// (`k + 1` for [`BehaviourState::ALL`]`[k]`) + 16 × (target handle + 1);
+/// `world` is the world the target must be alive in.
 pub(crate) fn unpack(code: i64, world: &World) -> Result<Intent, String> {
-    let state = match code & 15 {
-        1 => Some(BehaviourState::RandomWalk),
-        2 => Some(BehaviourState::Chase),
-        3 => Some(BehaviourState::Evade),
-        _ => None,
-    };
+    let state = usize::try_from((code & 15) - 1)
+        .ok()
+        .and_then(|k| BehaviourState::ALL.get(k).copied());
     let target = (code >> 4) - 1;
     let Some(state) = state else {
         return Err(format!("target {target} is not an agent"));
